@@ -1,0 +1,300 @@
+/// Merges the sentences of one reporting cycle into a ``Fix``, and GSV groups into
+/// ``SatelliteView`` values with the used flags from GSA.
+///
+/// ## Where a cycle ends
+/// A receiver sends a burst of sentences per epoch (GGA, GSA, GSV, RMC… in its own order).
+/// As gpsd does, the assembler ends an epoch in one of two ways:
+/// - a sentence carries a time different from the epoch's: the epoch is over;
+/// - once learned, the sentence that ended the previous cycle arrives again: the epoch is
+///   over at once, without waiting a whole cycle for the next time. The assembler learns it
+///   at each time change as the last fix-bearing sentence of the cycle (and how many of that
+///   type the cycle had, so receivers that send one GSA per constellation work).
+///
+/// Sentences without a time (GSA, VTG, HDT) belong to the epoch in progress. One that comes
+/// after the epoch was ended early is kept for the next epoch; if a sentence with the ended
+/// epoch's time follows, the learned ending was wrong: it is forgotten, and the epoch is
+/// completed and delivered again, revised, when it really ends. Receivers that send neither
+/// RMC nor GGA still make fixes from what they send (GNS, GLL, VTG…); a fix's time needs a
+/// date, from RMC or ZDA (see ``DateResolver``).
+///
+/// No value is carried from one epoch to the next: a field a cycle did not send is `nil`.
+public struct EpochAssembler: Sendable {
+    /// What the assembler hands out.
+    public enum Output: Sendable {
+        /// A completed epoch.
+        case fix(Fix)
+        /// A completed GSV group.
+        case satellites(SatelliteView)
+        /// A GSV group dropped with parts missing.
+        case rejected(RejectedInput)
+    }
+
+    private enum Kind: Int, Sendable {
+        case gga, rmc, gsa, vtg, gll, zda, gst, gns, gbs, hdt
+    }
+
+    private struct CycleEnd: Sendable, Equatable {
+        var kind: Kind
+        var occurrence: Int
+    }
+
+    /// Dates and years.
+    public private(set) var dates: DateResolver
+
+    private var fix = Fix()
+    private var epochHasData = false
+    private var modeEvidence = ModeEvidence()
+    private var counts = [Int](repeating: 0, count: 10)
+    private var last: CycleEnd?
+    private var cycleEnd: CycleEnd?
+    private var endedEarly = false
+    private var pending: [NMEASentence] = []
+    private var previous: (time: UTCTime, altitude: Double)?
+    private var epochSerial = 0
+    private var usedSerial = -1
+    private var used: Set<SatelliteID> = []
+    private var sky = SatelliteViewAssembler()
+
+    /// Creates an assembler.
+    public init(dates: DateResolver.Configuration = DateResolver.Configuration()) {
+        self.dates = DateResolver(configuration: dates)
+    }
+
+    /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
+    public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
+        let kind: Kind
+        switch sentence {
+        case .gsv(let gsv):
+            let time = fix.timeOfDay.flatMap(dates.resolve)
+            let used = self.used
+            sky.add(gsv, isUsed: { used.contains($0) }, time: time,
+                    complete: { emit(.satellites($0)) }, rejected: { emit(.rejected($0)) })
+            return
+        case .txt, .dtm: return
+        case .gga: kind = .gga
+        case .rmc: kind = .rmc
+        case .gsa: kind = .gsa
+        case .vtg: kind = .vtg
+        case .gll: kind = .gll
+        case .zda: kind = .zda
+        case .gst: kind = .gst
+        case .gns: kind = .gns
+        case .gbs: kind = .gbs
+        case .hdt: kind = .hdt
+        }
+
+        if let time = sentence.time {
+            if endedEarly {
+                endedEarly = false
+                if time == fix.timeOfDay {
+                    // The learned end was wrong: this cycle goes on. Forget it; deliver again later.
+                    cycleEnd = nil
+                    epochHasData = true
+                } else {
+                    startEpoch()
+                }
+                let held = pending
+                pending.removeAll(keepingCapacity: true)
+                for sentence in held { apply(sentence, kindOf(sentence)) }
+            } else if let current = fix.timeOfDay, current != time {
+                if cycleEnd == nil, let last { cycleEnd = last }
+                if epochHasData { deliver(emit) }
+                startEpoch()
+            }
+        } else if endedEarly {
+            pending.append(sentence)
+            return
+        }
+
+        apply(sentence, kind)
+        if let cycleEnd, cycleEnd == last, fix.timeOfDay != nil {
+            deliver(emit)
+            endedEarly = true
+        }
+    }
+
+    /// Ends the input: delivers the epoch in progress, if it has anything in it.
+    public mutating func finish(emit: (Output) -> Void) {
+        if endedEarly {
+            endedEarly = false
+            pending.removeAll()
+            return
+        }
+        if epochHasData { deliver(emit) }
+        startEpoch()
+    }
+
+    private func kindOf(_ sentence: NMEASentence) -> Kind {
+        switch sentence {
+        case .gga: .gga
+        case .rmc: .rmc
+        case .gsa: .gsa
+        case .vtg: .vtg
+        case .gll: .gll
+        case .zda: .zda
+        case .gst: .gst
+        case .gns: .gns
+        case .gbs: .gbs
+        default: .hdt
+        }
+    }
+
+    private mutating func startEpoch() {
+        fix = Fix()
+        epochHasData = false
+        modeEvidence = ModeEvidence()
+        for index in counts.indices { counts[index] = 0 }
+        last = nil
+        epochSerial &+= 1
+    }
+
+    private mutating func deliver(_ emit: (Output) -> Void) {
+        var out = fix
+        out.mode = modeEvidence.mode
+        if out.mode == .noFix {
+            // A receiver that says it has no fix may still send its last position; it is not a fix.
+            out.latitude = nil
+            out.longitude = nil
+            out.speed = nil
+            out.track = nil
+        }
+        if out.mode < .threeD, out.mode != .unknown {
+            out.altitudeMSL = nil
+            out.geoidSeparation = nil
+        }
+        if let time = out.timeOfDay { out.time = dates.resolve(time) }
+        if let time = out.time, let altitude = out.altitudeMSL {
+            if let previous {
+                let seconds = time.secondsSince1970 - previous.time.secondsSince1970
+                if seconds > 0, seconds <= 60 { out.climb = (altitude - previous.altitude) / seconds }
+            }
+            previous = (time, altitude)
+        }
+        epochHasData = false
+        emit(.fix(out))
+    }
+
+    private mutating func apply(_ sentence: NMEASentence, _ kind: Kind) {
+        counts[kind.rawValue] += 1
+        last = CycleEnd(kind: kind, occurrence: counts[kind.rawValue])
+        epochHasData = true
+        switch sentence {
+        case .gga(let s):
+            noteTime(s.time)
+            if s.quality != .invalid { setPosition(s.latitude, s.longitude) }
+            fix.quality = s.quality ?? fix.quality
+            fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
+            fix.hdop = s.hdop ?? fix.hdop
+            fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
+            fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
+            fix.differentialAge = s.differentialAge ?? fix.differentialAge
+            fix.differentialStation = s.differentialStation ?? fix.differentialStation
+            modeEvidence.quality(s.satellitesUsed == 0 ? .invalid : s.quality, hasAltitude: s.altitudeMSL != nil)
+        case .gns(let s):
+            noteTime(s.time)
+            let mode = s.bestMode
+            if mode?.isValid ?? true { setPosition(s.latitude, s.longitude) }
+            fix.positioningMode = mode ?? fix.positioningMode
+            fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
+            fix.hdop = s.hdop ?? fix.hdop
+            fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
+            fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
+            fix.differentialAge = s.differentialAge ?? fix.differentialAge
+            fix.differentialStation = s.differentialStation ?? fix.differentialStation
+            fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
+            modeEvidence.validity(mode.map(\.isValid), hasAltitude: s.altitudeMSL != nil)
+        case .rmc(let s):
+            if let date = s.date { dates.noteTwoDigitDate(date, at: s.time) }
+            noteTime(s.time)
+            let valid = s.isValid != false && s.mode?.isValid != false
+            if valid {
+                setPosition(s.latitude, s.longitude)
+                fix.speed = s.speed ?? fix.speed
+                fix.track = s.course ?? fix.track
+            }
+            fix.magneticVariation = s.magneticVariation ?? fix.magneticVariation
+            fix.positioningMode = s.mode ?? fix.positioningMode
+            fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
+            modeEvidence.validity(s.isValid.map { $0 && s.mode?.isValid != false }, hasAltitude: false)
+        case .gll(let s):
+            noteTime(s.time)
+            let valid = s.isValid != false && s.mode?.isValid != false
+            if valid { setPosition(s.latitude, s.longitude) }
+            fix.positioningMode = s.mode ?? fix.positioningMode
+            modeEvidence.validity(s.isValid.map { $0 && s.mode?.isValid != false }, hasAltitude: false)
+        case .vtg(let s):
+            if s.mode?.isValid != false {
+                fix.speed = s.speed ?? fix.speed
+                fix.track = s.courseTrue ?? fix.track
+            }
+            fix.positioningMode = s.mode ?? fix.positioningMode
+        case .gsa(let s):
+            fix.pdop = s.pdop ?? fix.pdop
+            fix.hdop = s.hdop ?? fix.hdop
+            fix.vdop = s.vdop ?? fix.vdop
+            modeEvidence.fixType(s.fixType)
+            if usedSerial != epochSerial {
+                usedSerial = epochSerial
+                used.removeAll(keepingCapacity: true)
+            }
+            let system = s.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? s.talker.constellation
+            for number in s.satellites {
+                if let id = SatelliteID(nmeaID: number, constellation: system) { used.insert(id) }
+            }
+        case .zda(let s):
+            if let date = s.date { dates.noteFullDate(date, at: s.time) }
+            noteTime(s.time)
+        case .gst(let s):
+            noteTime(s.time)
+            fix.errors = PositionErrors(
+                latitude: s.latitudeDeviation, longitude: s.longitudeDeviation, altitude: s.altitudeDeviation,
+                rangeRMS: s.rangeRMS, semiMajor: s.semiMajorDeviation, semiMinor: s.semiMinorDeviation,
+                orientation: s.orientation)
+        case .gbs(let s):
+            noteTime(s.time)
+        case .hdt(let s):
+            fix.heading = s.heading ?? fix.heading
+        case .gsv, .txt, .dtm:
+            break
+        }
+    }
+
+    private mutating func noteTime(_ time: TimeOfDay?) {
+        if let time, fix.timeOfDay == nil { fix.timeOfDay = time }
+    }
+
+    private mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
+        guard let latitude, let longitude else { return }
+        fix.latitude = latitude
+        fix.longitude = longitude
+    }
+}
+
+/// What the sentences of an epoch said about its dimension.
+///
+/// GGA (or GNS) decides when present: quality 0 or no satellite used is no fix, otherwise an
+/// altitude makes it 3D. Receivers often send a GSA fix type that lags the GGA of the same
+/// epoch, so GSA decides only without GGA, and RMC/GLL validity only without either.
+struct ModeEvidence: Sendable {
+    private var gsa: FixMode?
+    private var quality: FixMode?
+    private var validity: FixMode?
+
+    mutating func fixType(_ type: Int?) {
+        guard let type, gsa == nil else { return }
+        gsa = type == 3 ? .threeD : type == 2 ? .twoD : .noFix
+    }
+
+    mutating func quality(_ value: FixQuality?, hasAltitude: Bool) {
+        guard let value else { return }
+        quality = value == .invalid ? .noFix : hasAltitude ? .threeD : .twoD
+    }
+
+    mutating func validity(_ valid: Bool?, hasAltitude: Bool) {
+        guard let valid else { return }
+        let mode: FixMode = valid ? (hasAltitude ? .threeD : .twoD) : .noFix
+        validity = max(validity ?? mode, mode)
+    }
+
+    var mode: FixMode { quality ?? gsa ?? validity ?? .unknown }
+}

@@ -1,0 +1,152 @@
+/// Everything a receiver said about one reporting cycle (epoch), merged from its sentences.
+///
+/// Every optional property is `nil` when no sentence of the epoch carried it: nmeastream never
+/// fills a gap with a guess or a value from an earlier epoch.
+public struct Fix: Sendable, Hashable {
+    /// UTC date and time of the epoch; `nil` while no RMC or ZDA has given a date (GGA, GLL and
+    /// GNS carry a time of day only) or when the epoch had no time.
+    public var time: UTCTime?
+    /// UTC time of day of the epoch; `nil` when none of its sentences carried a time.
+    public var timeOfDay: TimeOfDay?
+    /// Fix dimension.
+    public var mode: FixMode = .unknown
+    /// GGA fix quality (GPS, DGPS, RTK fixed/float, estimated…); `nil` without GGA (or GNS).
+    public var quality: FixQuality?
+    /// NMEA 2.3 positioning mode from RMC, GLL, VTG or GNS; `nil` when none carried one.
+    public var positioningMode: PositioningMode?
+    /// Latitude, degrees north positive (WGS-84 unless a DTM sentence says otherwise).
+    public var latitude: Double?
+    /// Longitude, degrees east positive.
+    public var longitude: Double?
+    /// Altitude above mean sea level (the geoid), metres.
+    public var altitudeMSL: Double?
+    /// Geoid separation: the geoid's height above the WGS-84 ellipsoid, metres.
+    public var geoidSeparation: Double?
+    /// Speed over ground, metres per second.
+    public var speed: Double?
+    /// Course over ground, degrees from true north.
+    public var track: Double?
+    /// Vertical speed, metres per second (up positive), from the altitude change since the
+    /// previous epoch; `nil` when either altitude or time is missing.
+    public var climb: Double?
+    /// Magnetic variation, degrees, east positive.
+    public var magneticVariation: Double?
+    /// True heading from HDT, degrees (where the vessel points, not where it goes).
+    public var heading: Double?
+    /// Satellites used in the solution (GGA/GNS, else counted from GSA).
+    public var satellitesUsed: Int?
+    /// Horizontal dilution of precision.
+    public var hdop: Double?
+    /// Vertical dilution of precision.
+    public var vdop: Double?
+    /// Position (3D) dilution of precision.
+    public var pdop: Double?
+    /// The receiver's error estimates from GST (one standard deviation, metres).
+    public var errors: PositionErrors?
+    /// Age of differential corrections, seconds.
+    public var differentialAge: Double?
+    /// Differential reference station.
+    public var differentialStation: Int?
+    /// NMEA 4.10 navigational status.
+    public var navigationalStatus: NavigationalStatus?
+
+    /// An empty fix: mode unknown, every value `nil`.
+    public init() {}
+
+    /// Altitude above the WGS-84 ellipsoid (height above ellipsoid), metres: altitude above
+    /// mean sea level plus geoid separation; `nil` unless both are known.
+    public var altitudeHAE: Double? {
+        guard let altitudeMSL, let geoidSeparation else { return nil }
+        return altitudeMSL + geoidSeparation
+    }
+
+    /// gpsd's `status` for this fix: 0 unknown, 1 normal, 2 DGPS, 3 RTK fixed, 4 RTK float,
+    /// 5 dead reckoning, 7 time only (manual), 8 simulated; `nil` when nothing says.
+    public var gpsdStatus: Int? {
+        if let quality {
+            switch quality {
+            case .invalid: return 0
+            case .gps: return 1
+            case .dgps, .pps: return 2
+            case .rtkFixed: return 3
+            case .rtkFloat: return 4
+            case .estimated: return 5
+            case .manual: return 7
+            case .simulated: return 8
+            }
+        }
+        guard let positioningMode else { return nil }
+        switch positioningMode {
+        case .notValid: return 0
+        case .autonomous, .precise: return 1
+        case .differential: return 2
+        case .rtkFixed: return 3
+        case .rtkFloat: return 4
+        case .estimated: return 5
+        case .manual: return 7
+        case .simulator: return 8
+        }
+    }
+}
+
+/// The dimension of a fix, as gpsd numbers it.
+public enum FixMode: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// 0: nothing seen yet says.
+    case unknown = 0
+    /// 1: the receiver has no fix.
+    case noFix = 1
+    /// 2: latitude and longitude.
+    case twoD = 2
+    /// 3: latitude, longitude and altitude.
+    case threeD = 3
+
+    /// Orders by dimension.
+    public static func < (lhs: FixMode, rhs: FixMode) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `unknown`, `no-fix`, `2d`, `3d`.
+    public var description: String {
+        switch self {
+        case .unknown: "unknown"
+        case .noFix: "no-fix"
+        case .twoD: "2d"
+        case .threeD: "3d"
+        }
+    }
+}
+
+/// A receiver's estimate of its own position error (GST), one standard deviation, metres.
+/// Each value is `nil` when the receiver left it empty.
+public struct PositionErrors: Sendable, Hashable {
+    /// Latitude error.
+    public var latitude: Double?
+    /// Longitude error.
+    public var longitude: Double?
+    /// Altitude error.
+    public var altitude: Double?
+    /// RMS of the pseudorange residuals.
+    public var rangeRMS: Double?
+    /// Semi-major axis of the error ellipse.
+    public var semiMajor: Double?
+    /// Semi-minor axis of the error ellipse.
+    public var semiMinor: Double?
+    /// Orientation of the semi-major axis, degrees from true north.
+    public var orientation: Double?
+
+    /// Creates error estimates.
+    public init(latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, rangeRMS: Double? = nil,
+                semiMajor: Double? = nil, semiMinor: Double? = nil, orientation: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.rangeRMS = rangeRMS
+        self.semiMajor = semiMajor
+        self.semiMinor = semiMinor
+        self.orientation = orientation
+    }
+
+    /// Horizontal error: the root of the sum of the squared latitude and longitude errors.
+    public var horizontal: Double? {
+        guard let latitude, let longitude else { return nil }
+        return (latitude * latitude + longitude * longitude).squareRoot()
+    }
+}

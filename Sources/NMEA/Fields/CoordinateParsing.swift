@@ -1,0 +1,108 @@
+extension NMEAField {
+    /// An NMEA angle `dddmm.mmmm` (degrees then minutes) in decimal degrees; `nil` when empty.
+    ///
+    /// The degrees and the minutes are read apart, so the result is as exact as a `Double`
+    /// allows (better than 1e-9 degree) whatever the number of fractional digits.
+    @inlinable
+    public func degreesMinutes(maximumDegrees: Int) throws(FieldError) -> Double? {
+        guard count > 0 else { return nil }
+        var point = 0
+        while point < count, base[point] != UInt8(ascii: ".") { point += 1 }
+        // At least mm before the point, and at most three degree digits.
+        guard point >= 2, point <= 5 else { throw FieldError(expected: "an angle dddmm.mmmm") }
+        var degrees = 0
+        for index in 0..<(point - 2) {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { throw FieldError(expected: "an angle dddmm.mmmm") }
+            degrees = degrees * 10 + Int(digit)
+        }
+        let minutesField = dropFirst(point - 2)
+        guard minutesField[0] != UInt8(ascii: "-"), minutesField[0] != UInt8(ascii: "+"),
+              let minutes = parseDecimal(minutesField), minutes < 60
+        else { throw FieldError(expected: "an angle dddmm.mmmm with minutes below 60") }
+        let value = Double(degrees) + minutes / 60
+        guard value <= Double(maximumDegrees) else {
+            throw FieldError(expected: "an angle of at most \(maximumDegrees) degrees")
+        }
+        return value
+    }
+}
+
+extension RawSentence {
+    /// Latitude in degrees (north positive) from a `ddmm.mmmm` field and its `N`/`S` field;
+    /// `nil` when the value is empty. Throws with the index of the bad field.
+    @inlinable
+    func latitude(_ index: Int) throws(MalformedSentence) -> Double? {
+        try signedAngle(index, maximumDegrees: 90, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
+    }
+
+    /// Longitude in degrees (east positive) from a `dddmm.mmmm` field and its `E`/`W` field;
+    /// `nil` when the value is empty. Throws with the index of the bad field.
+    @inlinable
+    func longitude(_ index: Int) throws(MalformedSentence) -> Double? {
+        try signedAngle(index, maximumDegrees: 180, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
+    }
+
+    @inlinable
+    func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
+        let value = try read(index) { field throws(FieldError) in try field.degreesMinutes(maximumDegrees: maximumDegrees) }
+        guard let value else { return nil }
+        let hemisphere = self[index + 1]
+        guard hemisphere.count == 1 else {
+            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
+        }
+        switch hemisphere[0] {
+        case positive: return value
+        case negative: return -value
+        default:
+            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
+        }
+    }
+
+    /// Reads field `index` with `reader`, naming the field in the error.
+    @inlinable
+    func read<T>(_ index: Int, _ reader: (NMEAField) throws(FieldError) -> T) throws(MalformedSentence) -> T {
+        do {
+            return try reader(self[index])
+        } catch {
+            throw MalformedSentence(fieldIndex: index, error: error)
+        }
+    }
+
+    @inlinable
+    func decimal(_ index: Int) throws(MalformedSentence) -> Double? {
+        try read(index) { field throws(FieldError) in try field.decimal() }
+    }
+
+    @inlinable
+    func integer(_ index: Int) throws(MalformedSentence) -> Int? {
+        try read(index) { field throws(FieldError) in try field.integer() }
+    }
+
+    @inlinable
+    func character(_ index: Int) throws(MalformedSentence) -> UInt8? {
+        try read(index) { field throws(FieldError) in try field.character() }
+    }
+
+    @inlinable
+    func timeOfDay(_ index: Int) throws(MalformedSentence) -> TimeOfDay? {
+        try read(index) { field throws(FieldError) in try field.timeOfDay() }
+    }
+}
+
+/// A sentence whose checksum is right but one of whose fields is not what its type says.
+public struct MalformedSentence: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The offending field's index (1 is the first field after the address).
+    public var fieldIndex: Int
+    /// What the field should have held.
+    public var error: FieldError
+
+    /// Creates the error for field `fieldIndex`.
+    public init(fieldIndex: Int, error: FieldError) {
+        self.fieldIndex = fieldIndex
+        self.error = error
+    }
+
+    /// `field N: expected …`.
+    public var description: String { "field \(fieldIndex): \(error)" }
+}

@@ -1,0 +1,122 @@
+// Field readers. Each returns nil for an empty field and throws for a malformed one: a wrong value
+// is worse than no value.
+
+@usableFromInline
+let powersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+}
+
+extension NMEAField {
+    /// A decimal number such as `-12.5`, `0.000123` or `17`; `nil` when empty.
+    ///
+    /// Up to 19 significant digits are kept; further digits are read, checked, and dropped, so a
+    /// long fraction neither overflows nor loses the precision a `Double` can hold.
+    @inlinable
+    public func decimal() throws(FieldError) -> Double? {
+        guard count > 0 else { return nil }
+        guard let value = parseDecimal(self) else { throw FieldError(expected: "a decimal number") }
+        return value
+    }
+
+    /// An unsigned whole number in decimal; `nil` when empty.
+    @inlinable
+    public func integer() throws(FieldError) -> Int? {
+        guard count > 0 else { return nil }
+        guard count <= 18 else { throw FieldError(expected: "a whole number") }
+        var value = 0
+        for index in 0..<count {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { throw FieldError(expected: "a whole number") }
+            value = value * 10 + Int(digit)
+        }
+        return value
+    }
+
+    /// A whole number written in hexadecimal (NMEA 4.11 signal IDs such as `B`); `nil` when empty.
+    @inlinable
+    public func hexInteger() throws(FieldError) -> Int? {
+        guard count > 0 else { return nil }
+        guard count <= 8 else { throw FieldError(expected: "a hexadecimal number") }
+        var value = 0
+        for index in 0..<count {
+            guard let digit = hexDigitValue(base[index]) else { throw FieldError(expected: "a hexadecimal number") }
+            value = value << 4 | Int(digit)
+        }
+        return value
+    }
+
+    /// A one-character field; `nil` when empty.
+    @inlinable
+    public func character() throws(FieldError) -> UInt8? {
+        guard count > 0 else { return nil }
+        guard count == 1 else { throw FieldError(expected: "a single character") }
+        return base[0]
+    }
+}
+
+@inlinable
+func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+    default: nil
+    }
+}
+
+/// Reads `[+-]digits[.digits]` (at least one digit); nil when anything else is there.
+@inlinable
+func parseDecimal(_ field: NMEAField) -> Double? {
+    var index = 0
+    var negative = false
+    if field.count > 0, field[0] == UInt8(ascii: "-") || field[0] == UInt8(ascii: "+") {
+        negative = field[0] == UInt8(ascii: "-")
+        index = 1
+    }
+    var mantissa: UInt64 = 0
+    var significant = 0
+    var fractionDigits = 0
+    var droppedIntegerDigits = 0
+    var digits = 0
+    var seenPoint = false
+    while index < field.count {
+        let byte = field[index]
+        index += 1
+        if byte == UInt8(ascii: ".") {
+            if seenPoint { return nil }
+            seenPoint = true
+            continue
+        }
+        let digit = byte &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        digits += 1
+        if significant < 19 {
+            if mantissa != 0 || digit != 0 { significant += 1 }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            if seenPoint { fractionDigits += 1 }
+        } else if !seenPoint {
+            droppedIntegerDigits += 1
+        }
+    }
+    guard digits > 0 else { return nil }
+    var value = Double(mantissa)
+    if droppedIntegerDigits > 0 {
+        guard droppedIntegerDigits < powersOfTen.count else { return nil }
+        value *= powersOfTen[droppedIntegerDigits]
+    }
+    if fractionDigits > 0 {
+        if fractionDigits < powersOfTen.count {
+            value /= powersOfTen[fractionDigits]
+        } else {
+            var remaining = fractionDigits
+            while remaining > 0 {
+                let step = min(remaining, powersOfTen.count - 1)
+                value /= powersOfTen[step]
+                remaining -= step
+            }
+        }
+    }
+    return negative ? -value : value
+}

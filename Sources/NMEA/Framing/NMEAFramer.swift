@@ -1,0 +1,237 @@
+/// Cuts a byte stream into NMEA 0183 sentences.
+///
+/// Feed it chunks of any size, split anywhere: it finds `$` and `!` sentence starts, ends a
+/// sentence at `\r\n`, `\n`, `\r` or `\r\r\n`, checks the `*hh` checksum (either hex case), and
+/// starts over at a `$` that appears inside a sentence. Everything else (binary protocol frames,
+/// line noise, truncated sentences) is skipped and reported as ``RejectedInput``. Memory is
+/// bounded: a sentence longer than ``Configuration/maximumSentenceLength`` is dropped as
+/// ``RejectReason/tooLong``, and nothing else is buffered.
+///
+/// A sentence that lies wholly inside one chunk is handed out in place, without a copy; only a
+/// sentence split across chunks is gathered in the framer's own buffer. A framer is not
+/// thread-safe: use it from one queue at a time.
+public final class NMEAFramer {
+    /// What the framer accepts.
+    public struct Configuration: Sendable, Hashable {
+        /// The longest sentence accepted, in bytes from `$` through the checksum. NMEA 0183 says
+        /// 82 with the line end; receivers exceed it (u-blox `PUBX`, Trimble), so the default is 256.
+        public var maximumSentenceLength: Int
+        /// Whether sentences with no `*hh` checksum are delivered (`true`) or rejected as
+        /// ``RejectReason/missingChecksum`` (`false`, the default).
+        public var acceptsMissingChecksum: Bool
+
+        /// Creates a configuration.
+        public init(maximumSentenceLength: Int = 256, acceptsMissingChecksum: Bool = false) {
+            self.maximumSentenceLength = max(16, min(maximumSentenceLength, 4096))
+            self.acceptsMissingChecksum = acceptsMissingChecksum
+        }
+    }
+
+    /// What the framer hands out.
+    public enum Event {
+        /// A checksum-valid sentence; valid only during the callback.
+        case sentence(RawSentence)
+        /// Input that did not make a sentence.
+        case rejected(RejectedInput)
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+
+    private let carry: UnsafeMutablePointer<UInt8>
+    private var carryCount = 0
+    private var inSentence = false
+    private let fieldStarts: UnsafeMutablePointer<Int32>
+    private var skippedCount = 0
+    private var skippedSample: [UInt8] = []
+
+    /// Creates a framer.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        carry = .allocate(capacity: configuration.maximumSentenceLength)
+        fieldStarts = .allocate(capacity: configuration.maximumSentenceLength + 1)
+    }
+
+    deinit {
+        carry.deallocate()
+        fieldStarts.deallocate()
+    }
+
+    /// Feeds `bytes` and calls `handler` for every sentence completed and every rejection.
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
+        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if inSentence {
+                let end = scanSentence(start, from: index, to: count)
+                guard appendToCarry(start + index, end - index, handler) else {
+                    index = end
+                    continue
+                }
+                guard end < count else { return }
+                index = endSentence(carry, length: carryCount, terminator: start[end], handler) ? end + 1 : end
+                continue
+            }
+            // Hunt for a start delimiter.
+            while index < count {
+                let byte = start[index]
+                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") { break }
+                if byte != 0x0D && byte != 0x0A { noteSkipped(byte) }
+                index += 1
+            }
+            guard index < count else { return }
+            flushSkipped(handler)
+            let sentenceStart = index
+            let end = scanSentence(start, from: index + 1, to: count)
+            if end < count {
+                // Fast path: the whole sentence is in this chunk; frame it in place.
+                index = endSentence(start + sentenceStart, length: end - sentenceStart, terminator: start[end], handler) ? end + 1 : end
+            } else {
+                inSentence = true
+                carryCount = 0
+                _ = appendToCarry(start + sentenceStart, end - sentenceStart, handler)
+                return
+            }
+        }
+    }
+
+    /// Ends the input: a sentence still waiting for its line end is rejected, skipped bytes are
+    /// reported, and the framer is ready for a new stream.
+    public func finish(_ handler: (Event) -> Void) {
+        if inSentence, carryCount > 0 {
+            // No line end: a truncated sentence. It is reported as skipped bytes.
+            for index in 0..<carryCount { noteSkipped(carry[index]) }
+        }
+        inSentence = false
+        carryCount = 0
+        flushSkipped(handler)
+    }
+
+    /// Index of the first byte at or after `from` that ends or interrupts a sentence, or `to`.
+    @inline(__always)
+    private func scanSentence(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        var index = from
+        while index < to {
+            let byte = base[index]
+            // Printable ASCII is 0x20...0x7E; CR, LF and every other control byte fall outside.
+            if byte &- 0x20 > 0x5E || byte == UInt8(ascii: "$") { return index }
+            index += 1
+        }
+        return to
+    }
+
+    /// Appends to the carry buffer; on overflow rejects the sentence as too long and returns false.
+    private func appendToCarry(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ handler: (Event) -> Void) -> Bool {
+        guard carryCount + count <= configuration.maximumSentenceLength else {
+            let kept = min(count, configuration.maximumSentenceLength - carryCount)
+            (carry + carryCount).update(from: bytes, count: kept)
+            reject(.tooLong, carry, length: carryCount + kept, byteCount: carryCount + count, handler)
+            inSentence = false
+            carryCount = 0
+            return false
+        }
+        (carry + carryCount).update(from: bytes, count: count)
+        carryCount += count
+        return true
+    }
+
+    /// Handles a sentence that ended at `terminator`. Returns true when the terminator was consumed
+    /// as a line end; false when it must be looked at again (a `$` or a non-printable byte).
+    private func endSentence(
+        _ sentence: UnsafePointer<UInt8>, length: Int, terminator: UInt8, _ handler: (Event) -> Void
+    ) -> Bool {
+        inSentence = false
+        carryCount = 0
+        if terminator == 0x0D || terminator == 0x0A {
+            validate(sentence, length: length, handler)
+            return true
+        }
+        if terminator == UInt8(ascii: "$") {
+            // A new sentence starts before this one ended: this one is lost.
+            for index in 0..<length { noteSkipped(sentence[index]) }
+            return false
+        }
+        reject(.nonPrintable, sentence, length: length, byteCount: length, handler)
+        return false
+    }
+
+    private func validate(_ sentence: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) {
+        if length > configuration.maximumSentenceLength {
+            reject(.tooLong, sentence, length: configuration.maximumSentenceLength, byteCount: length, handler)
+            return
+        }
+        var dataEnd = length
+        if length >= 4, sentence[length - 3] == UInt8(ascii: "*") {
+            guard let high = hexDigitValue(sentence[length - 2]), let low = hexDigitValue(sentence[length - 1]) else {
+                reject(.badChecksum, sentence, length: length, byteCount: length, handler)
+                return
+            }
+            var sum: UInt8 = 0
+            for index in 1..<(length - 3) { sum ^= sentence[index] }
+            guard sum == high << 4 | low else {
+                reject(.badChecksum, sentence, length: length, byteCount: length, handler)
+                return
+            }
+            dataEnd = length - 3
+        } else {
+            var star = 1
+            while star < length, sentence[star] != UInt8(ascii: "*") { star += 1 }
+            if star < length || !configuration.acceptsMissingChecksum {
+                reject(star < length ? .badChecksum : .missingChecksum, sentence, length: length, byteCount: length, handler)
+                return
+            }
+        }
+        // Field starts: index 0 is the address, just after the delimiter.
+        var fields = 1
+        fieldStarts[0] = 1
+        for index in 1..<dataEnd where sentence[index] == UInt8(ascii: ",") {
+            fieldStarts[fields] = Int32(index + 1)
+            fields += 1
+        }
+        let addressEnd = fields > 1 ? Int(fieldStarts[1]) - 1 : dataEnd
+        guard addressEnd > 1, isAlphanumeric(sentence + 1, count: addressEnd - 1) else {
+            reject(.malformedField, sentence, length: length, byteCount: length, handler, fieldIndex: 0, detail: "expected an address of letters and digits")
+            return
+        }
+        handler(.sentence(RawSentence(base: sentence, dataEnd: dataEnd, length: length, starts: fieldStarts, fieldCount: fields)))
+    }
+
+    private func isAlphanumeric(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        for index in 0..<count {
+            let byte = bytes[index]
+            let isDigit = byte &- UInt8(ascii: "0") < 10
+            let isUpper = byte &- UInt8(ascii: "A") < 26
+            let isLower = byte &- UInt8(ascii: "a") < 26
+            if !(isDigit || isUpper || isLower) { return false }
+        }
+        return true
+    }
+
+    private func reject(
+        _ reason: RejectReason, _ bytes: UnsafePointer<UInt8>, length: Int, byteCount: Int,
+        _ handler: (Event) -> Void, fieldIndex: Int? = nil, detail: String? = nil
+    ) {
+        flushSkipped(handler)
+        let sample = Array(UnsafeBufferPointer(start: bytes, count: min(length, configuration.maximumSentenceLength)))
+        var address: String?
+        if let comma = sample.firstIndex(of: UInt8(ascii: ",")), comma > 1, reason != .malformedField {
+            address = String(decoding: sample[1..<comma], as: UTF8.self)
+        }
+        handler(.rejected(RejectedInput(reason: reason, byteCount: byteCount, bytes: sample, address: address, fieldIndex: fieldIndex, detail: detail)))
+    }
+
+    @inline(__always)
+    private func noteSkipped(_ byte: UInt8) {
+        if skippedCount < configuration.maximumSentenceLength { skippedSample.append(byte) }
+        skippedCount += 1
+    }
+
+    private func flushSkipped(_ handler: (Event) -> Void) {
+        guard skippedCount > 0 else { return }
+        let event = RejectedInput(reason: .bytesSkipped, byteCount: skippedCount, bytes: skippedSample)
+        skippedCount = 0
+        skippedSample = []
+        handler(.rejected(event))
+    }
+}

@@ -1,0 +1,98 @@
+/// The whole NMEA pipeline in one object: bytes in; sentences, fixes, satellite views and
+/// rejects out.
+///
+/// It chains ``NMEAFramer``, ``NMEASentence/decode(_:)`` and ``EpochAssembler`` with plain
+/// function calls: no queue hop, no copy of the bytes, no heap allocation per sentence on the
+/// common path. Not thread-safe: feed it from one queue at a time.
+public final class NMEADecoder {
+    /// What the decoder hands out, in input order.
+    public enum Event {
+        /// A checksum-valid sentence, raw (borrowed: valid only during the callback) and, when
+        /// its type is one the module decodes, decoded.
+        case sentence(RawSentence, NMEASentence?)
+        /// A completed epoch.
+        case fix(Fix)
+        /// A completed GSV group.
+        case satellites(SatelliteView)
+        /// Input that was rejected, with the reason.
+        case rejected(RejectedInput)
+    }
+
+    /// The framer's settings.
+    public let framerConfiguration: NMEAFramer.Configuration
+    /// Counts of what has gone through.
+    public private(set) var statistics = NMEAStatistics()
+
+    private let framer: NMEAFramer
+    private var assembler: EpochAssembler
+
+    /// Creates a decoder.
+    public init(framer: NMEAFramer.Configuration = NMEAFramer.Configuration(),
+                dates: DateResolver.Configuration = DateResolver.Configuration()) {
+        framerConfiguration = framer
+        self.framer = NMEAFramer(configuration: framer)
+        assembler = EpochAssembler(dates: dates)
+    }
+
+    /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
+        statistics.bytes += bytes.count
+        framer.feed(bytes) { event in self.handle(event, handler) }
+    }
+
+    /// Feeds the bytes of a collection, such as an `[UInt8]` or a `String.UTF8View`.
+    public func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ handler: (Event) -> Void) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            feed(UnsafeRawBufferPointer(buffer), handler)
+        }
+        if done == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { feed($0, handler) }
+        }
+    }
+
+    /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
+    public func finish(_ handler: (Event) -> Void) {
+        framer.finish { event in self.handle(event, handler) }
+        assembler.finish { output in self.handle(output, handler) }
+    }
+
+    private func handle(_ event: NMEAFramer.Event, _ handler: (Event) -> Void) {
+        switch event {
+        case .rejected(let reject):
+            statistics.count(reject)
+            handler(.rejected(reject))
+        case .sentence(let raw):
+            let decoded: NMEASentence?
+            do {
+                decoded = try NMEASentence.decode(raw)
+            } catch {
+                let reject = RejectedInput(
+                    reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
+                    fieldIndex: error.fieldIndex, detail: error.error.description)
+                statistics.count(reject)
+                handler(.rejected(reject))
+                return
+            }
+            statistics.countSentence(raw.address, length: raw.length, decoded: decoded != nil)
+            handler(.sentence(raw, decoded))
+            if let decoded {
+                assembler.add(decoded) { output in handle(output, handler) }
+            }
+        }
+    }
+
+    private func handle(_ output: EpochAssembler.Output, _ handler: (Event) -> Void) {
+        switch output {
+        case .fix(let fix):
+            statistics.fixes += 1
+            handler(.fix(fix))
+        case .satellites(let view):
+            statistics.satelliteViews += 1
+            handler(.satellites(view))
+        case .rejected(let reject):
+            statistics.count(reject)
+            handler(.rejected(reject))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// gpsd's JSON reports (`TPV`, `SKY`), with gpsd's field names and units.
+///
+/// Numbers are in fixed point: degrees to 9 decimals (0.1 mm), metres and m/s to 3,
+/// course to 4, dilutions to 2. A field is left out when its value is unknown, as gpsd does.
+public enum GPSDJSON {
+    /// Writes `fix` as a gpsd `TPV` object: `class`, `mode`, `status` (when not a plain fix),
+    /// `time`, `lat`, `lon` (degrees), `altHAE`, `altMSL`, `geoidSep` (metres), `speed`, `climb`
+    /// (m/s), `track`, `magvar` (degrees), `eph`, `epx`, `epy`, `epv` (metres, from GST, one
+    /// standard deviation).
+    public static func writeTPV(_ fix: Fix, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.string("class", "TPV")
+        writer.integer("mode", fix.mode.rawValue)
+        if let status = fix.gpsdStatus, status != 1, fix.mode >= .twoD { writer.integer("status", status) }
+        if let time = fix.time { writer.rawString("time") { time.appendISO8601(to: &$0) } }
+        writer.number("lat", fix.latitude, decimals: 9)
+        writer.number("lon", fix.longitude, decimals: 9)
+        writer.number("altHAE", fix.altitudeHAE, decimals: 3)
+        writer.number("altMSL", fix.altitudeMSL, decimals: 3)
+        writer.number("geoidSep", fix.geoidSeparation, decimals: 3)
+        writer.number("speed", fix.speed, decimals: 3)
+        writer.number("track", fix.track, decimals: 4)
+        writer.number("climb", fix.climb, decimals: 3)
+        writer.number("magvar", fix.magneticVariation, decimals: 1)
+        if let errors = fix.errors {
+            writer.number("eph", errors.horizontal, decimals: 3)
+            writer.number("epx", errors.longitude, decimals: 3)
+            writer.number("epy", errors.latitude, decimals: 3)
+            writer.number("epv", errors.altitude, decimals: 3)
+        }
+        writer.endObject()
+    }
+
+    /// Writes `view` as a gpsd `SKY` object: `class`, `time`, `nSat`, `uSat`, and `satellites`
+    /// with `PRN`, `gnssid`, `svid`, `sigid`, `el`, `az` (degrees), `ss` (dB-Hz) and `used`.
+    public static func writeSKY(_ view: SatelliteView, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.string("class", "SKY")
+        if let time = view.time { writer.rawString("time") { time.appendISO8601(to: &$0) } }
+        writer.integer("nSat", view.satellites.count)
+        writer.integer("uSat", view.usedCount)
+        writer.beginArray("satellites")
+        for satellite in view.satellites {
+            writer.beginObject()
+            if let id = satellite.id {
+                writer.integer("PRN", id.gpsdPRN)
+                writer.integer("gnssid", id.constellation.gnssID)
+                writer.integer("svid", id.svid)
+            } else {
+                writer.integer("PRN", satellite.nmeaID)
+            }
+            if let signal = view.signalID { writer.integer("sigid", signal) }
+            writer.number("el", satellite.elevation, decimals: 1)
+            writer.number("az", satellite.azimuth, decimals: 1)
+            writer.number("ss", satellite.snr, decimals: 1)
+            writer.bool("used", satellite.used)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// `fix` as one line of gpsd JSON, without the newline.
+    public static func tpv(_ fix: Fix) -> String {
+        var writer = JSONWriter()
+        writeTPV(fix, to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// `view` as one line of gpsd JSON, without the newline.
+    public static func sky(_ view: SatelliteView) -> String {
+        var writer = JSONWriter()
+        writeSKY(view, to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

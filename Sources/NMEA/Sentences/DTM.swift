@@ -1,0 +1,49 @@
+/// DTM: the datum the positions are given in, and its offsets from the reference datum.
+public struct DTM: Sendable, Hashable {
+    /// Who sent it.
+    public var talker: Talker
+    /// Local datum code: `W84` (WGS-84), `W72`, `S85`, `P90`, `999` (user defined); `nil` when empty.
+    public var localDatum: String?
+    /// Local datum subdivision code; `nil` when empty.
+    public var subdivision: String?
+    /// Latitude offset in degrees, north positive; `nil` when empty.
+    public var latitudeOffset: Double?
+    /// Longitude offset in degrees, east positive; `nil` when empty.
+    public var longitudeOffset: Double?
+    /// Altitude offset, metres; `nil` when empty.
+    public var altitudeOffset: Double?
+    /// Reference datum code (usually `W84`); `nil` when empty.
+    public var referenceDatum: String?
+
+    /// Creates a DTM value.
+    public init(talker: Talker, localDatum: String? = nil, subdivision: String? = nil, latitudeOffset: Double? = nil,
+                longitudeOffset: Double? = nil, altitudeOffset: Double? = nil, referenceDatum: String? = nil) {
+        self.talker = talker
+        self.localDatum = localDatum
+        self.subdivision = subdivision
+        self.latitudeOffset = latitudeOffset
+        self.longitudeOffset = longitudeOffset
+        self.altitudeOffset = altitudeOffset
+        self.referenceDatum = referenceDatum
+    }
+
+    /// Decodes `$--DTM,ccc,a,x.x,a,x.x,a,x.x,ccc` (offsets in minutes of arc).
+    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        self.talker = talker
+        localDatum = raw[1].isEmpty ? nil : raw[1].text
+        subdivision = raw[2].isEmpty ? nil : raw[2].text
+        latitudeOffset = try Self.offset(raw, 3, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
+        longitudeOffset = try Self.offset(raw, 5, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
+        altitudeOffset = try raw.decimal(7)
+        referenceDatum = raw[8].isEmpty ? nil : raw[8].text
+    }
+
+    private static func offset(_ raw: RawSentence, _ index: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
+        guard let minutes = try raw.decimal(index) else { return nil }
+        let direction = raw[index + 1]
+        guard direction.count == 1, direction[0] == positive || direction[0] == negative else {
+            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a direction"))
+        }
+        return (direction[0] == negative ? -minutes : minutes) / 60
+    }
+}

@@ -1,0 +1,58 @@
+/// GBS: satellite fault detection (RAIM): expected errors and the most likely failed satellite.
+/// Every property is `nil` when its field is empty.
+public struct GBS: Sendable, Hashable {
+    /// Who sent it.
+    public var talker: Talker
+    /// UTC time of the associated position.
+    public var time: TimeOfDay?
+    /// Expected latitude error, metres.
+    public var latitudeError: Double?
+    /// Expected longitude error, metres.
+    public var longitudeError: Double?
+    /// Expected altitude error, metres.
+    public var altitudeError: Double?
+    /// NMEA ID of the most likely failed satellite.
+    public var failedSatellite: Int?
+    /// Probability of missed detection of the failed satellite.
+    public var missedDetectionProbability: Double?
+    /// Estimated bias of the failed satellite, metres.
+    public var bias: Double?
+    /// Standard deviation of the bias, metres.
+    public var biasDeviation: Double?
+    /// NMEA 4.10 system ID.
+    public var systemID: Int?
+    /// NMEA 4.10 signal ID.
+    public var signalID: Int?
+
+    /// Creates a GBS value.
+    public init(talker: Talker, time: TimeOfDay? = nil, latitudeError: Double? = nil, longitudeError: Double? = nil,
+                altitudeError: Double? = nil, failedSatellite: Int? = nil, missedDetectionProbability: Double? = nil,
+                bias: Double? = nil, biasDeviation: Double? = nil, systemID: Int? = nil, signalID: Int? = nil) {
+        self.talker = talker
+        self.time = time
+        self.latitudeError = latitudeError
+        self.longitudeError = longitudeError
+        self.altitudeError = altitudeError
+        self.failedSatellite = failedSatellite
+        self.missedDetectionProbability = missedDetectionProbability
+        self.bias = bias
+        self.biasDeviation = biasDeviation
+        self.systemID = systemID
+        self.signalID = signalID
+    }
+
+    /// Decodes `$--GBS,hhmmss.ss,x.x,x.x,x.x,xx,x.x,x.x,x.x[,h,h]`.
+    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        self.talker = talker
+        time = try raw.timeOfDay(1)
+        latitudeError = try raw.decimal(2)
+        longitudeError = try raw.decimal(3)
+        altitudeError = try raw.decimal(4)
+        failedSatellite = try raw.integer(5)
+        missedDetectionProbability = try raw.decimal(6)
+        bias = try raw.decimal(7)
+        biasDeviation = try raw.decimal(8)
+        systemID = try raw.read(9) { field throws(FieldError) in try field.hexInteger() }
+        signalID = try raw.read(10) { field throws(FieldError) in try field.hexInteger() }
+    }
+}

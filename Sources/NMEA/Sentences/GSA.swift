@@ -1,0 +1,114 @@
+/// GSA: the satellites used in the fix and the dilutions of precision.
+/// Every property is `nil` when its field is empty.
+public struct GSA: Sendable, Hashable {
+    /// Who sent it.
+    public var talker: Talker
+    /// `M` (manual, forced 2D or 3D) or `A` (automatic) as an ASCII byte.
+    public var selectionMode: UInt8?
+    /// Fix type: 1 no fix, 2 2D, 3 3D.
+    public var fixType: Int?
+    /// The satellites used, as the receiver numbers them (NMEA IDs; per constellation when
+    /// ``systemID`` is present).
+    public var satellites: SatelliteNumbers
+    /// Position (3D) dilution of precision.
+    public var pdop: Double?
+    /// Horizontal dilution of precision.
+    public var hdop: Double?
+    /// Vertical dilution of precision.
+    public var vdop: Double?
+    /// NMEA 4.10 GNSS system ID: 1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC.
+    public var systemID: Int?
+
+    /// Creates a GSA value.
+    public init(talker: Talker, selectionMode: UInt8? = nil, fixType: Int? = nil, satellites: SatelliteNumbers = SatelliteNumbers(),
+                pdop: Double? = nil, hdop: Double? = nil, vdop: Double? = nil, systemID: Int? = nil) {
+        self.talker = talker
+        self.selectionMode = selectionMode
+        self.fixType = fixType
+        self.satellites = satellites
+        self.pdop = pdop
+        self.hdop = hdop
+        self.vdop = vdop
+        self.systemID = systemID
+    }
+
+    /// Decodes `$--GSA,a,x,xx,...,xx,x.x,x.x,x.x[,h]`: twelve satellite fields as NMEA says, or
+    /// any other number as some receivers send.
+    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        self.talker = talker
+        let count = raw.fieldCount
+        guard count >= 6 else {
+            throw MalformedSentence(fieldIndex: count, error: FieldError(expected: "at least 5 fields"))
+        }
+        let hasSystemID: Bool
+        switch count {
+        case 18: hasSystemID = false
+        case 19: hasSystemID = true
+        default:
+            let last = raw[count - 1]
+            hasSystemID = last.count == 1 && hexDigitValue(last[0]) != nil
+        }
+        let dopStart = count - (hasSystemID ? 4 : 3)
+        selectionMode = try raw.character(1)
+        if let fixType = try raw.integer(2) {
+            guard (1...3).contains(fixType) else {
+                throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a fix type 1, 2 or 3"))
+            }
+            self.fixType = fixType
+        }
+        satellites = SatelliteNumbers()
+        if dopStart > 3 {
+            for index in 3..<dopStart {
+                guard let number = try raw.integer(index) else { continue }
+                guard satellites.append(number) else {
+                    throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "at most \(SatelliteNumbers.capacity) satellites"))
+                }
+            }
+        }
+        pdop = try raw.decimal(dopStart, in: 0...9999)
+        hdop = try raw.decimal(dopStart + 1, in: 0...9999)
+        vdop = try raw.decimal(dopStart + 2, in: 0...9999)
+        systemID = hasSystemID ? try raw.read(count - 1) { field throws(FieldError) in try field.hexInteger() } : nil
+    }
+}
+
+/// Up to 32 satellite numbers, stored inline (no heap allocation).
+public struct SatelliteNumbers: Sendable, Hashable, RandomAccessCollection {
+    /// The most numbers it holds.
+    public static let capacity = 32
+    private var storage: (SIMD16<UInt16>, SIMD16<UInt16>) = (.zero, .zero)
+    /// The number of satellites held.
+    public private(set) var count = 0
+
+    /// An empty list.
+    public init() {}
+
+    /// A list of `numbers` (the first ``capacity`` of them).
+    public init(_ numbers: some Sequence<Int>) {
+        for number in numbers where !append(number) { break }
+    }
+
+    /// Appends a number (0 to 65535); returns `false` when full or out of range.
+    @discardableResult
+    public mutating func append(_ number: Int) -> Bool {
+        guard count < Self.capacity, (0...Int(UInt16.max)).contains(number) else { return false }
+        if count < 16 { storage.0[count] = UInt16(number) } else { storage.1[count - 16] = UInt16(number) }
+        count += 1
+        return true
+    }
+
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// ``count``.
+    public var endIndex: Int { count }
+    /// The number at `position`.
+    public subscript(position: Int) -> Int {
+        precondition(position >= 0 && position < count, "index out of range")
+        return Int(position < 16 ? storage.0[position] : storage.1[position - 16])
+    }
+
+    /// Equal when they hold the same numbers in the same order.
+    public static func == (lhs: SatelliteNumbers, rhs: SatelliteNumbers) -> Bool { lhs.elementsEqual(rhs) }
+    /// Hashes the numbers held.
+    public func hash(into hasher: inout Hasher) { for number in self { hasher.combine(number) } }
+}

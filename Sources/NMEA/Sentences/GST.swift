@@ -1,0 +1,50 @@
+/// GST: pseudorange error statistics, the receiver's own estimate of its position error.
+/// Every property is `nil` when its field is empty.
+public struct GST: Sendable, Hashable {
+    /// Who sent it.
+    public var talker: Talker
+    /// UTC time of the associated position.
+    public var time: TimeOfDay?
+    /// RMS of the pseudorange residuals, metres.
+    public var rangeRMS: Double?
+    /// Standard deviation of the error ellipse's semi-major axis, metres.
+    public var semiMajorDeviation: Double?
+    /// Standard deviation of the error ellipse's semi-minor axis, metres.
+    public var semiMinorDeviation: Double?
+    /// Orientation of the semi-major axis, degrees from true north.
+    public var orientation: Double?
+    /// Standard deviation of the latitude error, metres.
+    public var latitudeDeviation: Double?
+    /// Standard deviation of the longitude error, metres.
+    public var longitudeDeviation: Double?
+    /// Standard deviation of the altitude error, metres.
+    public var altitudeDeviation: Double?
+
+    /// Creates a GST value.
+    public init(talker: Talker, time: TimeOfDay? = nil, rangeRMS: Double? = nil, semiMajorDeviation: Double? = nil,
+                semiMinorDeviation: Double? = nil, orientation: Double? = nil, latitudeDeviation: Double? = nil,
+                longitudeDeviation: Double? = nil, altitudeDeviation: Double? = nil) {
+        self.talker = talker
+        self.time = time
+        self.rangeRMS = rangeRMS
+        self.semiMajorDeviation = semiMajorDeviation
+        self.semiMinorDeviation = semiMinorDeviation
+        self.orientation = orientation
+        self.latitudeDeviation = latitudeDeviation
+        self.longitudeDeviation = longitudeDeviation
+        self.altitudeDeviation = altitudeDeviation
+    }
+
+    /// Decodes `$--GST,hhmmss.ss,x.x,x.x,x.x,x.x,x.x,x.x,x.x`.
+    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        self.talker = talker
+        time = try raw.timeOfDay(1)
+        rangeRMS = try raw.decimal(2, in: 0...1e9)
+        semiMajorDeviation = try raw.decimal(3, in: 0...1e9)
+        semiMinorDeviation = try raw.decimal(4, in: 0...1e9)
+        orientation = try raw.decimal(5, in: -360...360)
+        latitudeDeviation = try raw.decimal(6, in: 0...1e9)
+        longitudeDeviation = try raw.decimal(7, in: 0...1e9)
+        altitudeDeviation = try raw.decimal(8, in: 0...1e9)
+    }
+}

@@ -1,0 +1,123 @@
+/// One part of a GSV group: satellites in view with elevation, azimuth and signal strength.
+public struct GSV: Sendable, Hashable {
+    /// Who sent it; with ``signalID`` it says which constellation and signal the group is for.
+    public var talker: Talker
+    /// How many sentences the group has.
+    public var messageCount: Int
+    /// This sentence's number in the group, from 1.
+    public var messageNumber: Int
+    /// Satellites in view for this talker and signal; `nil` when empty.
+    public var satellitesInView: Int?
+    /// The satellites this part lists (up to four).
+    public var satellites: GSVSatellites
+    /// NMEA 4.10 signal ID (hexadecimal in the sentence: BeiDou uses `B`); `nil` before 4.10.
+    public var signalID: Int?
+
+    /// Creates a GSV value.
+    public init(talker: Talker, messageCount: Int, messageNumber: Int, satellitesInView: Int? = nil,
+                satellites: GSVSatellites = GSVSatellites(), signalID: Int? = nil) {
+        self.talker = talker
+        self.messageCount = messageCount
+        self.messageNumber = messageNumber
+        self.satellitesInView = satellitesInView
+        self.satellites = satellites
+        self.signalID = signalID
+    }
+
+    /// Decodes `$--GSV,t,n,ss,(id,el,az,snr)*[1-4][,h]`.
+    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        self.talker = talker
+        guard let total = try raw.integer(1), total >= 1 else {
+            throw MalformedSentence(fieldIndex: 1, error: FieldError(expected: "the number of sentences"))
+        }
+        guard let number = try raw.integer(2), (1...total).contains(number) else {
+            throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a sentence number from 1 to \(total)"))
+        }
+        messageCount = total
+        messageNumber = number
+        satellitesInView = try raw.integer(3)
+        let rest = raw.fieldCount - 4
+        let groups: Int
+        switch rest % 4 {
+        case 0:
+            groups = rest / 4
+        case 1:
+            groups = rest / 4
+            signalID = try raw.read(raw.fieldCount - 1) { field throws(FieldError) in try field.hexInteger() }
+        default:
+            throw MalformedSentence(fieldIndex: raw.fieldCount - 1, error: FieldError(expected: "groups of four satellite fields"))
+        }
+        guard groups <= GSVSatellites.capacity else {
+            throw MalformedSentence(fieldIndex: 4 + 4 * GSVSatellites.capacity, error: FieldError(expected: "at most four satellites"))
+        }
+        satellites = GSVSatellites()
+        for group in 0..<groups {
+            let first = 4 + group * 4
+            guard let id = try raw.integer(first) else { continue }
+            satellites.append(GSVSatellite(
+                id: id,
+                elevation: try raw.decimal(first + 1, in: -90...90),
+                azimuth: try raw.decimal(first + 2, in: 0...360),
+                snr: try raw.decimal(first + 3, in: 0...99)))
+        }
+    }
+}
+
+/// A satellite as a GSV sentence gives it.
+public struct GSVSatellite: Sendable, Hashable {
+    /// The satellite's NMEA ID as sent (its meaning depends on the talker; see ``SatelliteID``).
+    public var id: Int
+    /// Elevation above the horizon, degrees; `nil` when unknown.
+    public var elevation: Double?
+    /// Azimuth from true north, degrees; `nil` when unknown.
+    public var azimuth: Double?
+    /// Carrier-to-noise density, dB-Hz; `nil` when the satellite is not tracked.
+    public var snr: Double?
+
+    /// Creates a satellite record.
+    public init(id: Int, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil) {
+        self.id = id
+        self.elevation = elevation
+        self.azimuth = azimuth
+        self.snr = snr
+    }
+}
+
+/// Up to four ``GSVSatellite`` values, stored inline (no heap allocation).
+public struct GSVSatellites: Sendable, Hashable, RandomAccessCollection {
+    /// The most satellites one GSV sentence carries.
+    public static let capacity = 4
+    private var s0, s1, s2, s3: GSVSatellite?
+    /// How many satellites are held.
+    public private(set) var count = 0
+
+    /// An empty list.
+    public init() {}
+
+    /// Appends a satellite; ignored when four are held already.
+    public mutating func append(_ satellite: GSVSatellite) {
+        switch count {
+        case 0: s0 = satellite
+        case 1: s1 = satellite
+        case 2: s2 = satellite
+        case 3: s3 = satellite
+        default: return
+        }
+        count += 1
+    }
+
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// ``count``.
+    public var endIndex: Int { count }
+    /// The satellite at `position`.
+    public subscript(position: Int) -> GSVSatellite {
+        precondition(position >= 0 && position < count, "index out of range")
+        switch position {
+        case 0: return s0!
+        case 1: return s1!
+        case 2: return s2!
+        default: return s3!
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// GGA's fix quality indicator (field 6).
+public enum FixQuality: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// 0: no fix.
+    case invalid = 0
+    /// 1: autonomous GNSS fix.
+    case gps = 1
+    /// 2: differential (DGPS, SBAS).
+    case dgps = 2
+    /// 3: PPS (precise positioning service).
+    case pps = 3
+    /// 4: RTK with fixed integer ambiguities.
+    case rtkFixed = 4
+    /// 5: RTK with float ambiguities.
+    case rtkFloat = 5
+    /// 6: estimated (dead reckoning).
+    case estimated = 6
+    /// 7: manual input.
+    case manual = 7
+    /// 8: simulator.
+    case simulated = 8
+
+    /// A short name such as `rtk-fixed`.
+    public var description: String {
+        switch self {
+        case .invalid: "invalid"
+        case .gps: "gps"
+        case .dgps: "dgps"
+        case .pps: "pps"
+        case .rtkFixed: "rtk-fixed"
+        case .rtkFloat: "rtk-float"
+        case .estimated: "estimated"
+        case .manual: "manual"
+        case .simulated: "simulated"
+        }
+    }
+}
+
+/// The NMEA 2.3+ positioning mode indicator (RMC, GLL, VTG, and per system in GNS).
+public enum PositioningMode: UInt8, Sendable, Hashable, CaseIterable {
+    /// `A`: autonomous.
+    case autonomous = 65
+    /// `D`: differential.
+    case differential = 68
+    /// `E`: estimated (dead reckoning).
+    case estimated = 69
+    /// `F`: RTK float.
+    case rtkFloat = 70
+    /// `M`: manual input.
+    case manual = 77
+    /// `N`: no fix, data not valid.
+    case notValid = 78
+    /// `P`: precise.
+    case precise = 80
+    /// `R`: RTK fixed.
+    case rtkFixed = 82
+    /// `S`: simulator.
+    case simulator = 83
+
+    /// Whether the mode stands for a usable position.
+    public var isValid: Bool { self != .notValid }
+}
+
+/// The NMEA 4.10 navigational status (RMC field 13, GNS field 13).
+public enum NavigationalStatus: UInt8, Sendable, Hashable, CaseIterable {
+    /// `S`: safe.
+    case safe = 83
+    /// `C`: caution.
+    case caution = 67
+    /// `U`: unsafe.
+    case unsafe = 85
+    /// `V`: not valid for navigation.
+    case notValid = 86
+}
+
+/// The metres-per-second value of one knot.
+public let metresPerSecondPerKnot = 1852.0 / 3600.0
+
+extension RawSentence {
+    @inlinable
+    func positioningMode(_ index: Int) throws(MalformedSentence) -> PositioningMode? {
+        guard let byte = try character(index) else { return nil }
+        guard let mode = PositioningMode(rawValue: byte) else {
+            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a mode indicator A, D, E, F, M, N, P, R or S"))
+        }
+        return mode
+    }
+
+    @inlinable
+    func navigationalStatus(_ index: Int) throws(MalformedSentence) -> NavigationalStatus? {
+        guard let byte = try character(index) else { return nil }
+        guard let status = NavigationalStatus(rawValue: byte) else {
+            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a navigational status S, C, U or V"))
+        }
+        return status
+    }
+
+    /// Reads a `A`/`V` validity flag: `true` for `A`, `false` for `V`, `nil` when empty.
+    @inlinable
+    func validity(_ index: Int) throws(MalformedSentence) -> Bool? {
+        guard let byte = try character(index) else { return nil }
+        switch byte {
+        case UInt8(ascii: "A"): return true
+        case UInt8(ascii: "V"): return false
+        default: throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a status A or V"))
+        }
+    }
+
+    /// Checks that a unit field, when present, holds `unit`.
+    @inlinable
+    func expectUnit(_ index: Int, _ unit: UInt8) throws(MalformedSentence) {
+        let field = self[index]
+        guard field.isEmpty || (field.count == 1 && field[0] == unit) else {
+            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "the unit \(Character(Unicode.Scalar(unit)))"))
+        }
+    }
+
+    /// A value in range, or a malformed-field error.
+    @inlinable
+    func decimal(_ index: Int, in range: ClosedRange<Double>) throws(MalformedSentence) -> Double? {
+        guard let value = try decimal(index) else { return nil }
+        guard range.contains(value) else {
+            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
+        }
+        return value
+    }
+
+    /// A signed angle with an `E`/`W` direction field (magnetic variation): east positive.
+    @inlinable
+    func eastWest(_ index: Int) throws(MalformedSentence) -> Double? {
+        guard let value = try decimal(index, in: 0...180) else { return nil }
+        let direction = self[index + 1]
+        if direction.isEmpty { return value }
+        guard direction.count == 1, direction[0] == UInt8(ascii: "E") || direction[0] == UInt8(ascii: "W") else {
+            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a direction E or W"))
+        }
+        return direction[0] == UInt8(ascii: "W") ? -value : value
+    }
+}

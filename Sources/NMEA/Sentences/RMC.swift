@@ -1,0 +1,87 @@
+/// RMC: the recommended minimum: time, date, position, speed and course.
+/// Every property is `nil` when its field is empty.
+public struct RMC: Sendable, Hashable {
+    /// Who sent it.
+    public var talker: Talker
+    /// UTC time of the position.
+    public var time: TimeOfDay?
+    /// `true` for `A` (data valid), `false` for `V` (warning: no fix).
+    public var isValid: Bool?
+    /// Latitude in degrees, north positive.
+    public var latitude: Double?
+    /// Longitude in degrees, east positive.
+    public var longitude: Double?
+    /// Speed over ground, metres per second (converted from knots).
+    public var speed: Double?
+    /// Course over ground, degrees from true north.
+    public var course: Double?
+    /// The UTC date, with the two-digit year as sent; see ``TwoDigitDate``.
+    public var date: TwoDigitDate?
+    /// Magnetic variation in degrees, east positive.
+    public var magneticVariation: Double?
+    /// NMEA 2.3 mode indicator.
+    public var mode: PositioningMode?
+    /// NMEA 4.10 navigational status.
+    public var navigationalStatus: NavigationalStatus?
+
+    /// Creates an RMC value.
+    public init(talker: Talker, time: TimeOfDay? = nil, isValid: Bool? = nil, latitude: Double? = nil,
+                longitude: Double? = nil, speed: Double? = nil, course: Double? = nil, date: TwoDigitDate? = nil,
+                magneticVariation: Double? = nil, mode: PositioningMode? = nil,
+                navigationalStatus: NavigationalStatus? = nil) {
+        self.talker = talker
+        self.time = time
+        self.isValid = isValid
+        self.latitude = latitude
+        self.longitude = longitude
+        self.speed = speed
+        self.course = course
+        self.date = date
+        self.magneticVariation = magneticVariation
+        self.mode = mode
+        self.navigationalStatus = navigationalStatus
+    }
+
+    /// Decodes `$--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m,s`.
+    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        self.talker = talker
+        time = try raw.timeOfDay(1)
+        isValid = try raw.validity(2)
+        latitude = try raw.latitude(3)
+        longitude = try raw.longitude(5)
+        speed = try raw.decimal(7, in: 0...1e6).map { $0 * metresPerSecondPerKnot }
+        course = try raw.decimal(8, in: -360...360)
+        date = try raw.read(9) { field throws(FieldError) in try field.twoDigitDate() }
+        magneticVariation = try raw.eastWest(10)
+        mode = try raw.positioningMode(12)
+        navigationalStatus = try raw.navigationalStatus(13)
+    }
+}
+
+/// A `ddmmyy` date with its year still in two digits, as RMC sends it.
+public struct TwoDigitDate: Sendable, Hashable {
+    /// Day of the month, 1 to 31.
+    public var day: Int
+    /// Month, 1 to 12.
+    public var month: Int
+    /// Year within the century, 0 to 99.
+    public var yearInCentury: Int
+
+    /// Creates a two-digit date.
+    public init(day: Int, month: Int, yearInCentury: Int) {
+        self.day = day
+        self.month = month
+        self.yearInCentury = yearInCentury
+    }
+}
+
+extension NMEAField {
+    /// A date `ddmmyy`; `nil` when empty.
+    public func twoDigitDate() throws(FieldError) -> TwoDigitDate? {
+        guard count > 0 else { return nil }
+        guard count == 6, let value = try? integer() else { throw FieldError(expected: "a date ddmmyy") }
+        let date = TwoDigitDate(day: value / 10000, month: value / 100 % 100, yearInCentury: value % 100)
+        guard (1...12).contains(date.month), (1...31).contains(date.day) else { throw FieldError(expected: "a date ddmmyy") }
+        return date
+    }
+}

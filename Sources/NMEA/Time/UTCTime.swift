@@ -1,0 +1,67 @@
+/// A UTC instant: a date and a time of day, as a receiver reports it (leap seconds included).
+public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The UTC date.
+    public var date: CalendarDate
+    /// The UTC time of day; second 60 during a leap second.
+    public var timeOfDay: TimeOfDay
+
+    /// Creates an instant from its date and time of day.
+    public init(date: CalendarDate, timeOfDay: TimeOfDay) {
+        self.date = date
+        self.timeOfDay = timeOfDay
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z in POSIX time (a leap second reads as the following
+    /// second's first instant, as POSIX has no second 60).
+    public var secondsSince1970: Double {
+        Double(date.daysSince1970) * 86_400 + Double(timeOfDay.nanosecondsSinceMidnight) / 1e9
+    }
+
+    /// Orders by date, then time of day.
+    public static func < (lhs: UTCTime, rhs: UTCTime) -> Bool {
+        (lhs.date, lhs.timeOfDay) < (rhs.date, rhs.timeOfDay)
+    }
+
+    /// ISO 8601 with milliseconds, as gpsd writes it: `2024-05-01T12:34:56.789Z`.
+    public var description: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ISO 8601 with milliseconds (`2024-05-01T12:34:56.789Z`) to `bytes`.
+    public func appendISO8601(to bytes: inout [UInt8]) {
+        appendDigits(date.year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(date.month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(date.day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(timeOfDay.hour, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(timeOfDay.minute, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(timeOfDay.second, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(timeOfDay.nanosecond / 1_000_000, width: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+}
+
+@inlinable
+func appendDigits(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    var divisor = 1
+    for _ in 1..<width { divisor *= 10 }
+    var value = value
+    if value >= divisor * 10 {
+        // Wider than asked: write every digit.
+        bytes.append(contentsOf: String(value).utf8)
+        return
+    }
+    while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") &+ UInt8(value / divisor))
+        value %= divisor
+        divisor /= 10
+    }
+}

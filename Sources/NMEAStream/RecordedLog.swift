@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A recorded NMEA log (a file, or standard input), read in chunks.
+///
+/// This is the file half of the sources the reader will take; it reads synchronously, as fast
+/// as the disk allows, and never loads the whole file.
+public struct RecordedLog: Sendable {
+    /// Where the log comes from.
+    public enum Location: Sendable, Hashable, CustomStringConvertible {
+        /// A file at this path.
+        case file(String)
+        /// The process's standard input.
+        case standardInput
+
+        /// The path, or `-` for standard input.
+        public var description: String {
+            switch self {
+            case .file(let path): path
+            case .standardInput: "-"
+            }
+        }
+    }
+
+    /// Where the log comes from.
+    public var location: Location
+    /// Bytes read per call (default 64 KiB).
+    public var chunkSize: Int
+
+    /// A log at `path`; `-` means standard input.
+    public init(path: String, chunkSize: Int = 65_536) {
+        location = path == "-" ? .standardInput : .file(path)
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// Reads the log to its end, calling `body` with each chunk.
+    public func read(_ body: (UnsafeRawBufferPointer) -> Void) throws(RecordedLogError) {
+        let fd: Int32
+        switch location {
+        case .standardInput:
+            fd = STDIN_FILENO
+        case .file(let path):
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw RecordedLogError(location: location, errno: errno, operation: .open) }
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                close(fd)
+                throw RecordedLogError(location: location, errno: EISDIR, operation: .open)
+            }
+        }
+        defer { if case .file = location { close(fd) } }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = Glibc.read(fd, buffer.baseAddress, chunkSize)
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RecordedLogError(location: location, errno: errno, operation: .read)
+            }
+            body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}
+
+/// A recorded log could not be opened or read.
+public struct RecordedLogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was being done.
+    public enum Operation: Sendable, Hashable {
+        /// Opening the file.
+        case open
+        /// Reading it.
+        case read
+    }
+
+    /// The log.
+    public var location: RecordedLog.Location
+    /// The system error number.
+    public var errno: Int32
+    /// What failed.
+    public var operation: Operation
+
+    /// One line: what failed, why, and what to do.
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        switch (operation, errno) {
+        case (.open, ENOENT): return "cannot open \(location): no such file; check the path"
+        case (.open, EACCES): return "cannot open \(location): permission denied; check the file's permissions"
+        case (.open, EISDIR): return "cannot open \(location): it is a directory; give a log file"
+        case (.open, _): return "cannot open \(location): \(reason)"
+        case (.read, _): return "cannot read \(location): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import NMEAStream
+
+/// The `text` format: one readable line per fix.
+enum FixText {
+    static func line(_ fix: Fix) -> String {
+        var parts: [String] = []
+        parts.append(fix.time?.description ?? fix.timeOfDay.map { "--T\($0)Z" } ?? "no-time")
+        if let latitude = fix.latitude, let longitude = fix.longitude {
+            parts.append(fixed(latitude, 7) + " " + fixed(longitude, 7))
+        } else {
+            parts.append("no-position")
+        }
+        if let altitude = fix.altitudeMSL { parts.append("alt " + fixed(altitude, 1) + " m") }
+        if let speed = fix.speed { parts.append("speed " + fixed(speed, 2) + " m/s") }
+        if let track = fix.track { parts.append("course " + fixed(track, 1)) }
+        parts.append(fix.mode.description)
+        if let quality = fix.quality, quality != .gps { parts.append(quality.description) }
+        if let used = fix.satellitesUsed { parts.append("sats \(used)") }
+        if let hdop = fix.hdop { parts.append("hdop " + fixed(hdop, 1)) }
+        return parts.joined(separator: "  ")
+    }
+
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.number("v", value, decimals: decimals)
+        writer.endObject()
+        // {"v":123.4} -> 123.4
+        return String(decoding: writer.bytes.dropFirst(5).dropLast(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+@main
+struct NMEAStreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nmeastream",
+        abstract: "Decode NMEA 0183 from GPS receivers and recorded logs into fixes.",
+        discussion: """
+            Exit codes: 0 success; 64 usage error; 66 input file cannot be opened or read.
+            """,
+        subcommands: [ReplayCommand.self]
+    )
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import NMEAStream
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Decode a recorded NMEA log as fast as it can be read.",
+        discussion: """
+            Reads the whole log, whatever it contains: sentences that fail their checksum, binary \
+            protocol frames and noise are skipped and counted, never fatal.
+
+            Examples:
+              nmeastream replay drive.nmea
+              nmeastream replay --format json drive.nmea > drive.jsonl
+              cat drive.nmea | nmeastream replay --stats -
+            """
+    )
+
+    @Argument(help: "The log file, or - for standard input.")
+    var file: String
+
+    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences).")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Print counts of sentences and rejects by reason to standard error at the end.")
+    var stats = false
+
+    func run() throws {
+        let output = BufferedOutput()
+        let decoder = NMEADecoder()
+        var writer = JSONWriter()
+        let format = self.format
+        let handle: (NMEADecoder.Event) -> Void = { event in
+            switch (format, event) {
+            case (.json, .fix(let fix)):
+                writer.reset()
+                GPSDJSON.writeTPV(fix, to: &writer)
+                output.write(writer.bytes)
+                output.write([0x0A])
+            case (.json, .satellites(let view)):
+                writer.reset()
+                GPSDJSON.writeSKY(view, to: &writer)
+                output.write(writer.bytes)
+                output.write([0x0A])
+            case (.text, .fix(let fix)):
+                output.write(FixText.line(fix) + "\n")
+            case (.nmea, .sentence(let raw, _)):
+                raw.withUnsafeBytes { output.write($0) }
+                output.write([0x0D, 0x0A])
+            default:
+                break
+            }
+        }
+        do {
+            try RecordedLog(path: file).read { chunk in decoder.feed(chunk, handle) }
+        } catch {
+            output.flush()
+            printError(error.description)
+            throw ExitCode(66)
+        }
+        decoder.finish(handle)
+        output.flush()
+        if stats { StatisticsReport.print(decoder.statistics) }
+    }
+}
