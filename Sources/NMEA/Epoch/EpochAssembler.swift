@@ -30,7 +30,7 @@ public struct EpochAssembler: Sendable {
     }
 
     private enum Kind: Int, Sendable {
-        case gga, rmc, gsa, vtg, gll, zda, gst, gns, gbs, hdt
+        case gga, rmc, gsa, vtg, gll, zda, gst, gns, gbs, hdt, pgrmz
     }
 
     private struct CycleEnd: Sendable, Equatable {
@@ -44,12 +44,14 @@ public struct EpochAssembler: Sendable {
     private var fix = Fix()
     private var epochHasData = false
     private var modeEvidence = ModeEvidence()
-    private var counts = [Int](repeating: 0, count: 10)
+    private var counts = [Int](repeating: 0, count: 11)
+    private var garminAltitude: Double?
     private var last: CycleEnd?
     private var cycleEnd: CycleEnd?
     private var endedEarly = false
     private var pending: [NMEASentence] = []
-    private var previous: (time: UTCTime, altitude: Double)?
+    private var previous: (time: UTCTime, altitude: Double?, latitude: Double?, longitude: Double?)?
+    private var previousMode = FixMode.unknown
     private var epochSerial = 0
     private var usedSerial = -1
     private var used: Set<SatelliteID> = []
@@ -81,6 +83,7 @@ public struct EpochAssembler: Sendable {
         case .gns: kind = .gns
         case .gbs: kind = .gbs
         case .hdt: kind = .hdt
+        case .pgrmz: kind = .pgrmz
         }
 
         if let time = sentence.time {
@@ -135,6 +138,7 @@ public struct EpochAssembler: Sendable {
         case .gst: .gst
         case .gns: .gns
         case .gbs: .gbs
+        case .pgrmz: .pgrmz
         default: .hdt
         }
     }
@@ -143,6 +147,7 @@ public struct EpochAssembler: Sendable {
         fix = Fix()
         epochHasData = false
         modeEvidence = ModeEvidence()
+        garminAltitude = nil
         for index in counts.indices { counts[index] = 0 }
         last = nil
         epochSerial &+= 1
@@ -150,7 +155,9 @@ public struct EpochAssembler: Sendable {
 
     private mutating func deliver(_ emit: (Output) -> Void) {
         var out = fix
-        out.mode = modeEvidence.mode
+        if out.altitudeMSL == nil { out.altitudeMSL = garminAltitude }
+        out.mode = modeEvidence.mode(previous: previousMode)
+        previousMode = out.mode
         if out.mode == .noFix {
             // A receiver that says it has no fix may still send its last position; it is not a fix.
             out.latitude = nil
@@ -163,12 +170,20 @@ public struct EpochAssembler: Sendable {
             out.geoidSeparation = nil
         }
         if let time = out.timeOfDay { out.time = dates.resolve(time) }
-        if let time = out.time, let altitude = out.altitudeMSL {
+        if let time = out.time {
             if let previous {
                 let seconds = time.secondsSince1970 - previous.time.secondsSince1970
-                if seconds > 0, seconds <= 60 { out.climb = (altitude - previous.altitude) / seconds }
+                if seconds > 0, seconds <= 60 {
+                    if let altitude = out.altitudeMSL, let before = previous.altitude {
+                        out.climb = (altitude - before) / seconds
+                    }
+                    if out.speed == nil, let latitude = out.latitude, let longitude = out.longitude,
+                       let beforeLatitude = previous.latitude, let beforeLongitude = previous.longitude {
+                        out.speed = greatCircleDistance(beforeLatitude, beforeLongitude, latitude, longitude) / seconds
+                    }
+                }
             }
-            previous = (time, altitude)
+            previous = (time, out.altitudeMSL, out.latitude, out.longitude)
         }
         epochHasData = false
         emit(.fix(out))
@@ -254,6 +269,9 @@ public struct EpochAssembler: Sendable {
             noteTime(s.time)
         case .hdt(let s):
             fix.heading = s.heading ?? fix.heading
+        case .pgrmz(let s):
+            // Feet-resolution altitude: used only when the epoch has no GGA/GNS altitude.
+            garminAltitude = s.altitude ?? garminAltitude
         case .gsv, .txt, .dtm:
             break
         }
@@ -270,6 +288,15 @@ public struct EpochAssembler: Sendable {
     }
 }
 
+/// Metres between two positions on a sphere of the WGS-84 mean radius (haversine).
+func greatCircleDistance(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    let radians = Double.pi / 180
+    let dLatitude = (latitude2 - latitude1) * radians
+    let dLongitude = (longitude2 - longitude1) * radians
+    let a = sinSquaredHalf(dLatitude) + cosine(latitude1 * radians) * cosine(latitude2 * radians) * sinSquaredHalf(dLongitude)
+    return 2 * 6_371_008.8 * arcsine(min(1, a.squareRoot()))
+}
+
 /// What the sentences of an epoch said about its dimension.
 ///
 /// GGA (or GNS) decides when present: quality 0 or no satellite used is no fix, otherwise an
@@ -281,7 +308,7 @@ struct ModeEvidence: Sendable {
     private var validity: FixMode?
 
     mutating func fixType(_ type: Int?) {
-        guard let type, gsa == nil else { return }
+        guard let type else { return }
         gsa = type == 3 ? .threeD : type == 2 ? .twoD : .noFix
     }
 
@@ -296,5 +323,11 @@ struct ModeEvidence: Sendable {
         validity = max(validity ?? mode, mode)
     }
 
-    var mode: FixMode { quality ?? gsa ?? validity ?? .unknown }
+    /// The epoch's mode. `previous` is the mode of the epoch before: when only RMC or GLL
+    /// speak ("valid"), a receiver that was in 3D stays in 3D.
+    func mode(previous: FixMode) -> FixMode {
+        if let decided = quality ?? gsa { return decided }
+        guard let validity else { return .unknown }
+        return validity == .twoD && previous == .threeD ? .threeD : validity
+    }
 }

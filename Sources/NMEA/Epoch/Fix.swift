@@ -22,7 +22,9 @@ public struct Fix: Sendable, Hashable {
     public var altitudeMSL: Double?
     /// Geoid separation: the geoid's height above the WGS-84 ellipsoid, metres.
     public var geoidSeparation: Double?
-    /// Speed over ground, metres per second.
+    /// Speed over ground, metres per second: from RMC or VTG, or, when the epoch sent none,
+    /// the great-circle distance from the previous fix divided by the time between them (as
+    /// gpsd does); `nil` when neither is possible.
     public var speed: Double?
     /// Course over ground, degrees from true north.
     public var track: Double?

@@ -26,9 +26,11 @@ public enum NMEASentence: Sendable, Hashable {
     case txt(TXT)
     /// True heading.
     case hdt(HDT)
+    /// Garmin altitude (proprietary `$PGRMZ`).
+    case pgrmz(PGRMZ)
 
-    /// The sentence's talker.
-    public var talker: Talker {
+    /// The sentence's talker; `nil` for proprietary sentences.
+    public var talker: Talker? {
         switch self {
         case .gga(let s): s.talker
         case .rmc(let s): s.talker
@@ -43,6 +45,7 @@ public enum NMEASentence: Sendable, Hashable {
         case .dtm(let s): s.talker
         case .txt(let s): s.talker
         case .hdt(let s): s.talker
+        case .pgrmz: nil
         }
     }
 
@@ -63,10 +66,13 @@ public enum NMEASentence: Sendable, Hashable {
     /// Decodes `raw` when its type is one this module knows.
     ///
     /// - Returns: the decoded sentence, or `nil` for a sentence type this module does not decode
-    ///   (proprietary sentences, AIS, and the many others: they remain available raw).
+    ///   (most proprietary sentences, AIS, and the many others: they remain available raw).
     /// - Throws: ``MalformedSentence`` naming the field that is not what the type says.
     public static func decode(_ raw: RawSentence) throws(MalformedSentence) -> NMEASentence? {
-        guard let talker = raw.talker, let formatter = raw.formatter else { return nil }
+        guard let talker = raw.talker, let formatter = raw.formatter else {
+            if raw.isProprietary, raw.address.equals("PGRMZ") { return .pgrmz(try PGRMZ(raw)) }
+            return nil
+        }
         switch formatter.code {
         case 0x47_47_41: return .gga(try GGA(raw, talker: talker))
         case 0x52_4D_43: return .rmc(try RMC(raw, talker: talker))

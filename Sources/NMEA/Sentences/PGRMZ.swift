@@ -1,0 +1,26 @@
+/// Garmin's proprietary `$PGRMZ`: altitude, in feet or metres, and the fix dimension.
+public struct PGRMZ: Sendable, Hashable {
+    /// Altitude above mean sea level, metres (converted from feet when the unit is `f`);
+    /// `nil` when empty.
+    public var altitude: Double?
+    /// Fix dimension: 2 (user altitude) or 3 (GPS altitude); `nil` when empty.
+    public var dimension: Int?
+
+    /// Creates a PGRMZ value.
+    public init(altitude: Double? = nil, dimension: Int? = nil) {
+        self.altitude = altitude
+        self.dimension = dimension
+    }
+
+    /// Decodes `$PGRMZ,x.x,f,d` (`f` feet or `M` metres).
+    public init(_ raw: RawSentence) throws(MalformedSentence) {
+        let value = try raw.decimal(1)
+        let unit = try raw.character(2)
+        switch unit {
+        case UInt8(ascii: "f")?, UInt8(ascii: "F")?: altitude = value.map { $0 * 0.3048 }
+        case UInt8(ascii: "m")?, UInt8(ascii: "M")?, nil: altitude = value
+        default: throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "the unit f or M"))
+        }
+        dimension = try raw.integer(3)
+    }
+}
