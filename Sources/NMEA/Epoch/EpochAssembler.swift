@@ -50,7 +50,17 @@ public struct EpochAssembler: Sendable {
     private var cycleEnd: CycleEnd?
     private var endedEarly = false
     private var pending: [NMEASentence] = []
-    private var previous: (time: UTCTime, altitude: Double?, latitude: Double?, longitude: Double?)?
+    private struct Reference: Sendable {
+        var time: UTCTime
+        var altitude: Double?
+        var latitude: Double?
+        var longitude: Double?
+    }
+
+    /// The epoch delivered before the last one delivered, and the last one: a revised epoch
+    /// derives its climb and speed from the same epoch as its first delivery did.
+    private var previous: Reference?
+    private var lastDelivered: Reference?
     private var previousMode = FixMode.unknown
     private var epochSerial = 0
     private var usedSerial = -1
@@ -171,6 +181,7 @@ public struct EpochAssembler: Sendable {
         }
         if let time = out.timeOfDay { out.time = dates.resolve(time) }
         if let time = out.time {
+            if lastDelivered?.time != time { previous = lastDelivered }
             if let previous {
                 let seconds = time.secondsSince1970 - previous.time.secondsSince1970
                 if seconds > 0, seconds <= 60 {
@@ -183,7 +194,7 @@ public struct EpochAssembler: Sendable {
                     }
                 }
             }
-            previous = (time, out.altitudeMSL, out.latitude, out.longitude)
+            lastDelivered = Reference(time: time, altitude: out.altitudeMSL, latitude: out.latitude, longitude: out.longitude)
         }
         epochHasData = false
         emit(.fix(out))

@@ -4,8 +4,10 @@
 /// sentence at `\r\n`, `\n`, `\r` or `\r\r\n`, checks the `*hh` checksum (either hex case), and
 /// starts over at a `$` that appears inside a sentence. Everything else (binary protocol frames,
 /// line noise, truncated sentences) is skipped and reported as ``RejectedInput``. Memory is
-/// bounded: a sentence longer than ``Configuration/maximumSentenceLength`` is dropped as
-/// ``RejectReason/tooLong``, and nothing else is buffered.
+/// bounded: a sentence that grows past ``Configuration/maximumSentenceLength`` is rejected as
+/// ``RejectReason/tooLong`` at its first byte past the limit (what follows, up to the next `$`,
+/// is skipped bytes), and nothing else is buffered. The output does not depend on how the
+/// input was split into chunks.
 ///
 /// A sentence that lies wholly inside one chunk is handed out in place, without a copy; only a
 /// sentence split across chunks is gathered in the framer's own buffer. A framer is not
@@ -61,12 +63,13 @@ public final class NMEAFramer {
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
         guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
+        let limit = configuration.maximumSentenceLength
         var index = 0
         while index < count {
             if inSentence {
                 let end = scanSentence(start, from: index, to: count)
-                guard appendToCarry(start + index, end - index, handler) else {
-                    index = end
+                if let consumed = appendToCarry(start + index, end - index, handler) {
+                    index += consumed
                     continue
                 }
                 guard end < count else { return }
@@ -84,7 +87,11 @@ public final class NMEAFramer {
             flushSkipped(handler)
             let sentenceStart = index
             let end = scanSentence(start, from: index + 1, to: count)
-            if end < count {
+            if end - sentenceStart > limit {
+                // Too long, wherever the chunk happens to end: reject at the first byte past the limit.
+                reject(.tooLong, start + sentenceStart, length: limit, byteCount: limit + 1, handler)
+                index = sentenceStart + limit + 1
+            } else if end < count {
                 // Fast path: the whole sentence is in this chunk; frame it in place.
                 index = endSentence(start + sentenceStart, length: end - sentenceStart, terminator: start[end], handler) ? end + 1 : end
             } else {
@@ -121,19 +128,21 @@ public final class NMEAFramer {
         return to
     }
 
-    /// Appends to the carry buffer; on overflow rejects the sentence as too long and returns false.
-    private func appendToCarry(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ handler: (Event) -> Void) -> Bool {
-        guard carryCount + count <= configuration.maximumSentenceLength else {
-            let kept = min(count, configuration.maximumSentenceLength - carryCount)
+    /// Appends to the carry buffer. When the sentence grows past the limit it is rejected as too
+    /// long at the first byte past it; the return value is then how many of `bytes` that took.
+    private func appendToCarry(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ handler: (Event) -> Void) -> Int? {
+        let limit = configuration.maximumSentenceLength
+        guard carryCount + count <= limit else {
+            let kept = limit - carryCount
             (carry + carryCount).update(from: bytes, count: kept)
-            reject(.tooLong, carry, length: carryCount + kept, byteCount: carryCount + count, handler)
+            reject(.tooLong, carry, length: limit, byteCount: limit + 1, handler)
             inSentence = false
             carryCount = 0
-            return false
+            return kept + 1
         }
         (carry + carryCount).update(from: bytes, count: count)
         carryCount += count
-        return true
+        return nil
     }
 
     /// Handles a sentence that ended at `terminator`. Returns true when the terminator was consumed
@@ -157,10 +166,6 @@ public final class NMEAFramer {
     }
 
     private func validate(_ sentence: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) {
-        if length > configuration.maximumSentenceLength {
-            reject(.tooLong, sentence, length: configuration.maximumSentenceLength, byteCount: length, handler)
-            return
-        }
         var dataEnd = length
         if length >= 4, sentence[length - 3] == UInt8(ascii: "*") {
             guard let high = hexDigitValue(sentence[length - 2]), let low = hexDigitValue(sentence[length - 1]) else {

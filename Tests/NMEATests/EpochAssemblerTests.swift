@@ -1,0 +1,208 @@
+import Testing
+@testable import NMEA
+
+@Suite("Epoch assembler")
+struct EpochAssemblerTests {
+    @Test("a SiRF cycle merges GGA, GSA and RMC into one fix per second")
+    func sirfCycle() throws {
+        let result = decode(try fixture("sirf-cycle.nmea"))
+        #expect(result.fixes.count == 20)
+        let first = try #require(result.fixes.first)
+        #expect(first.time?.description == "2014-12-31T03:07:19.000Z")
+        #expect(abs(first.latitude! + 37.784788333) < 1e-8)
+        #expect(first.altitudeMSL == 59.9)
+        #expect(first.geoidSeparation == 23.7)
+        #expect(abs(first.altitudeHAE! - 83.6) < 1e-9)
+        #expect(abs(first.speed! - 5) < 0.005)
+        #expect(first.track == 45)
+        #expect(first.mode == .threeD)
+        #expect(first.quality == .gps)
+        #expect(first.satellitesUsed == 8)
+        #expect(first.hdop == 1.1 && first.pdop == 1.8 && first.vdop == 1.5)
+        #expect(result.fixes.last?.time?.description == "2014-12-31T03:07:38.000Z")
+        let second = result.fixes[1]
+        #expect(abs(second.climb! - 0.5) < 1e-9)
+    }
+
+    @Test("once learned, the cycle's last sentence ends the epoch at once")
+    func learnedCycleEnd() throws {
+        let decoder = NMEADecoder()
+        let bytes = try fixture("sirf-cycle.nmea")
+        var delivered: [(afterSentence: String, time: String)] = []
+        var lastSentence = ""
+        bytes.withUnsafeBytes { buffer in
+            decoder.feed(buffer) { event in
+                switch event {
+                case .sentence(let raw, _): lastSentence = raw.address.text
+                case .fix(let fix): delivered.append((lastSentence, fix.time?.description ?? ""))
+                default: break
+                }
+            }
+        }
+        // Nothing is held back: all 20 epochs are out before the input ends.
+        #expect(delivered.count == 20)
+        // The first epoch ends when the second one starts; every later one at its own RMC.
+        #expect(delivered.first?.afterSentence == "GPGGA")
+        #expect(delivered.dropFirst().allSatisfy { $0.afterSentence == "GPRMC" })
+    }
+
+    @Test("several GSA per epoch (one per constellation) do not end the epoch early")
+    func multiGSA() throws {
+        let result = decode(try fixture("ublox-multi.nmea"))
+        #expect(result.fixes.count == 10)
+        for fix in result.fixes {
+            #expect(fix.mode == .threeD)
+            #expect(fix.quality == .dgps)
+            #expect(fix.altitudeMSL == 10.25)
+            #expect(fix.positioningMode == .differential)
+            #expect(fix.navigationalStatus == .notValid)  // u-blox sends V: status not computed
+        }
+    }
+
+    @Test("receivers that send no RMC: GGA alone gives fixes, with a time once a date is known")
+    func noRMC() {
+        var text = ""
+        for second in 0..<3 { text += nmea("GPGGA,12000\(second).00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,") }
+        text += nmea("GPZDA,120003.00,05,06,2024,00,00")
+        text += nmea("GPGGA,120003.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+        let result = decode(text)
+        #expect(result.fixes.count == 4)
+        #expect(result.fixes[0].time == nil)
+        #expect(result.fixes[0].timeOfDay == TimeOfDay(hour: 12, minute: 0, second: 0))
+        #expect(result.fixes[0].mode == .threeD)
+        #expect(result.fixes[3].time?.description == "2024-06-05T12:00:03.000Z")
+    }
+
+    @Test("receivers that send no GGA: RMC alone gives 2D fixes")
+    func noGGA() {
+        var text = ""
+        for second in 0..<3 { text += nmea("GPRMC,12000\(second).00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A") }
+        let result = decode(text)
+        #expect(result.fixes.count == 3)
+        #expect(result.fixes.allSatisfy { $0.mode == .twoD && $0.altitudeMSL == nil && $0.time != nil })
+    }
+
+    @Test("an invalid RMC gives no position, however many digits it carries")
+    func invalidRMC() {
+        let result = decode(nmea("GPRMC,120000.00,V,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,N"))
+        #expect(result.fixes.count == 1)
+        #expect(result.fixes[0].mode == .noFix)
+        #expect(result.fixes[0].latitude == nil)
+        #expect(result.fixes[0].speed == nil)
+    }
+
+    @Test("GGA with quality 0 or no satellites is no fix")
+    func noFixGGA() {
+        let result = decode(nmea("GPGGA,120000.00,5207.4074,N,00419.2659,E,1,00,0.9,10.2,M,47.0,M,,") + nmea("GPGGA,120001.00,,,,,0,,,,M,,M,,"))
+        #expect(result.fixes.map(\.mode) == [.noFix, .noFix])
+    }
+
+    @Test("GSV groups assemble into views with used flags from GSA")
+    func satelliteViews() throws {
+        let result = decode(try fixture("ublox-multi.nmea"))
+        let first = Array(result.views.prefix(4))
+        #expect(first.map(\.talker) == [.gps, .glonass, .galileo, .beidou])
+        #expect(first.map(\.signalID) == [1, 1, 7, 0xB])
+        let gps = first[0]
+        #expect(gps.satellites.count == 6 && gps.satellitesInView == 6)
+        #expect(gps.satellites.map(\.used) == [true, true, true, true, true, false])
+        #expect(first[1].satellites.map { $0.id?.svid } == [6, 7, 16])
+        #expect(first[1].satellites.allSatisfy { $0.used })
+        #expect(first[2].satellites.map(\.used) == [true, true, false])
+        #expect(first[3].satellites.map { $0.id?.gpsdPRN } == [411, 412])
+    }
+
+    @Test("GSV parts out of order still assemble; a missing part drops the group")
+    func gsvOrder() {
+        let parts = [
+            nmea("GPGSV,3,2,09,13,21,278,,15,06,246,,24,10,100,,29,05,100,"),
+            nmea("GPGSV,3,1,09,03,03,074,37,06,15,348,38,07,18,022,52,11,13,133,35"),
+            nmea("GPGSV,3,3,09,30,47,008,54"),
+        ]
+        let ordered = decode(parts.joined())
+        #expect(ordered.views.count == 1)
+        #expect(ordered.views.first?.satellites.map(\.nmeaID) == [3, 6, 7, 11, 13, 15, 24, 29, 30])
+
+        let missing = decode(parts[1] + parts[2] + parts[1] + parts[0] + parts[2])
+        #expect(missing.views.count == 1)
+        #expect(missing.rejects.map(\.reason) == [.incompleteSatelliteView])
+    }
+
+    @Test("more than 58 satellites in view: a 16-part group")
+    func manySatellites() {
+        var text = ""
+        for part in 1...16 {
+            var body = "GPGSV,16,\(part),64"
+            for index in 0..<4 { body += ",\(((part - 1) * 4 + index) % 32 + 1),10,100,30" }
+            text += nmea(body)
+        }
+        let result = decode(text)
+        #expect(result.views.count == 1)
+        #expect(result.views.first?.satellites.count == 64)
+        #expect(result.views.first?.satellitesInView == 64)
+    }
+
+    @Test("a sentence with the ended epoch's time revises it and unlearns the end")
+    func revisedEpoch() {
+        var text = ""
+        for second in 0..<3 {
+            text += nmea("GPGGA,12000\(second).00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+            text += nmea("GPRMC,12000\(second).00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+        }
+        // Now the receiver adds a GST after RMC for the same time.
+        text += nmea("GPGGA,120003.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+        text += nmea("GPRMC,120003.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+        text += nmea("GPGST,120003.00,0.006,0.023,0.020,273.6,0.023,0.020,0.031")
+        text += nmea("GPGGA,120004.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+        let result = decode(text)
+        let times = result.fixes.map { $0.time!.timeOfDay.second }
+        #expect(times == [0, 1, 2, 3, 3, 4])
+        #expect(result.fixes[3].errors == nil)
+        #expect(result.fixes[4].errors?.altitude == 0.031)
+    }
+
+    @Test("dates roll over at midnight for sentences that carry only a time")
+    func midnight() {
+        var text = nmea("GPRMC,235959.00,A,5207.4074,N,00419.2659,E,0.0,,311224,,,A")
+        text += nmea("GPGGA,000000.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+        text += nmea("GPGGA,000001.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+        let result = decode(text)
+        #expect(result.fixes.map { $0.time?.description } == [
+            "2024-12-31T23:59:59.000Z", "2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z",
+        ])
+    }
+
+    @Test("year rules: yy < 80 is 20yy, else 19yy; ZDA sets the century")
+    func years() {
+        #expect(decode(nmea("GPRMC,120000.00,A,5207.4,N,00419.2,E,0.0,,050679,,,A")).fixes.first?.time?.date.year == 2079)
+        #expect(decode(nmea("GPRMC,120000.00,A,5207.4,N,00419.2,E,0.0,,050699,,,A")).fixes.first?.time?.date.year == 1999)
+        let zda = nmea("GPZDA,115959.00,05,06,2199,00,00") + nmea("GPRMC,120000.00,A,5207.4,N,00419.2,E,0.0,,050699,,,A")
+        #expect(decode(zda).fixes.last?.time?.date.year == 2199)
+    }
+
+    @Test("a leap second keeps second 60")
+    func leapSecondFix() {
+        let text = nmea("GPRMC,235960.00,A,5207.4,N,00419.2,E,0.0,,311216,,,A") + nmea("GPRMC,000000.00,A,5207.4,N,00419.2,E,0.0,,010117,,,A")
+        let result = decode(text)
+        #expect(result.fixes.map { $0.time?.description } == ["2016-12-31T23:59:60.000Z", "2017-01-01T00:00:00.000Z"])
+    }
+
+    @Test("GPS week rollover: dates before the pivot move forward by 1024 weeks")
+    func weekRollover() {
+        let text = nmea("GPRMC,120000.00,A,5207.4,N,00419.2,E,0.0,,210999,,,A")
+        #expect(decode(text).fixes.first?.time?.date.description == "1999-09-21")
+        let pivot = CalendarDate(year: 2019, month: 4, day: 7)
+        let corrected = decode(text, dates: .init(rolloverPivot: pivot))
+        #expect(corrected.fixes.first?.time?.date.description == "2019-05-07")
+    }
+
+    @Test("speed is derived from successive positions when no sentence gives it")
+    func derivedSpeed() {
+        var text = nmea("GPZDA,120000.00,05,06,2024,00,00")
+        text += nmea("GPGGA,120000.00,5200.0000,N,00400.0000,E,1,08,0.9,10.2,M,47.0,M,,")
+        text += nmea("GPGGA,120001.00,5200.0060,N,00400.0000,E,1,08,0.9,10.2,M,47.0,M,,")
+        let result = decode(text)
+        #expect(result.fixes.first?.speed == nil)
+        #expect(abs(result.fixes[1].speed! - 0.006 * 1852) < 0.02)
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+@testable import NMEA
+
+@Suite("Fields")
+struct FieldTests {
+    @Test("coordinates keep every digit: exact to 1e-9 degree")
+    func manyFractionalDigits() throws {
+        guard case .gga(let gga)? = try sentence("GPGGA,120000.00,4807.038123456789,N,01131.000987654321,W,1,08,0.9,545.4,M,46.9,M,,") else {
+            Issue.record("no GGA")
+            return
+        }
+        #expect(abs(try #require(gga.latitude) - (48 + 7.038123456789 / 60)) < 1e-12)
+        #expect(abs(try #require(gga.longitude) + (11 + 31.000987654321 / 60)) < 1e-12)
+    }
+
+    @Test("twenty-five fractional digits neither overflow nor lose precision")
+    func absurdPrecision() throws {
+        guard case .gga(let gga)? = try sentence("GPGGA,120000.00,4807.0381234567891234567891234,N,01131.0,E,1,08,0.9,545.4,M,46.9,M,,") else {
+            Issue.record("no GGA")
+            return
+        }
+        #expect(abs(try #require(gga.latitude) - (48 + 7.0381234567891234567891234 / 60)) < 1e-12)
+    }
+
+    @Test("latitude above 90 is rejected with its field named")
+    func latitudeOutOfRange() {
+        let result = decode(nmea("GPGGA,120000.00,9107.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
+        #expect(result.decoded.isEmpty)
+        #expect(result.rejects.first?.reason == .malformedField)
+        #expect(result.rejects.first?.fieldIndex == 2)
+        #expect(result.rejects.first?.address == "GPGGA")
+    }
+
+    @Test("longitude above 180 is rejected with its field named")
+    func longitudeOutOfRange() {
+        let result = decode(nmea("GPRMC,120000.00,A,4807.038,N,18100.000,E,0.0,,010124,,,A"))
+        #expect(result.decoded.isEmpty)
+        #expect(result.rejects.first?.fieldIndex == 5)
+    }
+
+    @Test("minutes of 60 or more are rejected")
+    func minutesOutOfRange() {
+        let result = decode(nmea("GPGLL,4860.000,N,01131.000,E,120000.00,A,A"))
+        #expect(result.rejects.first?.fieldIndex == 1)
+    }
+
+    @Test("a hemisphere other than N/S is rejected")
+    func badHemisphere() {
+        let result = decode(nmea("GPGLL,4807.038,X,01131.000,E,120000.00,A,A"))
+        #expect(result.rejects.first?.fieldIndex == 2)
+    }
+
+    @Test("time 235960 is a leap second, not an error")
+    func leapSecond() throws {
+        guard case .rmc(let rmc)? = try sentence("GPRMC,235960.00,A,4807.038,N,01131.000,E,0.0,,311216,,,A") else {
+            Issue.record("no RMC")
+            return
+        }
+        let time = try #require(rmc.time)
+        #expect(time.hour == 23 && time.minute == 59 && time.second == 60)
+        #expect(time.isLeapSecond)
+        #expect(time.description == "23:59:60.000")
+    }
+
+    @Test("impossible times are rejected", arguments: ["245959", "236059", "235961", "12000", "12a000", "120000."])
+    func badTime(text: String) {
+        let result = decode(nmea("GPGGA,\(text),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
+        #expect(result.rejects.first?.fieldIndex == 1, "\(text)")
+    }
+
+    @Test("fractional seconds of any length")
+    func fractions() throws {
+        guard case .gga(let gga)? = try sentence("GPGGA,010203.123456,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") else {
+            Issue.record("no GGA")
+            return
+        }
+        #expect(gga.time?.nanosecond == 123_456_000)
+    }
+
+    @Test("decimal fields")
+    func decimals() {
+        #expect(parse("12.5") == 12.5)
+        #expect(parse("-0.25") == -0.25)
+        #expect(parse("+3") == 3)
+        #expect(parse("007") == 7)
+        #expect(parse(".5") == 0.5)
+        #expect(parse("5.") == 5)
+        #expect(parse("1.2.3") == nil)
+        #expect(parse("1e5") == nil)
+        #expect(parse("-") == nil)
+        #expect(parse("12345678901234567890123") == 12345678901234567890123.0)
+    }
+
+    private func parse(_ text: String) -> Double? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            parseDecimal(NMEAField(base: UnsafePointer(buffer.baseAddress!), count: buffer.count))
+        }
+    }
+}

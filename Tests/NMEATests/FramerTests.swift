@@ -1,0 +1,115 @@
+import Testing
+@testable import NMEA
+
+@Suite("Framer")
+struct FramerTests {
+    let gga = nmea("GPGGA,030719.000,3747.0873,S,17518.8938,E,1,08,1.1,59.9,M,23.7,M,,0000", ending: "")
+
+    @Test("every line ending frames the same sentence", arguments: ["\r\n", "\n", "\r", "\r\r\n"])
+    func lineEndings(ending: String) {
+        let result = decode(gga + ending + gga + ending)
+        #expect(result.sentences == [gga, gga])
+        #expect(result.rejects.isEmpty)
+    }
+
+    @Test("the checksum is accepted in either hex case")
+    func checksumCase() {
+        let upper = nmea("GPGSV,1,1,01,02,40,120,35", ending: "")
+        #expect(upper.hasSuffix("*4B"))
+        let result = decode(upper.dropLast(2) + "4b\r\n")
+        #expect(result.sentences.count == 1)
+        #expect(result.rejects.isEmpty)
+    }
+
+    @Test("a wrong checksum is rejected and counted")
+    func badChecksum() {
+        let result = decode("$GPGGA,030719.000,3747.0873,S,17518.8938,E,1,08,1.1,59.9,M,23.7,M,,0000*00\r\n")
+        #expect(result.sentences.isEmpty)
+        #expect(result.rejects.map(\.reason) == [.badChecksum])
+        #expect(result.rejects.first?.address == "GPGGA")
+        #expect(result.statistics.rejects[.badChecksum] == 1)
+    }
+
+    @Test("a missing checksum is rejected unless allowed")
+    func missingChecksum() {
+        let text = "$GPGSA,A,3,17,28,,,,,,,,,,,1.8,1.1,1.5\r\n"
+        #expect(decode(text).rejects.map(\.reason) == [.missingChecksum])
+        let allowed = decode(text, framer: .init(acceptsMissingChecksum: true))
+        #expect(allowed.sentences == ["$GPGSA,A,3,17,28,,,,,,,,,,,1.8,1.1,1.5"])
+    }
+
+    @Test("a $ inside a sentence starts a new one")
+    func restartOnDollar() {
+        let result = decode("$GPGGA,0307" + gga + "\r\n")
+        #expect(result.sentences == [gga])
+        #expect(result.rejects.map(\.reason) == [.bytesSkipped])
+        #expect(result.rejects.first?.byteCount == 11)
+    }
+
+    @Test("garbage and binary frames between sentences are skipped and counted")
+    func resynchronises() {
+        var bytes: [UInt8] = [0xB5, 0x62, 0x01, 0x07, 0x04, 0x00, 0x0D, 0x0A, 0xFF, 0x00, 0x24, 0x81]
+        bytes += Array((gga + "\r\n").utf8)
+        bytes += [0xA0, 0xA2, 0x00, 0x02, 0x24, 0x24, 0xB0, 0xB3]
+        bytes += Array((gga + "\r\n").utf8)
+        let result = decode(bytes)
+        #expect(result.sentences == [gga, gga])
+        #expect(result.rejects.allSatisfy { $0.reason == .bytesSkipped || $0.reason == .nonPrintable })
+        let rejected = result.rejects.reduce(0) { $0 + $1.byteCount }
+        #expect(rejected == bytes.count - 2 * (gga.utf8.count + 2) - 2)
+    }
+
+    @Test("a non-printable byte inside a sentence rejects it")
+    func nonPrintable() {
+        let result = decode("$GPGGA,0307\u{01}19.000*00\r\n" + gga + "\r\n")
+        #expect(result.sentences == [gga])
+        #expect(result.rejects.map(\.reason).contains(.nonPrintable))
+    }
+
+    @Test("an endless line is rejected as too long and memory stays bounded")
+    func tooLong() {
+        let framer = NMEAFramer(configuration: .init(maximumSentenceLength: 100))
+        var reasons: [RejectReason] = []
+        var sampleSizes: [Int] = []
+        let chunk = [UInt8](repeating: UInt8(ascii: "A"), count: 4096)
+        var start: [UInt8] = Array("$GPTXT,".utf8)
+        start += chunk
+        start.withUnsafeBytes { buffer in
+            framer.feed(buffer) { if case .rejected(let r) = $0 { reasons.append(r.reason); sampleSizes.append(r.bytes.count) } }
+        }
+        for _ in 0..<2_000 {
+            chunk.withUnsafeBytes { buffer in
+                framer.feed(buffer) { if case .rejected(let r) = $0 { reasons.append(r.reason); sampleSizes.append(r.bytes.count) } }
+            }
+        }
+        framer.finish { if case .rejected(let r) = $0 { reasons.append(r.reason); sampleSizes.append(r.bytes.count) } }
+        #expect(reasons == [.tooLong, .bytesSkipped])
+        #expect(sampleSizes.allSatisfy { $0 <= 100 })
+    }
+
+    @Test("a sentence split at every possible byte frames the same")
+    func everySplit() {
+        let text = gga + "\r\n"
+        let bytes = Array(text.utf8)
+        for split in 1..<bytes.count {
+            let result = decode(bytes, chunkSizes: [split, bytes.count])
+            #expect(result.sentences == [gga], "split at \(split)")
+        }
+    }
+
+    @Test("a truncated sentence at the end of input is reported")
+    func truncatedAtEnd() {
+        let result = decode(gga + "\r\n$GPRMC,0307")
+        #expect(result.sentences == [gga])
+        #expect(result.rejects.map(\.reason) == [.bytesSkipped])
+        #expect(result.rejects.first?.byteCount == 11)
+    }
+
+    @Test("AIS sentences starting with ! are framed")
+    func encapsulated() {
+        let ais = nmea("AIVDM,1,1,,A,13u?etPv2;0n:dDPwUM1U1Cb069D,0", ending: "", start: "!")
+        let result = decode(ais + "\r\n")
+        #expect(result.sentences == [ais])
+        #expect(result.decoded.isEmpty)
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+@testable import NMEA
+
+@Suite("gpsd JSON")
+struct RenderingTests {
+    @Test("TPV has gpsd's names, units and precision")
+    func tpv() throws {
+        let fix = try #require(decode(try fixture("sirf-cycle.nmea")).fixes.first)
+        #expect(GPSDJSON.tpv(fix) == #"{"class":"TPV","mode":3,"time":"2014-12-31T03:07:19.000Z","lat":-37.784788333,"lon":175.314896667,"altHAE":83.600,"altMSL":59.900,"geoidSep":23.700,"speed":5.000,"track":45.0000}"#)
+    }
+
+    @Test("TPV with status, climb and GST errors")
+    func tpvExtras() {
+        var text = nmea("GPZDA,120000.00,05,06,2024,00,00")
+        text += nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,4,08,0.9,10.2,M,47.0,M,,")
+        text += nmea("GPGGA,120001.00,5200.0000,N,00400.0000,W,4,08,0.9,10.7,M,47.0,M,,")
+        text += nmea("GPGST,120001.00,0.006,0.023,0.020,273.6,0.03,0.04,0.031")
+        let fixes = decode(text).fixes
+        // The GST comes after the learned end of the cycle: the epoch is delivered again, revised.
+        #expect(fixes.count == 3)
+        #expect(GPSDJSON.tpv(fixes[2]) == #"{"class":"TPV","mode":3,"status":3,"time":"2024-06-05T12:00:01.000Z","lat":52.000000000,"lon":-4.000000000,"altHAE":57.700,"altMSL":10.700,"geoidSep":47.000,"speed":0.000,"climb":0.500,"eph":0.050,"epx":0.040,"epy":0.030,"epv":0.031}"#)
+    }
+
+    @Test("a fix with nothing known has only its class and mode")
+    func emptyTPV() {
+        #expect(GPSDJSON.tpv(Fix()) == #"{"class":"TPV","mode":0}"#)
+    }
+
+    @Test("SKY lists satellites with gpsd's numbering")
+    func sky() throws {
+        let view = try #require(decode(try fixture("ublox-multi.nmea")).views.dropFirst().first)
+        #expect(GPSDJSON.sky(view) == #"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","nSat":3,"uSat":3,"satellites":[{"PRN":70,"gnssid":6,"svid":6,"sigid":1,"el":40.0,"az":150.0,"ss":36.0,"used":true},{"PRN":71,"gnssid":6,"svid":7,"sigid":1,"el":55.0,"az":250.0,"ss":39.0,"used":true},{"PRN":80,"gnssid":6,"svid":16,"sigid":1,"el":12.0,"az":330.0,"ss":28.0,"used":true}]}"#)
+    }
+
+    @Test("strings are escaped")
+    func escaping() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.string("text", "a\"b\\c\u{01}")
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"text":"a\"b\\c\u0001"}"#)
+    }
+
+    @Test("numbers round half away from zero at the last digit, and large ones survive")
+    func numbers() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.number("a", -0.0004, decimals: 3)
+        writer.number("b", 1.0005, decimals: 3)
+        writer.number("c", 123456789012.5, decimals: 1)
+        writer.number("d", Double.nan, decimals: 1)
+        writer.integer("e", -42)
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":0.000,"b":1.001,"c":123456789012.5,"e":-42}"#)
+    }
+}

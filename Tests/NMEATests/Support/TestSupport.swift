@@ -1,0 +1,91 @@
+import Foundation
+import NMEA
+
+/// `$BODY*hh\r\n` with the right checksum.
+func nmea(_ body: String, ending: String = "\r\n", start: String = "$") -> String {
+    let checksum = body.utf8.reduce(UInt8(0), ^)
+    let hex = String(checksum, radix: 16, uppercase: true)
+    return "\(start)\(body)*\(hex.count == 1 ? "0" + hex : hex)\(ending)"
+}
+
+/// Everything a decoder handed out, copied into plain values.
+struct Decoded {
+    var sentences: [String] = []
+    var decoded: [NMEASentence] = []
+    var fixes: [Fix] = []
+    var views: [SatelliteView] = []
+    var rejects: [RejectedInput] = []
+    var statistics = NMEAStatistics()
+}
+
+/// Runs `bytes` through a fresh decoder in chunks of the given sizes (cycled), then finishes.
+func decode(_ bytes: [UInt8], chunkSizes: [Int] = [65_536], framer: NMEAFramer.Configuration = .init(),
+            dates: DateResolver.Configuration = .init()) -> Decoded {
+    let decoder = NMEADecoder(framer: framer, dates: dates)
+    var result = Decoded()
+    let handle: (NMEADecoder.Event) -> Void = { event in
+        switch event {
+        case .sentence(let raw, let sentence):
+            result.sentences.append(raw.text)
+            if let sentence { result.decoded.append(sentence) }
+        case .fix(let fix): result.fixes.append(fix)
+        case .satellites(let view): result.views.append(view)
+        case .rejected(let reject): result.rejects.append(reject)
+        }
+    }
+    var offset = 0
+    var index = 0
+    bytes.withUnsafeBytes { buffer in
+        while offset < buffer.count {
+            let size = max(1, chunkSizes[index % chunkSizes.count])
+            let end = min(buffer.count, offset + size)
+            decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]), handle)
+            offset = end
+            index += 1
+        }
+    }
+    decoder.finish(handle)
+    result.statistics = decoder.statistics
+    return result
+}
+
+func decode(_ text: String, chunkSizes: [Int] = [65_536], framer: NMEAFramer.Configuration = .init(),
+            dates: DateResolver.Configuration = .init()) -> Decoded {
+    decode(Array(text.utf8), chunkSizes: chunkSizes, framer: framer, dates: dates)
+}
+
+/// Decodes one sentence body (checksum added) into its typed value.
+func sentence(_ body: String) throws -> NMEASentence? {
+    let result = decode(nmea(body))
+    if let reject = result.rejects.first { throw RejectError(reject: reject) }
+    return result.decoded.first
+}
+
+struct RejectError: Error {
+    var reject: RejectedInput
+}
+
+/// A fixture shipped with the tests.
+func fixture(_ name: String) throws -> [UInt8] {
+    guard let url = Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil) else {
+        throw FixtureMissing(name: name)
+    }
+    return Array(try Data(contentsOf: url))
+}
+
+struct FixtureMissing: Error {
+    var name: String
+}
+
+/// A small deterministic random generator (SplitMix64) so failures can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
