@@ -47,6 +47,7 @@ public struct EpochAssembler: Sendable {
     private var counts = [Int](repeating: 0, count: 11)
     private var garminAltitude: Double?
     private var last: CycleEnd?
+    private var first: Kind?
     private var cycleEnd: CycleEnd?
     private var endedEarly = false
     private var pending: [NMEASentence] = []
@@ -106,9 +107,7 @@ public struct EpochAssembler: Sendable {
                 } else {
                     startEpoch()
                 }
-                let held = pending
-                pending.removeAll(keepingCapacity: true)
-                for sentence in held { apply(sentence, kindOf(sentence)) }
+                applyPending()
             } else if let current = fix.timeOfDay, current != time {
                 if cycleEnd == nil, let last { cycleEnd = last }
                 if epochHasData { deliver(emit) }
@@ -116,7 +115,19 @@ public struct EpochAssembler: Sendable {
             }
         } else if endedEarly {
             pending.append(sentence)
+            // A receiver without a clock sends whole cycles with no time: when the held
+            // sentences end the way a cycle ends (or pile up), they are a cycle of their own.
+            let held = pending.reduce(0) { $0 + (kindOf($1) == cycleEnd?.kind ? 1 : 0) }
+            if held == cycleEnd?.occurrence || pending.count >= Self.maximumHeldSentences {
+                startEpoch()
+                applyPending()
+                deliver(emit)
+            }
             return
+        } else if fix.timeOfDay == nil, epochHasData, kind == first {
+            // No time in this epoch, and its first sentence type comes round again: a new cycle.
+            deliver(emit)
+            startEpoch()
         }
 
         apply(sentence, kind)
@@ -126,15 +137,25 @@ public struct EpochAssembler: Sendable {
         }
     }
 
-    /// Ends the input: delivers the epoch in progress, if it has anything in it.
+    /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     public mutating func finish(emit: (Output) -> Void) {
         if endedEarly {
             endedEarly = false
-            pending.removeAll()
-            return
+            guard !pending.isEmpty else { return }
+            startEpoch()
+            applyPending()
         }
         if epochHasData { deliver(emit) }
         startEpoch()
+    }
+
+    /// The most sentences held after an early end before they are taken as a cycle of their own.
+    static let maximumHeldSentences = 64
+
+    private mutating func applyPending() {
+        let held = pending
+        pending.removeAll(keepingCapacity: true)
+        for sentence in held { apply(sentence, kindOf(sentence)) }
     }
 
     private func kindOf(_ sentence: NMEASentence) -> Kind {
@@ -160,6 +181,7 @@ public struct EpochAssembler: Sendable {
         garminAltitude = nil
         for index in counts.indices { counts[index] = 0 }
         last = nil
+        first = nil
         epochSerial &+= 1
     }
 
@@ -184,7 +206,7 @@ public struct EpochAssembler: Sendable {
             if lastDelivered?.time != time { previous = lastDelivered }
             if let previous {
                 let seconds = time.secondsSince1970 - previous.time.secondsSince1970
-                if seconds > 0, seconds <= 60 {
+                if seconds > 0 {
                     if let altitude = out.altitudeMSL, let before = previous.altitude {
                         out.climb = (altitude - before) / seconds
                     }
@@ -202,6 +224,7 @@ public struct EpochAssembler: Sendable {
 
     private mutating func apply(_ sentence: NMEASentence, _ kind: Kind) {
         counts[kind.rawValue] += 1
+        if first == nil { first = kind }
         last = CycleEnd(kind: kind, occurrence: counts[kind.rawValue])
         epochHasData = true
         switch sentence {

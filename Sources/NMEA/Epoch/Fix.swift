@@ -24,12 +24,14 @@ public struct Fix: Sendable, Hashable {
     public var geoidSeparation: Double?
     /// Speed over ground, metres per second: from RMC or VTG, or, when the epoch sent none,
     /// the great-circle distance from the previous fix divided by the time between them (as
-    /// gpsd does); `nil` when neither is possible.
+    /// gpsd does; after a gap that is the average speed over the gap); `nil` when neither is
+    /// possible.
     public var speed: Double?
     /// Course over ground, degrees from true north.
     public var track: Double?
     /// Vertical speed, metres per second (up positive), from the altitude change since the
-    /// previous epoch; `nil` when either altitude or time is missing.
+    /// previous fix (averaged over the gap when fixes are far apart); `nil` when either
+    /// altitude or time is missing.
     public var climb: Double?
     /// Magnetic variation, degrees, east positive.
     public var magneticVariation: Double?
