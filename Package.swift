@@ -29,7 +29,8 @@ let package = Package(
         ),
         .testTarget(
             name: "nmeastreamTests",
-            dependencies: ["NMEAStream"]
+            // The tests run the built command; depending on it makes `swift test` build it.
+            dependencies: ["NMEAStream", "nmeastream"]
         ),
     ],
     swiftLanguageModes: [.v6]

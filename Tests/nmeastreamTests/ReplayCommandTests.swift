@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@Suite("nmeastream replay")
+struct ReplayCommandTests {
+    @Test("json: a TPV line per epoch and a SKY line per satellite view")
+    func json() throws {
+        let result = try Command.run(["replay", "--format", "json", Command.fixture("sirf-cycle.nmea")])
+        #expect(result.status == 0)
+        #expect(result.error.isEmpty)
+        let objects = try result.outputLines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.filter { $0["class"] as? String == "TPV" }.count == 20)
+        #expect(objects.filter { $0["class"] as? String == "SKY" }.count == 4)
+        let first = try #require(objects.first { $0["class"] as? String == "TPV" })
+        #expect(first["time"] as? String == "2014-12-31T03:07:19.000Z")
+        #expect(first["mode"] as? Int == 3)
+    }
+
+    @Test("standard input gives the same output as the file")
+    func standardInput() throws {
+        let path = Command.fixture("ublox-multi.nmea")
+        let fromFile = try Command.run(["replay", "--format", "json", path])
+        let fromInput = try Command.run(["replay", "--format", "json", "-"], input: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(fromInput.status == 0)
+        #expect(fromInput.output == fromFile.output)
+        #expect(!fromFile.output.isEmpty)
+    }
+
+    @Test("text: one readable line per fix")
+    func text() throws {
+        let result = try Command.run(["replay", Command.fixture("sirf-cycle.nmea")])
+        #expect(result.status == 0)
+        #expect(result.outputLines.count == 20)
+        #expect(result.outputLines.first?.hasPrefix("2014-12-31T03:07:19.000Z  -37.7847883 175.3148967  alt 59.9 m") == true)
+    }
+
+    @Test("nmea: the valid sentences, unchanged")
+    func nmea() throws {
+        let result = try Command.run(["replay", "--format", "nmea", Command.fixture("hostile.bin")])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\r\n").map(String.init)
+        #expect(lines.count == 23)
+        #expect(lines.allSatisfy { $0.hasPrefix("$GP") && $0.dropLast(2).hasSuffix("*") })
+    }
+
+    @Test("--stats counts sentences and rejects by reason on standard error")
+    func stats() throws {
+        let result = try Command.run(["replay", "--stats", "--format", "json", Command.fixture("hostile.bin")])
+        #expect(result.status == 0)
+        #expect(result.error.contains("sentence GPGGA 11"))
+        #expect(result.error.contains("reject bad-checksum 3"))
+        #expect(result.error.contains("reject too-long 3"))
+        #expect(!result.output.contains("reject"))
+    }
+
+    @Test("an unreadable file: one clear line on standard error and exit code 66")
+    func missingFile() throws {
+        let result = try Command.run(["replay", "/nonexistent/drive.nmea"])
+        #expect(result.status == 66)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "nmeastream: cannot open /nonexistent/drive.nmea: no such file; check the path\n")
+        let directory = try Command.run(["replay", "/tmp"])
+        #expect(directory.status == 66)
+        #expect(directory.error.contains("is a directory"))
+    }
+
+    @Test("a usage error exits 64")
+    func usage() throws {
+        let result = try Command.run(["replay", "--format", "xml", "x"])
+        #expect(result.status == 64)
+    }
+
+    @Test("agrees with tpvcompare.py on a gpsd log", .enabled(if: FileManager.default.fileExists(atPath: Command.sharedCorpus.path), "../shared is absent"))
+    func tpvcompare() throws {
+        let log = Command.sharedCorpus.appendingPathComponent("gpsd-nmea/bu353s4.log")
+        let result = try Command.run(["replay", "--format", "json", log.path])
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-bu353s4-\(getpid()).jsonl")
+        try result.output.write(to: output, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let tool = Command.sharedCorpus.deletingLastPathComponent().appendingPathComponent("tools/tpvcompare.py").path
+        python.arguments = ["python3", tool, log.path + ".chk", output.path]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        let counts = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(counts["expected_epochs"] as? Int == 25)
+        #expect(counts["matched"] as? Int == 25)
+    }
+}
