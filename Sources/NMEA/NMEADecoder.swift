@@ -21,22 +21,34 @@ public final class NMEADecoder {
     /// The framer's settings.
     public let framerConfiguration: NMEAFramer.Configuration
     /// Counts of what has gone through.
-    public private(set) var statistics = NMEAStatistics()
+    public var statistics: NMEAStatistics { core.pointee.statistics }
+
+    private struct Core {
+        var statistics = NMEAStatistics()
+        var assembler: EpochAssembler
+    }
 
     private let framer: NMEAFramer
-    private var assembler: EpochAssembler
+    // Behind a pointer the decoder owns: no dynamic exclusivity check per sentence.
+    private let core: UnsafeMutablePointer<Core>
 
     /// Creates a decoder.
     public init(framer: NMEAFramer.Configuration = NMEAFramer.Configuration(),
                 dates: DateResolver.Configuration = DateResolver.Configuration()) {
         framerConfiguration = framer
         self.framer = NMEAFramer(configuration: framer)
-        assembler = EpochAssembler(dates: dates)
+        core = .allocate(capacity: 1)
+        core.initialize(to: Core(assembler: EpochAssembler(dates: dates)))
+    }
+
+    deinit {
+        core.deinitialize(count: 1)
+        core.deallocate()
     }
 
     /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
-        statistics.bytes += bytes.count
+        core.pointee.statistics.bytes += bytes.count
         framer.feed(bytes) { event in self.handle(event, handler) }
     }
 
@@ -54,13 +66,13 @@ public final class NMEADecoder {
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
     public func finish(_ handler: (Event) -> Void) {
         framer.finish { event in self.handle(event, handler) }
-        assembler.finish { output in self.handle(output, handler) }
+        core.pointee.assembler.finish { output in self.handle(output, handler) }
     }
 
     private func handle(_ event: NMEAFramer.Event, _ handler: (Event) -> Void) {
         switch event {
         case .rejected(let reject):
-            statistics.count(reject)
+            core.pointee.statistics.count(reject)
             handler(.rejected(reject))
         case .sentence(let raw):
             let decoded: NMEASentence?
@@ -70,14 +82,14 @@ public final class NMEADecoder {
                 let reject = RejectedInput(
                     reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
                     fieldIndex: error.fieldIndex, detail: error.error.description)
-                statistics.count(reject)
+                core.pointee.statistics.count(reject)
                 handler(.rejected(reject))
                 return
             }
-            statistics.countSentence(raw.address, length: raw.length, decoded: decoded != nil)
+            core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: decoded != nil)
             handler(.sentence(raw, decoded))
             if let decoded {
-                assembler.add(decoded) { output in handle(output, handler) }
+                core.pointee.assembler.add(decoded) { output in handle(output, handler) }
             }
         }
     }
@@ -85,13 +97,13 @@ public final class NMEADecoder {
     private func handle(_ output: EpochAssembler.Output, _ handler: (Event) -> Void) {
         switch output {
         case .fix(let fix):
-            statistics.fixes += 1
+            core.pointee.statistics.fixes += 1
             handler(.fix(fix))
         case .satellites(let view):
-            statistics.satelliteViews += 1
+            core.pointee.statistics.satelliteViews += 1
             handler(.satellites(view))
         case .rejected(let reject):
-            statistics.count(reject)
+            core.pointee.statistics.count(reject)
             handler(.rejected(reject))
         }
     }

@@ -8,10 +8,26 @@ public struct NMEAStatistics: Sendable, Hashable {
     public var satelliteViews = 0
     /// Rejections by reason. Sentences of a type nothing decodes count under
     /// ``RejectReason/unknownSentenceType`` here, though they are still delivered raw.
-    public private(set) var rejects: [RejectReason: Int] = [:]
+    public var rejects: [RejectReason: Int] {
+        var result = otherRejects
+        if unknownSentences > 0 { result[.unknownSentenceType, default: 0] += unknownSentences }
+        return result
+    }
     /// Bytes rejected, by reason.
-    public private(set) var rejectedBytes: [RejectReason: Int] = [:]
-    private var sentenceCounts: [UInt64: Int] = [:]
+    public var rejectedBytes: [RejectReason: Int] {
+        var result = otherRejectedBytes
+        if unknownSentences > 0 { result[.unknownSentenceType, default: 0] += unknownBytes }
+        return result
+    }
+    private var otherRejects: [RejectReason: Int] = [:]
+    private var otherRejectedBytes: [RejectReason: Int] = [:]
+    private var unknownSentences = 0
+    private var unknownBytes = 0
+    // Sentence counts by packed address: a short list searched linearly (a receiver sends a
+    // dozen types or so), then a dictionary for the rare stream with many more.
+    private var frequentKeys: [UInt64] = []
+    private var frequentCounts: [Int] = []
+    private var otherCounts: [UInt64: Int] = [:]
 
     /// Creates empty statistics.
     public init() {}
@@ -19,29 +35,37 @@ public struct NMEAStatistics: Sendable, Hashable {
     /// Checksum-valid sentences by address (`GPGGA`, `PUBX`…), decoded or not.
     public var sentences: [String: Int] {
         var result: [String: Int] = [:]
-        for (key, count) in sentenceCounts { result[Self.address(of: key), default: 0] += count }
+        for (key, count) in zip(frequentKeys, frequentCounts) { result[Self.address(of: key), default: 0] += count }
+        for (key, count) in otherCounts { result[Self.address(of: key), default: 0] += count }
         return result
     }
 
     /// Checksum-valid sentences in all.
-    public var sentenceCount: Int { sentenceCounts.values.reduce(0, +) }
+    public var sentenceCount: Int { frequentCounts.reduce(0, +) + otherCounts.values.reduce(0, +) }
 
     /// Rejections in all.
-    public var rejectCount: Int { rejects.values.reduce(0, +) }
+    public var rejectCount: Int { otherRejects.values.reduce(0, +) + unknownSentences }
 
     mutating func count(_ reject: RejectedInput) {
-        rejects[reject.reason, default: 0] += 1
-        rejectedBytes[reject.reason, default: 0] += reject.byteCount
+        otherRejects[reject.reason, default: 0] += 1
+        otherRejectedBytes[reject.reason, default: 0] += reject.byteCount
     }
 
     mutating func countSentence(_ address: NMEAField, length: Int, decoded: Bool) {
         // Up to seven address bytes packed in a word: no string per sentence.
         var key: UInt64 = UInt64(min(address.count, 7))
         for index in 0..<min(address.count, 7) { key |= UInt64(address[index]) << UInt64(8 * (index + 1)) }
-        sentenceCounts[key, default: 0] += 1
+        if let index = frequentKeys.firstIndex(of: key) {
+            frequentCounts[index] += 1
+        } else if frequentKeys.count < 32 {
+            frequentKeys.append(key)
+            frequentCounts.append(1)
+        } else {
+            otherCounts[key, default: 0] += 1
+        }
         if !decoded {
-            rejects[.unknownSentenceType, default: 0] += 1
-            rejectedBytes[.unknownSentenceType, default: 0] += length
+            unknownSentences += 1
+            unknownBytes += length
         }
     }
 

@@ -44,7 +44,7 @@ public struct EpochAssembler: Sendable {
     private var fix = Fix()
     private var epochHasData = false
     private var modeEvidence = ModeEvidence()
-    private var counts = [Int](repeating: 0, count: 11)
+    private var counts = KindCounts()
     private var garminAltitude: Double?
     private var last: CycleEnd?
     private var first: Kind?
@@ -65,7 +65,7 @@ public struct EpochAssembler: Sendable {
     private var previousMode = FixMode.unknown
     private var epochSerial = 0
     private var usedSerial = -1
-    private var used: Set<SatelliteID> = []
+    private var used = SatelliteSet()
     private var sky = SatelliteViewAssembler()
 
     /// Creates an assembler.
@@ -76,28 +76,55 @@ public struct EpochAssembler: Sendable {
     /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
         let kind: Kind
+        let time: TimeOfDay?
         switch sentence {
         case .gsv(let gsv):
-            let time = fix.timeOfDay.flatMap(dates.resolve)
-            let used = self.used
-            sky.add(gsv, isUsed: { used.contains($0) }, time: time,
-                    complete: { emit(.satellites($0)) }, rejected: { emit(.rejected($0)) })
+            let result = sky.add(gsv, time: fix.timeOfDay.flatMap(dates.resolve))
+            if let dropped = result.dropped { emit(.rejected(dropped)) }
+            if var view = result.completed {
+                for index in view.satellites.indices {
+                    if let id = view.satellites[index].id, used.contains(id) { view.satellites[index].used = true }
+                }
+                emit(.satellites(view))
+            }
             return
         case .txt, .dtm: return
-        case .gga: kind = .gga
-        case .rmc: kind = .rmc
-        case .gsa: kind = .gsa
-        case .vtg: kind = .vtg
-        case .gll: kind = .gll
-        case .zda: kind = .zda
-        case .gst: kind = .gst
-        case .gns: kind = .gns
-        case .gbs: kind = .gbs
-        case .hdt: kind = .hdt
-        case .pgrmz: kind = .pgrmz
+        case .gga(let s):
+            kind = .gga
+            time = s.time
+        case .rmc(let s):
+            kind = .rmc
+            time = s.time
+        case .gsa:
+            kind = .gsa
+            time = nil
+        case .vtg:
+            kind = .vtg
+            time = nil
+        case .gll(let s):
+            kind = .gll
+            time = s.time
+        case .zda(let s):
+            kind = .zda
+            time = s.time
+        case .gst(let s):
+            kind = .gst
+            time = s.time
+        case .gns(let s):
+            kind = .gns
+            time = s.time
+        case .gbs(let s):
+            kind = .gbs
+            time = s.time
+        case .hdt:
+            kind = .hdt
+            time = nil
+        case .pgrmz:
+            kind = .pgrmz
+            time = nil
         }
 
-        if let time = sentence.time {
+        if let time {
             if endedEarly {
                 endedEarly = false
                 if time == fix.timeOfDay {
@@ -179,7 +206,7 @@ public struct EpochAssembler: Sendable {
         epochHasData = false
         modeEvidence = ModeEvidence()
         garminAltitude = nil
-        for index in counts.indices { counts[index] = 0 }
+        counts = KindCounts()
         last = nil
         first = nil
         epochSerial &+= 1
@@ -223,9 +250,9 @@ public struct EpochAssembler: Sendable {
     }
 
     private mutating func apply(_ sentence: NMEASentence, _ kind: Kind) {
-        counts[kind.rawValue] += 1
+        let occurrence = counts.increment(kind.rawValue)
         if first == nil { first = kind }
-        last = CycleEnd(kind: kind, occurrence: counts[kind.rawValue])
+        last = CycleEnd(kind: kind, occurrence: occurrence)
         epochHasData = true
         switch sentence {
         case .gga(let s):
@@ -284,7 +311,7 @@ public struct EpochAssembler: Sendable {
             modeEvidence.fixType(s.fixType)
             if usedSerial != epochSerial {
                 usedSerial = epochSerial
-                used.removeAll(keepingCapacity: true)
+                used.removeAll()
             }
             let system = s.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? s.talker.constellation
             for number in s.satellites {
@@ -363,5 +390,20 @@ struct ModeEvidence: Sendable {
         if let decided = quality ?? gsa { return decided }
         guard let validity else { return .unknown }
         return validity == .twoD && previous == .threeD ? .threeD : validity
+    }
+}
+
+/// How many sentences of each kind an epoch had: sixteen 4-bit counters in one word
+/// (a counter stops at 15; no cycle has more of one kind that matter).
+struct KindCounts: Sendable {
+    private var packed: UInt64 = 0
+
+    /// Adds one to counter `index` and returns its new value.
+    mutating func increment(_ index: Int) -> Int {
+        let shift = UInt64(index * 4)
+        let value = (packed >> shift) & 0xF
+        guard value < 15 else { return 15 }
+        packed += 1 << shift
+        return Int(value + 1)
     }
 }

@@ -40,21 +40,31 @@ public final class NMEAFramer {
     /// The configuration in force.
     public let configuration: Configuration
 
+    private struct State {
+        var carryCount = 0
+        var inSentence = false
+        var skippedCount = 0
+        var skippedSample: [UInt8] = []
+    }
+
+    // State lives behind a pointer the framer owns: the hot loop then pays no dynamic
+    // exclusivity check per access, as it would for a class's stored properties.
+    private let state: UnsafeMutablePointer<State>
     private let carry: UnsafeMutablePointer<UInt8>
-    private var carryCount = 0
-    private var inSentence = false
     private let fieldStarts: UnsafeMutablePointer<Int32>
-    private var skippedCount = 0
-    private var skippedSample: [UInt8] = []
 
     /// Creates a framer.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
         carry = .allocate(capacity: configuration.maximumSentenceLength)
-        fieldStarts = .allocate(capacity: configuration.maximumSentenceLength + 1)
+        fieldStarts = .allocate(capacity: configuration.maximumSentenceLength + 2)
     }
 
     deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
         carry.deallocate()
         fieldStarts.deallocate()
     }
@@ -66,14 +76,14 @@ public final class NMEAFramer {
         let limit = configuration.maximumSentenceLength
         var index = 0
         while index < count {
-            if inSentence {
+            if state.pointee.inSentence {
                 let end = scanSentence(start, from: index, to: count)
                 if let consumed = appendToCarry(start + index, end - index, handler) {
                     index += consumed
                     continue
                 }
                 guard end < count else { return }
-                index = endSentence(carry, length: carryCount, terminator: start[end], handler) ? end + 1 : end
+                index = endSentence(carry, length: state.pointee.carryCount, terminator: start[end], handler) ? end + 1 : end
                 continue
             }
             // Hunt for a start delimiter.
@@ -84,7 +94,7 @@ public final class NMEAFramer {
                 index += 1
             }
             guard index < count else { return }
-            flushSkipped(handler)
+            if state.pointee.skippedCount > 0 { flushSkipped(handler) }
             let sentenceStart = index
             let end = scanSentence(start, from: index + 1, to: count)
             if end - sentenceStart > limit {
@@ -95,8 +105,8 @@ public final class NMEAFramer {
                 // Fast path: the whole sentence is in this chunk; frame it in place.
                 index = endSentence(start + sentenceStart, length: end - sentenceStart, terminator: start[end], handler) ? end + 1 : end
             } else {
-                inSentence = true
-                carryCount = 0
+                state.pointee.inSentence = true
+                state.pointee.carryCount = 0
                 _ = appendToCarry(start + sentenceStart, end - sentenceStart, handler)
                 return
             }
@@ -106,12 +116,12 @@ public final class NMEAFramer {
     /// Ends the input: a sentence still waiting for its line end is rejected, skipped bytes are
     /// reported, and the framer is ready for a new stream.
     public func finish(_ handler: (Event) -> Void) {
-        if inSentence, carryCount > 0 {
+        if state.pointee.inSentence, state.pointee.carryCount > 0 {
             // No line end: a truncated sentence. It is reported as skipped bytes.
-            for index in 0..<carryCount { noteSkipped(carry[index]) }
+            for index in 0..<state.pointee.carryCount { noteSkipped(carry[index]) }
         }
-        inSentence = false
-        carryCount = 0
+        state.pointee.inSentence = false
+        state.pointee.carryCount = 0
         flushSkipped(handler)
     }
 
@@ -132,16 +142,17 @@ public final class NMEAFramer {
     /// long at the first byte past it; the return value is then how many of `bytes` that took.
     private func appendToCarry(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ handler: (Event) -> Void) -> Int? {
         let limit = configuration.maximumSentenceLength
-        guard carryCount + count <= limit else {
-            let kept = limit - carryCount
-            (carry + carryCount).update(from: bytes, count: kept)
+        let carried = state.pointee.carryCount
+        guard carried + count <= limit else {
+            let kept = limit - carried
+            (carry + carried).update(from: bytes, count: kept)
             reject(.tooLong, carry, length: limit, byteCount: limit + 1, handler)
-            inSentence = false
-            carryCount = 0
+            state.pointee.inSentence = false
+            state.pointee.carryCount = 0
             return kept + 1
         }
-        (carry + carryCount).update(from: bytes, count: count)
-        carryCount += count
+        (carry + carried).update(from: bytes, count: count)
+        state.pointee.carryCount = carried + count
         return nil
     }
 
@@ -150,8 +161,8 @@ public final class NMEAFramer {
     private func endSentence(
         _ sentence: UnsafePointer<UInt8>, length: Int, terminator: UInt8, _ handler: (Event) -> Void
     ) -> Bool {
-        inSentence = false
-        carryCount = 0
+        state.pointee.inSentence = false
+        state.pointee.carryCount = 0
         if terminator == 0x0D || terminator == 0x0A {
             validate(sentence, length: length, handler)
             return true
@@ -165,15 +176,31 @@ public final class NMEAFramer {
         return false
     }
 
+    /// Checks the checksum and the address, indexes the fields, and hands the sentence out.
+    @inline(__always)
     private func validate(_ sentence: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) {
+        // One pass: the XOR of every byte after the delimiter, and where each field starts.
+        var sum: UInt8 = 0
+        var fields = 1
+        fieldStarts[0] = 1
+        var index = 1
+        while index < length {
+            let byte = sentence[index]
+            sum ^= byte
+            if byte == UInt8(ascii: ",") {
+                fieldStarts[fields] = Int32(index + 1)
+                fields += 1
+            }
+            index += 1
+        }
         var dataEnd = length
         if length >= 4, sentence[length - 3] == UInt8(ascii: "*") {
             guard let high = hexDigitValue(sentence[length - 2]), let low = hexDigitValue(sentence[length - 1]) else {
                 reject(.badChecksum, sentence, length: length, byteCount: length, handler)
                 return
             }
-            var sum: UInt8 = 0
-            for index in 1..<(length - 3) { sum ^= sentence[index] }
+            // The running XOR took in `*hh` too; take it out again.
+            sum ^= UInt8(ascii: "*") ^ sentence[length - 2] ^ sentence[length - 1]
             guard sum == high << 4 | low else {
                 reject(.badChecksum, sentence, length: length, byteCount: length, handler)
                 return
@@ -187,13 +214,6 @@ public final class NMEAFramer {
                 return
             }
         }
-        // Field starts: index 0 is the address, just after the delimiter.
-        var fields = 1
-        fieldStarts[0] = 1
-        for index in 1..<dataEnd where sentence[index] == UInt8(ascii: ",") {
-            fieldStarts[fields] = Int32(index + 1)
-            fields += 1
-        }
         let addressEnd = fields > 1 ? Int(fieldStarts[1]) - 1 : dataEnd
         guard addressEnd > 1, isAlphanumeric(sentence + 1, count: addressEnd - 1) else {
             reject(.malformedField, sentence, length: length, byteCount: length, handler, fieldIndex: 0, detail: "expected an address of letters and digits")
@@ -202,13 +222,13 @@ public final class NMEAFramer {
         handler(.sentence(RawSentence(base: sentence, dataEnd: dataEnd, length: length, starts: fieldStarts, fieldCount: fields)))
     }
 
+    @inline(__always)
     private func isAlphanumeric(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         for index in 0..<count {
             let byte = bytes[index]
             let isDigit = byte &- UInt8(ascii: "0") < 10
-            let isUpper = byte &- UInt8(ascii: "A") < 26
-            let isLower = byte &- UInt8(ascii: "a") < 26
-            if !(isDigit || isUpper || isLower) { return false }
+            let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 26
+            if !(isDigit || isLetter) { return false }
         }
         return true
     }
@@ -228,15 +248,15 @@ public final class NMEAFramer {
 
     @inline(__always)
     private func noteSkipped(_ byte: UInt8) {
-        if skippedCount < configuration.maximumSentenceLength { skippedSample.append(byte) }
-        skippedCount += 1
+        if state.pointee.skippedCount < configuration.maximumSentenceLength { state.pointee.skippedSample.append(byte) }
+        state.pointee.skippedCount += 1
     }
 
     private func flushSkipped(_ handler: (Event) -> Void) {
-        guard skippedCount > 0 else { return }
-        let event = RejectedInput(reason: .bytesSkipped, byteCount: skippedCount, bytes: skippedSample)
-        skippedCount = 0
-        skippedSample = []
+        guard state.pointee.skippedCount > 0 else { return }
+        let event = RejectedInput(reason: .bytesSkipped, byteCount: state.pointee.skippedCount, bytes: state.pointee.skippedSample)
+        state.pointee.skippedCount = 0
+        state.pointee.skippedSample = []
         handler(.rejected(event))
     }
 }

@@ -10,8 +10,8 @@ public struct GNS: Sendable, Hashable {
     /// Longitude in degrees, east positive.
     public var longitude: Double?
     /// One mode per constellation, in the order GPS, GLONASS, Galileo, BeiDou, QZSS, NavIC
-    /// (as far as the receiver sends them); `nil` for a character that is not a mode.
-    public var modes: [PositioningMode?]
+    /// (as far as the receiver sends them).
+    public var modes: PositioningModes
     /// Satellites used in the solution.
     public var satellitesUsed: Int?
     /// Horizontal dilution of precision.
@@ -29,7 +29,7 @@ public struct GNS: Sendable, Hashable {
 
     /// Creates a GNS value.
     public init(talker: Talker, time: TimeOfDay? = nil, latitude: Double? = nil, longitude: Double? = nil,
-                modes: [PositioningMode?] = [], satellitesUsed: Int? = nil, hdop: Double? = nil,
+                modes: PositioningModes = PositioningModes(), satellitesUsed: Int? = nil, hdop: Double? = nil,
                 altitudeMSL: Double? = nil, geoidSeparation: Double? = nil, differentialAge: Double? = nil,
                 differentialStation: Int? = nil, navigationalStatus: NavigationalStatus? = nil) {
         self.talker = talker
@@ -48,9 +48,23 @@ public struct GNS: Sendable, Hashable {
 
     /// The best mode among the constellations: a valid one if any is valid.
     public var bestMode: PositioningMode? {
-        let valid = modes.compactMap { $0 }.filter(\.isValid)
-        let order: [PositioningMode] = [.rtkFixed, .rtkFloat, .precise, .differential, .autonomous, .estimated, .manual, .simulator]
-        return order.first(where: valid.contains) ?? modes.compactMap { $0 }.first
+        var best: PositioningMode?
+        for mode in modes where best.map({ Self.rank(mode) < Self.rank($0) }) ?? true { best = mode }
+        return best
+    }
+
+    private static func rank(_ mode: PositioningMode) -> Int {
+        switch mode {
+        case .rtkFixed: 0
+        case .rtkFloat: 1
+        case .precise: 2
+        case .differential: 3
+        case .autonomous: 4
+        case .estimated: 5
+        case .manual: 6
+        case .simulator: 7
+        case .notValid: 8
+        }
     }
 
     /// Decodes `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,c--c,xx,x.x,x.x,x.x,x.x,x.x,s`.
@@ -60,12 +74,11 @@ public struct GNS: Sendable, Hashable {
         latitude = try raw.latitude(2)
         longitude = try raw.longitude(4)
         let modeField = raw[6]
-        var modes: [PositioningMode?] = []
+        var modes = PositioningModes()
         for index in 0..<modeField.count {
-            guard let mode = PositioningMode(rawValue: modeField[index]) else {
-                throw MalformedSentence(fieldIndex: 6, error: FieldError(expected: "mode indicators A, D, E, F, M, N, P, R or S"))
+            guard let mode = PositioningMode(rawValue: modeField[index]), modes.append(mode) else {
+                throw MalformedSentence(fieldIndex: 6, error: FieldError(expected: "up to 8 mode indicators A, D, E, F, M, N, P, R or S"))
             }
-            modes.append(mode)
         }
         self.modes = modes
         satellitesUsed = try raw.integer(7)
@@ -75,5 +88,41 @@ public struct GNS: Sendable, Hashable {
         differentialAge = try raw.decimal(11)
         differentialStation = try raw.integer(12)
         navigationalStatus = try raw.navigationalStatus(13)
+    }
+}
+
+/// Up to eight positioning modes, stored inline (no heap allocation).
+public struct PositioningModes: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
+    /// The most modes held.
+    public static let capacity = 8
+    private var packed: UInt64 = 0
+    /// How many modes are held.
+    public private(set) var count = 0
+
+    /// An empty list.
+    public init() {}
+
+    /// A list of the given modes (the first eight).
+    public init(arrayLiteral elements: PositioningMode...) {
+        for mode in elements where !append(mode) { break }
+    }
+
+    /// Appends a mode; returns `false` when eight are held already.
+    @discardableResult
+    public mutating func append(_ mode: PositioningMode) -> Bool {
+        guard count < Self.capacity else { return false }
+        packed |= UInt64(mode.rawValue) << UInt64(8 * count)
+        count += 1
+        return true
+    }
+
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// ``count``.
+    public var endIndex: Int { count }
+    /// The mode at `position`.
+    public subscript(position: Int) -> PositioningMode {
+        precondition(position >= 0 && position < count, "index out of range")
+        return PositioningMode(rawValue: UInt8(truncatingIfNeeded: packed >> UInt64(8 * position)))!
     }
 }

@@ -76,7 +76,7 @@ public struct GSA: Sendable, Hashable {
 public struct SatelliteNumbers: Sendable, Hashable, RandomAccessCollection {
     /// The most numbers it holds.
     public static let capacity = 32
-    private var storage: (SIMD16<UInt16>, SIMD16<UInt16>) = (.zero, .zero)
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// The number of satellites held.
     public private(set) var count = 0
 
@@ -92,7 +92,8 @@ public struct SatelliteNumbers: Sendable, Hashable, RandomAccessCollection {
     @discardableResult
     public mutating func append(_ number: Int) -> Bool {
         guard count < Self.capacity, (0...Int(UInt16.max)).contains(number) else { return false }
-        if count < 16 { storage.0[count] = UInt16(number) } else { storage.1[count - 16] = UInt16(number) }
+        let offset = count * 2
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: UInt16(number), toByteOffset: offset, as: UInt16.self) }
         count += 1
         return true
     }
@@ -104,7 +105,7 @@ public struct SatelliteNumbers: Sendable, Hashable, RandomAccessCollection {
     /// The number at `position`.
     public subscript(position: Int) -> Int {
         precondition(position >= 0 && position < count, "index out of range")
-        return Int(position < 16 ? storage.0[position] : storage.1[position - 16])
+        return Int(withUnsafeBytes(of: storage) { $0.load(fromByteOffset: position * 2, as: UInt16.self) })
     }
 
     /// Equal when they hold the same numbers in the same order.

@@ -65,34 +65,64 @@ public struct GSV: Sendable, Hashable {
 
 /// A satellite as a GSV sentence gives it.
 public struct GSVSatellite: Sendable, Hashable {
+    // Compact storage (NaN for an empty field) keeps a GSV sentence small enough to pass around
+    // without copying hundreds of bytes.
+    private let storedID: Int32
+    private let storedElevation: Double
+    private let storedAzimuth: Double
+    private let storedSNR: Double
+
     /// The satellite's NMEA ID as sent (its meaning depends on the talker; see ``SatelliteID``).
-    public var id: Int
+    public var id: Int { Int(storedID) }
     /// Elevation above the horizon, degrees; `nil` when unknown.
-    public var elevation: Double?
+    public var elevation: Double? { storedElevation.isNaN ? nil : storedElevation }
     /// Azimuth from true north, degrees; `nil` when unknown.
-    public var azimuth: Double?
+    public var azimuth: Double? { storedAzimuth.isNaN ? nil : storedAzimuth }
     /// Carrier-to-noise density, dB-Hz; `nil` when the satellite is not tracked.
-    public var snr: Double?
+    public var snr: Double? { storedSNR.isNaN ? nil : storedSNR }
 
     /// Creates a satellite record.
     public init(id: Int, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil) {
-        self.id = id
-        self.elevation = elevation
-        self.azimuth = azimuth
-        self.snr = snr
+        storedID = Int32(clamping: id)
+        storedElevation = elevation ?? .nan
+        storedAzimuth = azimuth ?? .nan
+        storedSNR = snr ?? .nan
+    }
+
+    /// Equal when every field is equal (empty fields equal each other).
+    public static func == (lhs: GSVSatellite, rhs: GSVSatellite) -> Bool {
+        lhs.id == rhs.id && lhs.elevation == rhs.elevation && lhs.azimuth == rhs.azimuth && lhs.snr == rhs.snr
+    }
+
+    /// Hashes every field.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(elevation)
+        hasher.combine(azimuth)
+        hasher.combine(snr)
     }
 }
 
 /// Up to four ``GSVSatellite`` values, stored inline (no heap allocation).
 public struct GSVSatellites: Sendable, Hashable, RandomAccessCollection {
+    /// Equal when they hold the same satellites.
+    public static func == (lhs: GSVSatellites, rhs: GSVSatellites) -> Bool { lhs.elementsEqual(rhs) }
+    /// Hashes the satellites held.
+    public func hash(into hasher: inout Hasher) { for satellite in self { hasher.combine(satellite) } }
+
     /// The most satellites one GSV sentence carries.
     public static let capacity = 4
-    private var s0, s1, s2, s3: GSVSatellite?
+    private var s0, s1, s2, s3: GSVSatellite
     /// How many satellites are held.
     public private(set) var count = 0
 
     /// An empty list.
-    public init() {}
+    public init() {
+        s0 = GSVSatellite(id: 0)
+        s1 = s0
+        s2 = s0
+        s3 = s0
+    }
 
     /// Appends a satellite; ignored when four are held already.
     public mutating func append(_ satellite: GSVSatellite) {
@@ -114,10 +144,10 @@ public struct GSVSatellites: Sendable, Hashable, RandomAccessCollection {
     public subscript(position: Int) -> GSVSatellite {
         precondition(position >= 0 && position < count, "index out of range")
         switch position {
-        case 0: return s0!
-        case 1: return s1!
-        case 2: return s2!
-        default: return s3!
+        case 0: return s0
+        case 1: return s1
+        case 2: return s2
+        default: return s3
         }
     }
 }
