@@ -10,8 +10,9 @@ public final class NMEADecoder {
         /// A checksum-valid sentence, raw (borrowed: valid only during the callback) and, when
         /// its type is one the module decodes, decoded.
         case sentence(RawSentence, NMEASentence?)
-        /// A completed epoch.
-        case fix(Fix)
+        /// A completed epoch. (Held indirectly: a ``Fix`` is large, and every event would
+        /// otherwise be copied at its size.)
+        indirect case fix(Fix)
         /// A completed GSV group.
         case satellites(SatelliteView)
         /// Input that was rejected, with the reason.

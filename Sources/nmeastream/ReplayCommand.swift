@@ -30,23 +30,22 @@ struct ReplayCommand: ParsableCommand {
         let decoder = NMEADecoder()
         var writer = JSONWriter()
         let format = self.format
+        let crlf: [UInt8] = [0x0D, 0x0A]
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch (format, event) {
             case (.json, .fix(let fix)):
                 writer.reset()
                 GPSDJSON.writeTPV(fix, to: &writer)
-                output.write(writer.bytes)
-                output.write([0x0A])
+                writer.withBytes { output.writeLine($0) }
             case (.json, .satellites(let view)):
                 writer.reset()
                 GPSDJSON.writeSKY(view, to: &writer)
-                output.write(writer.bytes)
-                output.write([0x0A])
+                writer.withBytes { output.writeLine($0) }
             case (.text, .fix(let fix)):
                 output.write(FixText.line(fix) + "\n")
             case (.nmea, .sentence(let raw, _)):
                 raw.withUnsafeBytes { output.write($0) }
-                output.write([0x0D, 0x0A])
+                crlf.withUnsafeBufferPointer { output.write($0) }
             default:
                 break
             }

@@ -4,39 +4,62 @@ import Glibc
 
 /// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not per line.
 final class BufferedOutput {
-    private var buffer: [UInt8] = []
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private let capacity: Int
     private let fd: Int32
-    private let limit: Int
     /// Set when a write failed (a closed pipe, a full disk); later output is dropped.
     private(set) var failed = false
 
-    init(fd: Int32 = STDOUT_FILENO, limit: Int = 65_536) {
+    init(fd: Int32 = STDOUT_FILENO, capacity: Int = 65_536) {
         self.fd = fd
-        self.limit = limit
-        buffer.reserveCapacity(limit + 1024)
+        self.capacity = capacity
+        buffer = .allocate(capacity: capacity)
     }
 
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= limit { flush() }
-    }
-
-    func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= limit { flush() }
+    deinit {
+        flush()
+        buffer.deallocate()
     }
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= limit { flush() }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { flush() }
+        if bytes.count > capacity {
+            writeAll(base, bytes.count)
+            return
+        }
+        (buffer + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Writes `bytes` and a line feed.
+    func writeLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        write(bytes)
+        if count + 1 > capacity { flush() }
+        buffer[count] = 0x0A
+        count += 1
+    }
+
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
     }
 
     func flush() {
-        defer { buffer.removeAll(keepingCapacity: true) }
+        writeAll(buffer, count)
+        count = 0
+    }
+
+    private func writeAll(_ base: UnsafePointer<UInt8>, _ total: Int) {
         guard !failed else { return }
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < total {
+            let written = Glibc.write(fd, base + offset, total - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 failed = true

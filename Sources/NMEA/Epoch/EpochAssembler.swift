@@ -21,8 +21,8 @@
 public struct EpochAssembler: Sendable {
     /// What the assembler hands out.
     public enum Output: Sendable {
-        /// A completed epoch.
-        case fix(Fix)
+        /// A completed epoch (held indirectly: a ``Fix`` is large).
+        indirect case fix(Fix)
         /// A completed GSV group.
         case satellites(SatelliteView)
         /// A GSV group dropped with parts missing.

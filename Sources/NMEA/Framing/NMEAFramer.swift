@@ -129,6 +129,12 @@ public final class NMEAFramer {
     @inline(__always)
     private func scanSentence(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
         var index = from
+        // Eight bytes at a time while none of them can end a sentence.
+        while index + 8 <= to {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if SWAR.endsSentence(word) { break }
+            index += 8
+        }
         while index < to {
             let byte = base[index]
             // Printable ASCII is 0x20...0x7E; CR, LF and every other control byte fall outside.
@@ -179,11 +185,27 @@ public final class NMEAFramer {
     /// Checks the checksum and the address, indexes the fields, and hands the sentence out.
     @inline(__always)
     private func validate(_ sentence: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) {
-        // One pass: the XOR of every byte after the delimiter, and where each field starts.
-        var sum: UInt8 = 0
+        // One pass: the XOR of every byte after the delimiter, and where each field starts;
+        // eight bytes at a time, then the tail.
+        var wide: UInt64 = 0
         var fields = 1
         fieldStarts[0] = 1
         var index = 1
+        while index + 8 <= length {
+            let word = UInt64(littleEndian: UnsafeRawPointer(sentence + index).loadUnaligned(as: UInt64.self))
+            wide ^= word
+            var commas = SWAR.zeroBytes(word ^ SWAR.commas)
+            while commas != 0 {
+                fieldStarts[fields] = Int32(index + commas.trailingZeroBitCount >> 3 + 1)
+                fields += 1
+                commas &= commas &- 1
+            }
+            index += 8
+        }
+        wide ^= wide >> 32
+        wide ^= wide >> 16
+        wide ^= wide >> 8
+        var sum = UInt8(truncatingIfNeeded: wide)
         while index < length {
             let byte = sentence[index]
             sum ^= byte
@@ -258,5 +280,29 @@ public final class NMEAFramer {
         state.pointee.skippedCount = 0
         state.pointee.skippedSample = []
         handler(.rejected(event))
+    }
+}
+
+/// Byte tests on eight bytes at once (SIMD within a register).
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+    static let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    static let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+
+    /// The high bit of each byte of `word` that is zero, exactly (no borrow between bytes).
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & lows) &+ lows) | word | lows)
+    }
+
+    /// Whether any byte is outside printable ASCII (0x20...0x7E) or is `$`.
+    @inline(__always)
+    static func endsSentence(_ word: UInt64) -> Bool {
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        let high = word & highs
+        let delete = zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+        let dollar = zeroBytes(word ^ 0x2424_2424_2424_2424)
+        return control | high | delete | dollar != 0
     }
 }

@@ -12,7 +12,7 @@ public enum GPSDJSON {
         writer.string("class", "TPV")
         writer.integer("mode", fix.mode.rawValue)
         if let status = fix.gpsdStatus, status != 1, fix.mode >= .twoD { writer.integer("status", status) }
-        if let time = fix.time { writer.rawString("time") { time.appendISO8601(to: &$0) } }
+        if let time = fix.time { writer.time("time", time) }
         writer.number("lat", fix.latitude, decimals: 9)
         writer.number("lon", fix.longitude, decimals: 9)
         writer.number("altHAE", fix.altitudeHAE, decimals: 3)
@@ -36,7 +36,7 @@ public enum GPSDJSON {
     public static func writeSKY(_ view: SatelliteView, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.string("class", "SKY")
-        if let time = view.time { writer.rawString("time") { time.appendISO8601(to: &$0) } }
+        if let time = view.time { writer.time("time", time) }
         writer.integer("nSat", view.satellites.count)
         writer.integer("uSat", view.usedCount)
         writer.beginArray("satellites")

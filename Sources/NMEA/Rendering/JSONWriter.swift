@@ -1,42 +1,98 @@
 /// Builds one JSON object as UTF-8 bytes, fast: numbers are written in fixed point without
 /// going through `String`.
 public struct JSONWriter: Sendable {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    // A raw growable buffer: appending goes through plain pointer writes, which matters when
+    // a log renders hundreds of thousands of reports. Copy-on-write keeps value semantics.
+    private final class Storage: @unchecked Sendable {
+        var pointer: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            pointer = .allocate(capacity: capacity)
+        }
+
+        deinit { pointer.deallocate() }
+
+        func copy() -> Storage {
+            let other = Storage(capacity: capacity)
+            other.pointer.update(from: pointer, count: count)
+            other.count = count
+            return other
+        }
+    }
+
+    private var storage: Storage
     private var needsComma = false
 
     /// Creates an empty writer with room for a typical gpsd report.
-    public init() { bytes.reserveCapacity(512) }
+    public init() { storage = Storage(capacity: 1024) }
+
+    /// A copy of the bytes written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.pointer, count: storage.count)) }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.pointer, count: storage.count))
+    }
 
     /// Forgets what was written, keeping the memory.
     public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(capacity: storage.capacity) }
+        storage.count = 0
         needsComma = false
+    }
+
+    /// Makes room for `extra` more bytes and returns where they go.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if storage.count + extra > storage.capacity {
+            let capacity = max(storage.capacity * 2, storage.count + extra)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: storage.pointer, count: storage.count)
+            storage.pointer.deallocate()
+            storage.pointer = grown
+            storage.capacity = capacity
+        }
+        return storage.pointer + storage.count
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        storage.count += 1
+    }
+
+    private mutating func append(_ source: UnsafePointer<UInt8>, count: Int) {
+        reserve(count).update(from: source, count: count)
+        storage.count += count
     }
 
     /// Writes `{`.
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Writes `}`.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Writes `"key":[`.
     public mutating func beginArray(_ key: StaticString) {
         writeKey(key)
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Writes `]`.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
@@ -49,111 +105,146 @@ public struct JSONWriter: Sendable {
     /// Writes `"key":"` then lets `body` append raw ASCII that needs no escaping, then `"`.
     public mutating func rawString(_ key: StaticString, _ body: (inout [UInt8]) -> Void) {
         writeKey(key)
-        bytes.append(UInt8(ascii: "\""))
-        body(&bytes)
-        bytes.append(UInt8(ascii: "\""))
+        var text: [UInt8] = [UInt8(ascii: "\"")]
+        body(&text)
+        text.append(UInt8(ascii: "\""))
+        text.withUnsafeBufferPointer { append($0.baseAddress!, count: $0.count) }
+    }
+
+    /// Writes `"key":"2024-05-01T12:34:56.789Z"` (ISO 8601 UTC with milliseconds).
+    public mutating func time(_ key: StaticString, _ time: UTCTime) {
+        writeKey(key)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            let count = time.writeISO8601(into: buffer.baseAddress!, quoted: true)
+            append(buffer.baseAddress!, count: count)
+        }
     }
 
     /// Writes `"key":value` for a whole number.
     public mutating func integer(_ key: StaticString, _ value: Int) {
-        writeKey(key)
-        appendInteger(value)
+        let target = reserve(key.utf8CodeUnitCount + 4 + 21)
+        var count = Self.putKey(key, at: target, comma: needsComma)
+        needsComma = true
+        count += Self.putInteger(value, at: target + count)
+        storage.count += count
     }
 
     /// Writes `"key":true` or `false`.
     public mutating func bool(_ key: StaticString, _ value: Bool) {
         writeKey(key)
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        let text: StaticString = value ? "true" : "false"
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// Writes `"key":value` in fixed point with `decimals` digits after the point; nothing at
     /// all when `value` is `nil` or not finite (JSON has no NaN).
     public mutating func number(_ key: StaticString, _ value: Double?, decimals: Int) {
         guard let value, value.isFinite else { return }
-        writeKey(key)
-        appendFixed(value, decimals: decimals)
+        let scaled = (value.magnitude * powersOfTen[decimals]).rounded()
+        guard scaled < 9.0e15 else {
+            writeKey(key)
+            var text = "\(value)"
+            text.withUTF8 { append($0.baseAddress!, count: $0.count) }
+            return
+        }
+        let target = reserve(key.utf8CodeUnitCount + 4 + 40)
+        var count = Self.putKey(key, at: target, comma: needsComma)
+        needsComma = true
+        count += Self.putFixed(UInt64(scaled), negative: value < 0, decimals: decimals, at: target + count)
+        storage.count += count
+    }
+
+    /// Writes a whole number at `target`; returns the byte count (at most 20).
+    @inline(__always)
+    private static func putInteger(_ value: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        var index = 0
+        if value < 0 {
+            target[0] = UInt8(ascii: "-")
+            index = 1
+        }
+        return index + putDigits(UInt64(value.magnitude), minimum: 1, at: target + index)
+    }
+
+    /// Writes `scaled` / 10^decimals in fixed point at `target`; returns the byte count.
+    @inline(__always)
+    private static func putFixed(_ scaled: UInt64, negative: Bool, decimals: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        var index = 0
+        if negative && scaled != 0 {
+            target[0] = UInt8(ascii: "-")
+            index = 1
+        }
+        let divisor = UInt64(powersOfTen[decimals])
+        index += putDigits(scaled / divisor, minimum: 1, at: target + index)
+        if decimals > 0 {
+            target[index] = UInt8(ascii: ".")
+            index += 1
+            index += putDigits(scaled % divisor, minimum: decimals, at: target + index)
+        }
+        return index
+    }
+
+    /// Writes `value` in decimal with at least `minimum` digits (zero-padded); returns the count.
+    @inline(__always)
+    private static func putDigits(_ value: UInt64, minimum: Int, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var probe = value / 10
+        while probe > 0 {
+            digits += 1
+            probe /= 10
+        }
+        let count = max(digits, minimum)
+        var value = value
+        var index = count - 1
+        while index >= 0 {
+            target[index] = UInt8(ascii: "0") &+ UInt8(value % 10)
+            value /= 10
+            index -= 1
+        }
+        return count
     }
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 
     private mutating func writeKey(_ key: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let target = reserve(key.utf8CodeUnitCount + 4)
+        storage.count += Self.putKey(key, at: target, comma: needsComma)
         needsComma = true
     }
 
+    /// Writes `,"key":` (the comma when asked) at `target`; returns the byte count.
+    @inline(__always)
+    private static func putKey(_ key: StaticString, at target: UnsafeMutablePointer<UInt8>, comma: Bool) -> Int {
+        var index = 0
+        if comma {
+            target[0] = UInt8(ascii: ",")
+            index = 1
+        }
+        target[index] = UInt8(ascii: "\"")
+        let length = key.utf8CodeUnitCount
+        let source = key.utf8Start
+        for offset in 0..<length { target[index + 1 + offset] = source[offset] }
+        target[index + 1 + length] = UInt8(ascii: "\"")
+        target[index + 2 + length] = UInt8(ascii: ":")
+        return index + 3 + length
+    }
+
     private mutating func writeQuoted(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        var escaped: [UInt8] = [UInt8(ascii: "\"")]
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\""): escaped += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): escaped += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+                escaped += Array("\\u00".utf8)
+                escaped.append(hex[Int(byte >> 4)])
+                escaped.append(hex[Int(byte & 0xF)])
+            default: escaped.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func appendInteger(_ value: Int) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendUnsigned(UInt64(value.magnitude))
-        } else {
-            appendUnsigned(UInt64(value))
-        }
-    }
-
-    private mutating func appendUnsigned(_ value: UInt64) {
-        guard value > 0 else {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        // Up to 16 decimal digits reversed through the nibbles of one word; wider numbers
-        // (never seen in a report) take the slow path for their high digits.
-        var value = value
-        var stack: UInt64 = 0
-        var count = 0
-        while value > 0, count < 16 {
-            stack = stack << 4 | (value % 10)
-            value /= 10
-            count += 1
-        }
-        if value > 0 { bytes.append(contentsOf: String(value).utf8) }
-        for _ in 0..<count {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(stack & 0xF))
-            stack >>= 4
-        }
-    }
-
-    private mutating func appendFixed(_ value: Double, decimals: Int) {
-        let scale = powersOfTen[decimals]
-        let scaled = (value.magnitude * scale).rounded()
-        guard scaled < 9.0e15 else {
-            bytes.append(contentsOf: "\(value)".utf8)
-            return
-        }
-        let whole = UInt64(scaled)
-        if value < 0, whole != 0 { bytes.append(UInt8(ascii: "-")) }
-        let divisor = UInt64(scale)
-        appendUnsigned(whole / divisor)
-        guard decimals > 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        var fraction = whole % divisor
-        var place = divisor / 10
-        while place > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(fraction / place))
-            fraction %= place
-            place /= 10
-        }
+        escaped.append(UInt8(ascii: "\""))
+        escaped.withUnsafeBufferPointer { append($0.baseAddress!, count: $0.count) }
     }
 }

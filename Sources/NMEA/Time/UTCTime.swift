@@ -30,6 +30,43 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes ISO 8601 with milliseconds (`2024-05-01T12:34:56.789Z`), in quotes when asked,
+    /// at `target` (room for 32 bytes), and returns the byte count. Years past 9999 are clamped.
+    public func writeISO8601(into target: UnsafeMutablePointer<UInt8>, quoted: Bool = false) -> Int {
+        var index = 0
+        func put(_ byte: UInt8) {
+            target[index] = byte
+            index += 1
+        }
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var value = max(0, value)
+            while divisor > 0 {
+                put(UInt8(ascii: "0") &+ UInt8(value / divisor % 10))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        if quoted { put(UInt8(ascii: "\"")) }
+        digits(min(date.year, 9999), 4)
+        put(UInt8(ascii: "-"))
+        digits(date.month, 2)
+        put(UInt8(ascii: "-"))
+        digits(date.day, 2)
+        put(UInt8(ascii: "T"))
+        digits(timeOfDay.hour, 2)
+        put(UInt8(ascii: ":"))
+        digits(timeOfDay.minute, 2)
+        put(UInt8(ascii: ":"))
+        digits(timeOfDay.second, 2)
+        put(UInt8(ascii: "."))
+        digits(timeOfDay.nanosecond / 1_000_000, 3)
+        put(UInt8(ascii: "Z"))
+        if quoted { put(UInt8(ascii: "\"")) }
+        return index
+    }
+
     /// Appends ISO 8601 with milliseconds (`2024-05-01T12:34:56.789Z`) to `bytes`.
     public func appendISO8601(to bytes: inout [UInt8]) {
         appendDigits(date.year, width: 4, to: &bytes)
