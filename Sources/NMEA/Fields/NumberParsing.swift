@@ -69,6 +69,41 @@ func hexDigitValue(_ byte: UInt8) -> UInt8? {
 /// Reads `[+-]digits[.digits]` (at least one digit); nil when anything else is there.
 @inlinable
 func parseDecimal(_ field: NMEAField) -> Double? {
+    // Fast path: up to 18 digits fit a UInt64 exactly; one pass, no bookkeeping.
+    var index = 0
+    var negative = false
+    let count = field.count
+    if count > 0, field[0] == UInt8(ascii: "-") || field[0] == UInt8(ascii: "+") {
+        negative = field[0] == UInt8(ascii: "-")
+        index = 1
+    }
+    guard count - index <= 19 else { return parseLongDecimal(field) }
+    var mantissa: UInt64 = 0
+    var point = -1
+    let digitsStart = index
+    while index < count {
+        let byte = field[index]
+        let digit = byte &- UInt8(ascii: "0")
+        if digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+        } else if byte == UInt8(ascii: "."), point < 0 {
+            point = index
+        } else {
+            return nil
+        }
+        index += 1
+    }
+    let digits = count - digitsStart - (point < 0 ? 0 : 1)
+    guard digits > 0 else { return nil }
+    var value = Double(mantissa)
+    if point >= 0, count - point - 1 > 0 { value /= powersOfTen[count - point - 1] }
+    return negative ? -value : value
+}
+
+/// The general case of ``parseDecimal(_:)``: any number of digits, the first 19 significant
+/// ones kept.
+@usableFromInline
+func parseLongDecimal(_ field: NMEAField) -> Double? {
     var index = 0
     var negative = false
     if field.count > 0, field[0] == UInt8(ascii: "-") || field[0] == UInt8(ascii: "+") {
