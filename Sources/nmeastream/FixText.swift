@@ -1,3 +1,4 @@
+import Foundation
 import NMEAStream
 
 /// The `text` format: one readable line per fix.
@@ -21,11 +22,6 @@ enum FixText {
     }
 
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.number("v", value, decimals: decimals)
-        writer.endObject()
-        // {"v":123.4} -> 123.4
-        return String(decoding: writer.bytes.dropFirst(5).dropLast(), as: UTF8.self)
+        String(format: "%.*f", decimals, value)
     }
 }

@@ -75,10 +75,7 @@ public struct EpochAssembler: Sendable {
 
     /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
-        let kind: Kind
-        let time: TimeOfDay?
-        switch sentence {
-        case .gsv(let gsv):
+        if case .gsv(let gsv) = sentence {
             let result = sky.add(gsv, time: fix.timeOfDay.flatMap(dates.resolve))
             if let dropped = result.dropped { emit(.rejected(dropped)) }
             if var view = result.completed {
@@ -88,41 +85,8 @@ public struct EpochAssembler: Sendable {
                 emit(.satellites(view))
             }
             return
-        case .txt, .dtm: return
-        case .gga(let s):
-            kind = .gga
-            time = s.time
-        case .rmc(let s):
-            kind = .rmc
-            time = s.time
-        case .gsa:
-            kind = .gsa
-            time = nil
-        case .vtg:
-            kind = .vtg
-            time = nil
-        case .gll(let s):
-            kind = .gll
-            time = s.time
-        case .zda(let s):
-            kind = .zda
-            time = s.time
-        case .gst(let s):
-            kind = .gst
-            time = s.time
-        case .gns(let s):
-            kind = .gns
-            time = s.time
-        case .gbs(let s):
-            kind = .gbs
-            time = s.time
-        case .hdt:
-            kind = .hdt
-            time = nil
-        case .pgrmz:
-            kind = .pgrmz
-            time = nil
         }
+        guard let (kind, time) = Self.classify(sentence) else { return }
 
         if let time {
             if endedEarly {
@@ -144,7 +108,7 @@ public struct EpochAssembler: Sendable {
             pending.append(sentence)
             // A receiver without a clock sends whole cycles with no time: when the held
             // sentences end the way a cycle ends (or pile up), they are a cycle of their own.
-            let held = pending.reduce(0) { $0 + (kindOf($1) == cycleEnd?.kind ? 1 : 0) }
+            let held = pending.reduce(0) { $0 + (Self.classify($1)?.0 == cycleEnd?.kind ? 1 : 0) }
             if held == cycleEnd?.occurrence || pending.count >= Self.maximumHeldSentences {
                 startEpoch()
                 applyPending()
@@ -182,22 +146,26 @@ public struct EpochAssembler: Sendable {
     private mutating func applyPending() {
         let held = pending
         pending.removeAll(keepingCapacity: true)
-        for sentence in held { apply(sentence, kindOf(sentence)) }
+        for sentence in held {
+            if let (kind, _) = Self.classify(sentence) { apply(sentence, kind) }
+        }
     }
 
-    private func kindOf(_ sentence: NMEASentence) -> Kind {
+    /// The kind and time of a sentence that bears on the fix; `nil` for GSV, TXT and DTM.
+    private static func classify(_ sentence: NMEASentence) -> (Kind, TimeOfDay?)? {
         switch sentence {
-        case .gga: .gga
-        case .rmc: .rmc
-        case .gsa: .gsa
-        case .vtg: .vtg
-        case .gll: .gll
-        case .zda: .zda
-        case .gst: .gst
-        case .gns: .gns
-        case .gbs: .gbs
-        case .pgrmz: .pgrmz
-        default: .hdt
+        case .gga(let s): (.gga, s.time)
+        case .rmc(let s): (.rmc, s.time)
+        case .gll(let s): (.gll, s.time)
+        case .zda(let s): (.zda, s.time)
+        case .gst(let s): (.gst, s.time)
+        case .gns(let s): (.gns, s.time)
+        case .gbs(let s): (.gbs, s.time)
+        case .gsa: (.gsa, nil)
+        case .vtg: (.vtg, nil)
+        case .hdt: (.hdt, nil)
+        case .pgrmz: (.pgrmz, nil)
+        case .gsv, .txt, .dtm: nil
         }
     }
 
