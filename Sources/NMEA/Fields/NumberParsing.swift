@@ -1,12 +1,39 @@
 // Field readers. Each returns nil for an empty field and throws for a malformed one: a wrong value
 // is worse than no value.
 
-@usableFromInline
-let powersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
+/// 10^exponent for 0...22, the powers a `Double` holds exactly; a switch rather than a global
+/// table, so the hot paths pay no lazy-initialisation check per use.
+@usableFromInline @inline(__always)
+func powerOfTen(_ exponent: Int) -> Double {
+    switch exponent {
+    case 0: 1
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    default: 1e22
+    }
 }
+
+/// The largest exponent ``powerOfTen(_:)`` gives exactly.
+@usableFromInline let maximumExactPowerOfTen = 22
 
 extension NMEAField {
     /// A decimal number such as `-12.5`, `0.000123` or `17`; `nil` when empty.
@@ -96,7 +123,7 @@ func parseDecimal(_ field: NMEAField) -> Double? {
     let digits = count - digitsStart - (point < 0 ? 0 : 1)
     guard digits > 0 else { return nil }
     var value = Double(mantissa)
-    if point >= 0, count - point - 1 > 0 { value /= powersOfTen[count - point - 1] }
+    if point >= 0, count - point - 1 > 0 { value /= powerOfTen(count - point - 1) }
     return negative ? -value : value
 }
 
@@ -138,17 +165,17 @@ func parseLongDecimal(_ field: NMEAField) -> Double? {
     guard digits > 0 else { return nil }
     var value = Double(mantissa)
     if droppedIntegerDigits > 0 {
-        guard droppedIntegerDigits < powersOfTen.count else { return nil }
-        value *= powersOfTen[droppedIntegerDigits]
+        guard droppedIntegerDigits <= maximumExactPowerOfTen else { return nil }
+        value *= powerOfTen(droppedIntegerDigits)
     }
     if fractionDigits > 0 {
-        if fractionDigits < powersOfTen.count {
-            value /= powersOfTen[fractionDigits]
+        if fractionDigits <= maximumExactPowerOfTen {
+            value /= powerOfTen(fractionDigits)
         } else {
             var remaining = fractionDigits
             while remaining > 0 {
-                let step = min(remaining, powersOfTen.count - 1)
-                value /= powersOfTen[step]
+                let step = min(remaining, maximumExactPowerOfTen)
+                value /= powerOfTen(step)
                 remaining -= step
             }
         }

@@ -9,7 +9,7 @@ public enum GPSDJSON {
     /// standard deviation).
     public static func writeTPV(_ fix: Fix, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.string("class", "TPV")
+        writer.asciiString("class", "TPV")
         writer.integer("mode", fix.mode.rawValue)
         if let status = fix.gpsdStatus, status != 1, fix.mode >= .twoD { writer.integer("status", status) }
         if let time = fix.time { writer.time("time", time) }
@@ -35,7 +35,7 @@ public enum GPSDJSON {
     /// with `PRN`, `gnssid`, `svid`, `sigid`, `el`, `az` (degrees), `ss` (dB-Hz) and `used`.
     public static func writeSKY(_ view: SatelliteView, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.string("class", "SKY")
+        writer.asciiString("class", "SKY")
         if let time = view.time { writer.time("time", time) }
         writer.integer("nSat", view.satellites.count)
         writer.integer("uSat", view.usedCount)

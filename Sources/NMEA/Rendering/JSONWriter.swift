@@ -96,6 +96,18 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// Writes `"key":"value"` for a value that is ASCII and needs no escaping (a class name).
+    public mutating func asciiString(_ key: StaticString, _ value: StaticString) {
+        let target = reserve(key.utf8CodeUnitCount + value.utf8CodeUnitCount + 6)
+        var count = Self.putKey(key, at: target, comma: needsComma)
+        needsComma = true
+        target[count] = UInt8(ascii: "\"")
+        (target + count + 1).update(from: value.utf8Start, count: value.utf8CodeUnitCount)
+        count += value.utf8CodeUnitCount + 1
+        target[count] = UInt8(ascii: "\"")
+        storage.count += count + 1
+    }
+
     /// Writes `"key":"value"` with JSON escaping.
     public mutating func string(_ key: StaticString, _ value: String) {
         writeKey(key)
@@ -140,7 +152,7 @@ public struct JSONWriter: Sendable {
     /// all when `value` is `nil` or not finite (JSON has no NaN).
     public mutating func number(_ key: StaticString, _ value: Double?, decimals: Int) {
         guard let value, value.isFinite else { return }
-        let scaled = (value.magnitude * powersOfTen[decimals]).rounded()
+        let scaled = (value.magnitude * powerOfTen(decimals)).rounded()
         guard scaled < 9.0e15 else {
             writeKey(key)
             var text = "\(value)"
@@ -173,7 +185,7 @@ public struct JSONWriter: Sendable {
             target[0] = UInt8(ascii: "-")
             index = 1
         }
-        let divisor = UInt64(powersOfTen[decimals])
+        let divisor = UInt64(powerOfTen(decimals))
         index += putDigits(scaled / divisor, minimum: 1, at: target + index)
         if decimals > 0 {
             target[index] = UInt8(ascii: ".")
