@@ -7,9 +7,10 @@
 public final class NMEADecoder {
     /// What the decoder hands out, in input order.
     public enum Event {
-        /// A checksum-valid sentence, raw (borrowed: valid only during the callback) and, when
-        /// its type is one the module decodes, decoded.
-        case sentence(RawSentence, NMEASentence?)
+        /// A checksum-valid sentence, raw (borrowed: valid only during the callback). Call
+        /// ``NMEASentence/decode(_:)`` on it for the typed value: the decoder does not hand
+        /// out a copy nobody asked for.
+        case sentence(RawSentence)
         /// A completed epoch. (Held indirectly: a ``Fix`` is large, and every event would
         /// otherwise be copied at its size.)
         indirect case fix(Fix)
@@ -88,7 +89,7 @@ public final class NMEADecoder {
                 return
             }
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: decoded != nil)
-            handler(.sentence(raw, decoded))
+            handler(.sentence(raw))
             if let decoded {
                 core.pointee.assembler.add(decoded) { output in handle(output, handler) }
             }

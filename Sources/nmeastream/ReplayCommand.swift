@@ -43,7 +43,7 @@ struct ReplayCommand: ParsableCommand {
                 writer.withBytes { output.writeLine($0) }
             case (.text, .fix(let fix)):
                 output.write(FixText.line(fix) + "\n")
-            case (.nmea, .sentence(let raw, _)):
+            case (.nmea, .sentence(let raw)):
                 raw.withUnsafeBytes { output.write($0) }
                 crlf.withUnsafeBufferPointer { output.write($0) }
             default:

@@ -33,7 +33,7 @@ struct EpochAssemblerTests {
         bytes.withUnsafeBytes { buffer in
             decoder.feed(buffer) { event in
                 switch event {
-                case .sentence(let raw, _): lastSentence = raw.address.text
+                case .sentence(let raw): lastSentence = raw.address.text
                 case .fix(let fix): delivered.append((lastSentence, fix.time?.description ?? ""))
                 default: break
                 }

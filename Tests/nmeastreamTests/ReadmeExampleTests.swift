@@ -14,7 +14,8 @@ struct ReadmeExampleTests {
             switch event {
             case .fix(let fix): fixes.append(fix)
             case .satellites(let view): _ = view
-            case .sentence(let raw, let decoded): _ = (raw.text, decoded)
+            case .sentence(let raw):
+                if case .rmc(let rmc)? = try? NMEASentence.decode(raw) { print(rmc.navigationalStatus as Any) }
             case .rejected(let reject): rejects.append(reject)
             }
         }

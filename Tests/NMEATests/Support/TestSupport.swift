@@ -25,9 +25,9 @@ func decode(_ bytes: [UInt8], chunkSizes: [Int] = [65_536], framer: NMEAFramer.C
     var result = Decoded()
     let handle: (NMEADecoder.Event) -> Void = { event in
         switch event {
-        case .sentence(let raw, let sentence):
+        case .sentence(let raw):
             result.sentences.append(raw.text)
-            if let sentence { result.decoded.append(sentence) }
+            if let sentence = try? NMEASentence.decode(raw) { result.decoded.append(sentence) }
         case .fix(let fix): result.fixes.append(fix)
         case .satellites(let view): result.views.append(view)
         case .rejected(let reject): result.rejects.append(reject)
