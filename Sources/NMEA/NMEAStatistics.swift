@@ -28,6 +28,9 @@ public struct NMEAStatistics: Sendable, Hashable {
     private var frequentKeys: [UInt64] = []
     private var frequentCounts: [Int] = []
     private var otherCounts: [UInt64: Int] = [:]
+    /// Receivers repeat their sentences in the same order, so the entry after the last one hit
+    /// is tried first.
+    private var lastHit = 0
 
     /// Creates empty statistics.
     public init() {}
@@ -53,13 +56,20 @@ public struct NMEAStatistics: Sendable, Hashable {
 
     mutating func countSentence(_ address: NMEAField, length: Int, decoded: Bool) {
         // Up to seven address bytes packed in a word: no string per sentence.
-        var key: UInt64 = UInt64(min(address.count, 7))
-        for index in 0..<min(address.count, 7) { key |= UInt64(address[index]) << UInt64(8 * (index + 1)) }
-        if let index = frequentKeys.firstIndex(of: key) {
+        let length = min(address.count, 7)
+        var key = UInt64(length)
+        for index in 0..<length { key |= UInt64(address[index]) &<< UInt64(8 &* (index &+ 1)) }
+        let next = lastHit + 1 < frequentKeys.count ? lastHit + 1 : 0
+        if next < frequentKeys.count, frequentKeys[next] == key {
+            frequentCounts[next] += 1
+            lastHit = next
+        } else if let index = frequentKeys.firstIndex(of: key) {
             frequentCounts[index] += 1
+            lastHit = index
         } else if frequentKeys.count < 32 {
             frequentKeys.append(key)
             frequentCounts.append(1)
+            lastHit = frequentKeys.count - 1
         } else {
             otherCounts[key, default: 0] += 1
         }

@@ -196,7 +196,7 @@ public final class NMEAFramer {
             wide ^= word
             var commas = SWAR.zeroBytes(word ^ SWAR.commas)
             while commas != 0 {
-                fieldStarts[fields] = Int32(index + commas.trailingZeroBitCount >> 3 + 1)
+                fieldStarts[fields] = Int32(truncatingIfNeeded: index + commas.trailingZeroBitCount >> 3 + 1)
                 fields += 1
                 commas &= commas &- 1
             }
@@ -210,7 +210,7 @@ public final class NMEAFramer {
             let byte = sentence[index]
             sum ^= byte
             if byte == UInt8(ascii: ",") {
-                fieldStarts[fields] = Int32(index + 1)
+                fieldStarts[fields] = Int32(truncatingIfNeeded: index + 1)
                 fields += 1
             }
             index += 1
