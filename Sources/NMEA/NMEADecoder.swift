@@ -77,23 +77,54 @@ public final class NMEADecoder {
             core.pointee.statistics.count(reject)
             handler(.rejected(reject))
         case .sentence(let raw):
-            let decoded: NMEASentence?
-            do {
-                decoded = try NMEASentence.decode(raw)
-            } catch {
-                let reject = RejectedInput(
-                    reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
-                    fieldIndex: error.fieldIndex, detail: error.error.description)
-                core.pointee.statistics.count(reject)
-                handler(.rejected(reject))
-                return
-            }
-            core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: decoded != nil)
-            handler(.sentence(raw))
-            if let decoded {
-                core.pointee.assembler.add(decoded) { output in handle(output, handler) }
+            withoutActuallyEscaping(handler) { handler in
+                var feed = Feed(decoder: self, raw: raw, handler: handler)
+                do throws(MalformedSentence) {
+                    if try !NMEASentence.decode(raw, into: &feed) {
+                        core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
+                        handler(.sentence(raw))
+                    }
+                } catch {
+                    let reject = RejectedInput(
+                        reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
+                        fieldIndex: error.fieldIndex, detail: error.error.description)
+                    core.pointee.statistics.count(reject)
+                    handler(.rejected(reject))
+                }
             }
         }
+    }
+
+    /// Takes each decoded sentence straight to the assembler, as its own type.
+    private struct Feed: SentenceVisitor {
+        let decoder: NMEADecoder
+        let raw: RawSentence
+        let handler: (Event) -> Void
+
+        /// Counts the sentence and hands it out before it reaches the assembler.
+        private func announce() -> UnsafeMutablePointer<Core> {
+            let core = decoder.core
+            core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
+            handler(.sentence(raw))
+            return core
+        }
+
+        private func emit(_ output: EpochAssembler.Output) { decoder.handle(output, handler) }
+
+        mutating func visit(_ s: GGA) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: RMC) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: GSA) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: GSV) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: VTG) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: GLL) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: ZDA) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: GST) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: GNS) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: GBS) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: DTM) { _ = announce() }
+        mutating func visit(_ s: TXT) { _ = announce() }
+        mutating func visit(_ s: HDT) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: PGRMZ) { announce().pointee.assembler.add(s, emit: emit) }
     }
 
     private func handle(_ output: EpochAssembler.Output, _ handler: (Event) -> Void) {

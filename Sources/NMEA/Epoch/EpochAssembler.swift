@@ -75,19 +75,54 @@ public struct EpochAssembler: Sendable {
 
     /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
-        if case .gsv(let gsv) = sentence {
-            let result = sky.add(gsv, time: fix.timeOfDay.flatMap(dates.resolve))
-            if let dropped = result.dropped { emit(.rejected(dropped)) }
-            if var view = result.completed {
-                for index in view.satellites.indices {
-                    if let id = view.satellites[index].id, used.contains(id) { view.satellites[index].used = true }
-                }
-                emit(.satellites(view))
-            }
-            return
+        switch sentence {
+        case .gga(let s): add(s, emit: emit)
+        case .rmc(let s): add(s, emit: emit)
+        case .gsa(let s): add(s, emit: emit)
+        case .gsv(let s): add(s, emit: emit)
+        case .vtg(let s): add(s, emit: emit)
+        case .gll(let s): add(s, emit: emit)
+        case .zda(let s): add(s, emit: emit)
+        case .gst(let s): add(s, emit: emit)
+        case .gns(let s): add(s, emit: emit)
+        case .gbs(let s): add(s, emit: emit)
+        case .hdt(let s): add(s, emit: emit)
+        case .pgrmz(let s): add(s, emit: emit)
+        case .dtm, .txt: break
         }
-        guard let (kind, time) = Self.classify(sentence) else { return }
+    }
 
+    // One entry point per type, so the decoder can hand sentences over without building (and
+    // copying) an ``NMEASentence`` for each.
+    mutating func add(_ s: GGA, emit: (Output) -> Void) { process(.gga, s.time, emit, { .gga(s) }) { $0.apply(s) } }
+    mutating func add(_ s: RMC, emit: (Output) -> Void) { process(.rmc, s.time, emit, { .rmc(s) }) { $0.apply(s) } }
+    mutating func add(_ s: GSA, emit: (Output) -> Void) { process(.gsa, nil, emit, { .gsa(s) }) { $0.apply(s) } }
+    mutating func add(_ s: VTG, emit: (Output) -> Void) { process(.vtg, nil, emit, { .vtg(s) }) { $0.apply(s) } }
+    mutating func add(_ s: GLL, emit: (Output) -> Void) { process(.gll, s.time, emit, { .gll(s) }) { $0.apply(s) } }
+    mutating func add(_ s: ZDA, emit: (Output) -> Void) { process(.zda, s.time, emit, { .zda(s) }) { $0.apply(s) } }
+    mutating func add(_ s: GST, emit: (Output) -> Void) { process(.gst, s.time, emit, { .gst(s) }) { $0.apply(s) } }
+    mutating func add(_ s: GNS, emit: (Output) -> Void) { process(.gns, s.time, emit, { .gns(s) }) { $0.apply(s) } }
+    mutating func add(_ s: GBS, emit: (Output) -> Void) { process(.gbs, s.time, emit, { .gbs(s) }) { $0.apply(s) } }
+    mutating func add(_ s: HDT, emit: (Output) -> Void) { process(.hdt, nil, emit, { .hdt(s) }) { $0.apply(s) } }
+    mutating func add(_ s: PGRMZ, emit: (Output) -> Void) { process(.pgrmz, nil, emit, { .pgrmz(s) }) { $0.apply(s) } }
+
+    mutating func add(_ gsv: GSV, emit: (Output) -> Void) {
+        let result = sky.add(gsv, time: fix.timeOfDay.flatMap(dates.resolve))
+        if let dropped = result.dropped { emit(.rejected(dropped)) }
+        if var view = result.completed {
+            for index in view.satellites.indices {
+                if let id = view.satellites[index].id, used.contains(id) { view.satellites[index].used = true }
+            }
+            emit(.satellites(view))
+        }
+    }
+
+    /// The cycle logic shared by every fix-bearing sentence: `hold` makes the sentence a value
+    /// to keep for the next epoch (rarely needed), `apply` merges it into the epoch.
+    private mutating func process(
+        _ kind: Kind, _ time: TimeOfDay?, _ emit: (Output) -> Void,
+        _ hold: () -> NMEASentence, _ apply: (inout EpochAssembler) -> Void
+    ) {
         if let time {
             if endedEarly {
                 endedEarly = false
@@ -105,7 +140,7 @@ public struct EpochAssembler: Sendable {
                 startEpoch()
             }
         } else if endedEarly {
-            pending.append(sentence)
+            pending.append(hold())
             // A receiver without a clock sends whole cycles with no time: when the held
             // sentences end the way a cycle ends (or pile up), they are a cycle of their own.
             let held = pending.reduce(0) { $0 + (Self.classify($1)?.0 == cycleEnd?.kind ? 1 : 0) }
@@ -121,7 +156,8 @@ public struct EpochAssembler: Sendable {
             startEpoch()
         }
 
-        apply(sentence, kind)
+        note(kind)
+        apply(&self)
         if let cycleEnd, cycleEnd == last, fix.timeOfDay != nil {
             deliver(emit)
             endedEarly = true
@@ -147,7 +183,9 @@ public struct EpochAssembler: Sendable {
         let held = pending
         pending.removeAll(keepingCapacity: true)
         for sentence in held {
-            if let (kind, _) = Self.classify(sentence) { apply(sentence, kind) }
+            guard let (kind, _) = Self.classify(sentence) else { continue }
+            note(kind)
+            apply(sentence)
         }
     }
 
@@ -217,93 +255,125 @@ public struct EpochAssembler: Sendable {
         emit(.fix(out))
     }
 
-    private mutating func apply(_ sentence: NMEASentence, _ kind: Kind) {
+    /// Counts a sentence of `kind` into the epoch (for learning where cycles end).
+    private mutating func note(_ kind: Kind) {
         let occurrence = counts.increment(kind.rawValue)
         if first == nil { first = kind }
         last = CycleEnd(kind: kind, occurrence: occurrence)
         epochHasData = true
+    }
+
+    private mutating func apply(_ sentence: NMEASentence) {
         switch sentence {
-        case .gga(let s):
-            noteTime(s.time)
-            if s.quality != .invalid { setPosition(s.latitude, s.longitude) }
-            fix.quality = s.quality ?? fix.quality
-            fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
-            fix.hdop = s.hdop ?? fix.hdop
-            fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
-            fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
-            fix.differentialAge = s.differentialAge ?? fix.differentialAge
-            fix.differentialStation = s.differentialStation ?? fix.differentialStation
-            modeEvidence.quality(s.satellitesUsed == 0 ? .invalid : s.quality, hasAltitude: s.altitudeMSL != nil)
-        case .gns(let s):
-            noteTime(s.time)
-            let mode = s.bestMode
-            if mode?.isValid ?? true { setPosition(s.latitude, s.longitude) }
-            fix.positioningMode = mode ?? fix.positioningMode
-            fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
-            fix.hdop = s.hdop ?? fix.hdop
-            fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
-            fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
-            fix.differentialAge = s.differentialAge ?? fix.differentialAge
-            fix.differentialStation = s.differentialStation ?? fix.differentialStation
-            fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
-            modeEvidence.validity(mode.map(\.isValid), hasAltitude: s.altitudeMSL != nil)
-        case .rmc(let s):
-            if let date = s.date { dates.noteTwoDigitDate(date, at: s.time) }
-            noteTime(s.time)
-            let valid = s.isValid != false && s.mode?.isValid != false
-            if valid {
-                setPosition(s.latitude, s.longitude)
-                fix.speed = s.speed ?? fix.speed
-                fix.track = s.course ?? fix.track
-            }
-            fix.magneticVariation = s.magneticVariation ?? fix.magneticVariation
-            fix.positioningMode = s.mode ?? fix.positioningMode
-            fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
-            modeEvidence.validity(s.isValid.map { $0 && s.mode?.isValid != false }, hasAltitude: false)
-        case .gll(let s):
-            noteTime(s.time)
-            let valid = s.isValid != false && s.mode?.isValid != false
-            if valid { setPosition(s.latitude, s.longitude) }
-            fix.positioningMode = s.mode ?? fix.positioningMode
-            modeEvidence.validity(s.isValid.map { $0 && s.mode?.isValid != false }, hasAltitude: false)
-        case .vtg(let s):
-            if s.mode?.isValid != false {
-                fix.speed = s.speed ?? fix.speed
-                fix.track = s.courseTrue ?? fix.track
-            }
-            fix.positioningMode = s.mode ?? fix.positioningMode
-        case .gsa(let s):
-            fix.pdop = s.pdop ?? fix.pdop
-            fix.hdop = s.hdop ?? fix.hdop
-            fix.vdop = s.vdop ?? fix.vdop
-            modeEvidence.fixType(s.fixType)
-            if usedSerial != epochSerial {
-                usedSerial = epochSerial
-                used.removeAll()
-            }
-            let system = s.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? s.talker.constellation
-            for number in s.satellites {
-                if let id = SatelliteID(nmeaID: number, constellation: system) { used.insert(id) }
-            }
-        case .zda(let s):
-            if let date = s.date { dates.noteFullDate(date, at: s.time) }
-            noteTime(s.time)
-        case .gst(let s):
-            noteTime(s.time)
-            fix.errors = PositionErrors(
-                latitude: s.latitudeDeviation, longitude: s.longitudeDeviation, altitude: s.altitudeDeviation,
-                rangeRMS: s.rangeRMS, semiMajor: s.semiMajorDeviation, semiMinor: s.semiMinorDeviation,
-                orientation: s.orientation)
-        case .gbs(let s):
-            noteTime(s.time)
-        case .hdt(let s):
-            fix.heading = s.heading ?? fix.heading
-        case .pgrmz(let s):
-            // Feet-resolution altitude: used only when the epoch has no GGA/GNS altitude.
-            garminAltitude = s.altitude ?? garminAltitude
-        case .gsv, .txt, .dtm:
-            break
+        case .gga(let s): apply(s)
+        case .rmc(let s): apply(s)
+        case .gsa(let s): apply(s)
+        case .vtg(let s): apply(s)
+        case .gll(let s): apply(s)
+        case .zda(let s): apply(s)
+        case .gst(let s): apply(s)
+        case .gns(let s): apply(s)
+        case .gbs(let s): apply(s)
+        case .hdt(let s): apply(s)
+        case .pgrmz(let s): apply(s)
+        case .gsv, .txt, .dtm: break
         }
+    }
+
+    private mutating func apply(_ s: GGA) {
+        noteTime(s.time)
+        if s.quality != .invalid { setPosition(s.latitude, s.longitude) }
+        fix.quality = s.quality ?? fix.quality
+        fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
+        fix.hdop = s.hdop ?? fix.hdop
+        fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
+        fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
+        fix.differentialAge = s.differentialAge ?? fix.differentialAge
+        fix.differentialStation = s.differentialStation ?? fix.differentialStation
+        modeEvidence.quality(s.satellitesUsed == 0 ? .invalid : s.quality, hasAltitude: s.altitudeMSL != nil)
+    }
+
+    private mutating func apply(_ s: GNS) {
+        noteTime(s.time)
+        let mode = s.bestMode
+        if mode?.isValid ?? true { setPosition(s.latitude, s.longitude) }
+        fix.positioningMode = mode ?? fix.positioningMode
+        fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
+        fix.hdop = s.hdop ?? fix.hdop
+        fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
+        fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
+        fix.differentialAge = s.differentialAge ?? fix.differentialAge
+        fix.differentialStation = s.differentialStation ?? fix.differentialStation
+        fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
+        modeEvidence.validity(mode.map(\.isValid), hasAltitude: s.altitudeMSL != nil)
+    }
+
+    private mutating func apply(_ s: RMC) {
+        if let date = s.date { dates.noteTwoDigitDate(date, at: s.time) }
+        noteTime(s.time)
+        let valid = s.isValid != false && s.mode?.isValid != false
+        if valid {
+            setPosition(s.latitude, s.longitude)
+            fix.speed = s.speed ?? fix.speed
+            fix.track = s.course ?? fix.track
+        }
+        fix.magneticVariation = s.magneticVariation ?? fix.magneticVariation
+        fix.positioningMode = s.mode ?? fix.positioningMode
+        fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
+        modeEvidence.validity(s.isValid.map { $0 && s.mode?.isValid != false }, hasAltitude: false)
+    }
+
+    private mutating func apply(_ s: GLL) {
+        noteTime(s.time)
+        let valid = s.isValid != false && s.mode?.isValid != false
+        if valid { setPosition(s.latitude, s.longitude) }
+        fix.positioningMode = s.mode ?? fix.positioningMode
+        modeEvidence.validity(s.isValid.map { $0 && s.mode?.isValid != false }, hasAltitude: false)
+    }
+
+    private mutating func apply(_ s: VTG) {
+        if s.mode?.isValid != false {
+            fix.speed = s.speed ?? fix.speed
+            fix.track = s.courseTrue ?? fix.track
+        }
+        fix.positioningMode = s.mode ?? fix.positioningMode
+    }
+
+    private mutating func apply(_ s: GSA) {
+        fix.pdop = s.pdop ?? fix.pdop
+        fix.hdop = s.hdop ?? fix.hdop
+        fix.vdop = s.vdop ?? fix.vdop
+        modeEvidence.fixType(s.fixType)
+        if usedSerial != epochSerial {
+            usedSerial = epochSerial
+            used.removeAll()
+        }
+        let system = s.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? s.talker.constellation
+        for number in s.satellites {
+            if let id = SatelliteID(nmeaID: number, constellation: system) { used.insert(id) }
+        }
+    }
+
+    private mutating func apply(_ s: ZDA) {
+        if let date = s.date { dates.noteFullDate(date, at: s.time) }
+        noteTime(s.time)
+    }
+
+    private mutating func apply(_ s: GST) {
+        noteTime(s.time)
+        fix.errors = PositionErrors(
+            latitude: s.latitudeDeviation, longitude: s.longitudeDeviation, altitude: s.altitudeDeviation,
+            rangeRMS: s.rangeRMS, semiMajor: s.semiMajorDeviation, semiMinor: s.semiMinorDeviation,
+            orientation: s.orientation)
+    }
+
+    private mutating func apply(_ s: GBS) { noteTime(s.time) }
+
+    private mutating func apply(_ s: HDT) { fix.heading = s.heading ?? fix.heading }
+
+    private mutating func apply(_ s: PGRMZ) {
+        // Feet-resolution altitude: used only when the epoch has no GGA/GNS altitude.
+        garminAltitude = s.altitude ?? garminAltitude
     }
 
     private mutating func noteTime(_ time: TimeOfDay?) {

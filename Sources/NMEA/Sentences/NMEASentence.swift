@@ -69,25 +69,71 @@ public enum NMEASentence: Sendable, Hashable {
     ///   (most proprietary sentences, AIS, and the many others: they remain available raw).
     /// - Throws: ``MalformedSentence`` naming the field that is not what the type says.
     public static func decode(_ raw: RawSentence) throws(MalformedSentence) -> NMEASentence? {
+        var builder = Builder()
+        guard try decode(raw, into: &builder) else { return nil }
+        return builder.sentence
+    }
+
+    /// Decodes `raw` and hands the typed value to `visitor`, with no enum in between.
+    /// Returns `false` for a type this module does not decode.
+    static func decode<Visitor: SentenceVisitor>(_ raw: RawSentence, into visitor: inout Visitor) throws(MalformedSentence) -> Bool {
         guard let talker = raw.talker, let formatter = raw.formatter else {
-            if raw.isProprietary, raw.address.equals("PGRMZ") { return .pgrmz(try PGRMZ(raw)) }
-            return nil
+            guard raw.isProprietary, raw.address.equals("PGRMZ") else { return false }
+            visitor.visit(try PGRMZ(raw))
+            return true
         }
         switch formatter.code {
-        case 0x47_47_41: return .gga(try GGA(raw, talker: talker))
-        case 0x52_4D_43: return .rmc(try RMC(raw, talker: talker))
-        case 0x47_53_41: return .gsa(try GSA(raw, talker: talker))
-        case 0x47_53_56: return .gsv(try GSV(raw, talker: talker))
-        case 0x56_54_47: return .vtg(try VTG(raw, talker: talker))
-        case 0x47_4C_4C: return .gll(try GLL(raw, talker: talker))
-        case 0x5A_44_41: return .zda(try ZDA(raw, talker: talker))
-        case 0x47_53_54: return .gst(try GST(raw, talker: talker))
-        case 0x47_4E_53: return .gns(try GNS(raw, talker: talker))
-        case 0x47_42_53: return .gbs(try GBS(raw, talker: talker))
-        case 0x44_54_4D: return .dtm(try DTM(raw, talker: talker))
-        case 0x54_58_54: return .txt(try TXT(raw, talker: talker))
-        case 0x48_44_54: return .hdt(try HDT(raw, talker: talker))
-        default: return nil
+        case 0x47_47_41: visitor.visit(try GGA(raw, talker: talker))
+        case 0x52_4D_43: visitor.visit(try RMC(raw, talker: talker))
+        case 0x47_53_41: visitor.visit(try GSA(raw, talker: talker))
+        case 0x47_53_56: visitor.visit(try GSV(raw, talker: talker))
+        case 0x56_54_47: visitor.visit(try VTG(raw, talker: talker))
+        case 0x47_4C_4C: visitor.visit(try GLL(raw, talker: talker))
+        case 0x5A_44_41: visitor.visit(try ZDA(raw, talker: talker))
+        case 0x47_53_54: visitor.visit(try GST(raw, talker: talker))
+        case 0x47_4E_53: visitor.visit(try GNS(raw, talker: talker))
+        case 0x47_42_53: visitor.visit(try GBS(raw, talker: talker))
+        case 0x44_54_4D: visitor.visit(try DTM(raw, talker: talker))
+        case 0x54_58_54: visitor.visit(try TXT(raw, talker: talker))
+        case 0x48_44_54: visitor.visit(try HDT(raw, talker: talker))
+        default: return false
         }
+        return true
     }
+
+    private struct Builder: SentenceVisitor {
+        var sentence: NMEASentence?
+        mutating func visit(_ s: GGA) { sentence = .gga(s) }
+        mutating func visit(_ s: RMC) { sentence = .rmc(s) }
+        mutating func visit(_ s: GSA) { sentence = .gsa(s) }
+        mutating func visit(_ s: GSV) { sentence = .gsv(s) }
+        mutating func visit(_ s: VTG) { sentence = .vtg(s) }
+        mutating func visit(_ s: GLL) { sentence = .gll(s) }
+        mutating func visit(_ s: ZDA) { sentence = .zda(s) }
+        mutating func visit(_ s: GST) { sentence = .gst(s) }
+        mutating func visit(_ s: GNS) { sentence = .gns(s) }
+        mutating func visit(_ s: GBS) { sentence = .gbs(s) }
+        mutating func visit(_ s: DTM) { sentence = .dtm(s) }
+        mutating func visit(_ s: TXT) { sentence = .txt(s) }
+        mutating func visit(_ s: HDT) { sentence = .hdt(s) }
+        mutating func visit(_ s: PGRMZ) { sentence = .pgrmz(s) }
+    }
+}
+
+/// Receives each decoded sentence as its own type.
+protocol SentenceVisitor {
+    mutating func visit(_ s: GGA)
+    mutating func visit(_ s: RMC)
+    mutating func visit(_ s: GSA)
+    mutating func visit(_ s: GSV)
+    mutating func visit(_ s: VTG)
+    mutating func visit(_ s: GLL)
+    mutating func visit(_ s: ZDA)
+    mutating func visit(_ s: GST)
+    mutating func visit(_ s: GNS)
+    mutating func visit(_ s: GBS)
+    mutating func visit(_ s: DTM)
+    mutating func visit(_ s: TXT)
+    mutating func visit(_ s: HDT)
+    mutating func visit(_ s: PGRMZ)
 }
