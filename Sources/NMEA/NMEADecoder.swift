@@ -51,7 +51,11 @@ public final class NMEADecoder {
     /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
         core.pointee.statistics.bytes += bytes.count
-        framer.feed(bytes) { event in self.handle(event, handler) }
+        // One escapable wrapper per chunk, not per sentence: the per-sentence path keeps the
+        // handler in a small struct, which needs an escaping closure.
+        withoutActuallyEscaping(handler) { handler in
+            framer.feed(bytes) { event in self.handle(event, handler) }
+        }
     }
 
     /// Feeds the bytes of a collection, such as an `[UInt8]` or a `String.UTF8View`.
@@ -67,30 +71,30 @@ public final class NMEADecoder {
 
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
     public func finish(_ handler: (Event) -> Void) {
-        framer.finish { event in self.handle(event, handler) }
-        core.pointee.assembler.finish { output in self.handle(output, handler) }
+        withoutActuallyEscaping(handler) { handler in
+            framer.finish { event in self.handle(event, handler) }
+            core.pointee.assembler.finish { output in self.handle(output, handler) }
+        }
     }
 
-    private func handle(_ event: NMEAFramer.Event, _ handler: (Event) -> Void) {
+    private func handle(_ event: NMEAFramer.Event, _ handler: @escaping (Event) -> Void) {
         switch event {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
             handler(.rejected(reject))
         case .sentence(let raw):
-            withoutActuallyEscaping(handler) { handler in
-                var feed = Feed(decoder: self, raw: raw, handler: handler)
-                do throws(MalformedSentence) {
-                    if try !NMEASentence.decode(raw, into: &feed) {
-                        core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
-                        handler(.sentence(raw))
-                    }
-                } catch {
-                    let reject = RejectedInput(
-                        reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
-                        fieldIndex: error.fieldIndex, detail: error.error.description)
-                    core.pointee.statistics.count(reject)
-                    handler(.rejected(reject))
+            var feed = Feed(decoder: self, raw: raw, handler: handler)
+            do throws(MalformedSentence) {
+                if try !NMEASentence.decode(raw, into: &feed) {
+                    core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
+                    handler(.sentence(raw))
                 }
+            } catch {
+                let reject = RejectedInput(
+                    reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
+                    fieldIndex: error.fieldIndex, detail: error.error.description)
+                core.pointee.statistics.count(reject)
+                handler(.rejected(reject))
             }
         }
     }
@@ -109,25 +113,70 @@ public final class NMEADecoder {
             return core
         }
 
-        private func emit(_ output: EpochAssembler.Output) { decoder.handle(output, handler) }
+        mutating func visit(_ s: GGA) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
 
-        mutating func visit(_ s: GGA) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: RMC) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: GSA) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: GSV) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: VTG) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: GLL) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: ZDA) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: GST) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: GNS) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: GBS) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: RMC) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: GSA) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: GSV) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: VTG) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: GLL) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: ZDA) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: GST) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: GNS) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: GBS) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
         mutating func visit(_ s: DTM) { _ = announce() }
         mutating func visit(_ s: TXT) { _ = announce() }
-        mutating func visit(_ s: HDT) { announce().pointee.assembler.add(s, emit: emit) }
-        mutating func visit(_ s: PGRMZ) { announce().pointee.assembler.add(s, emit: emit) }
+        mutating func visit(_ s: HDT) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
+
+        mutating func visit(_ s: PGRMZ) {
+            let (decoder, handler) = (self.decoder, self.handler)
+            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+        }
     }
 
-    private func handle(_ output: EpochAssembler.Output, _ handler: (Event) -> Void) {
+    private func handle(_ output: EpochAssembler.Output, _ handler: @escaping (Event) -> Void) {
         switch output {
         case .fix(let fix):
             core.pointee.statistics.fixes += 1
