@@ -101,7 +101,7 @@ public final class NMEADecoder {
 
     /// Takes each decoded sentence straight to the assembler, as its own type.
     private struct Feed: SentenceVisitor {
-        let decoder: NMEADecoder
+        unowned(unsafe) let decoder: NMEADecoder  // alive: it is running this feed
         let raw: RawSentence
         let handler: (Event) -> Void
 
