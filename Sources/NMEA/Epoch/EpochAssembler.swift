@@ -284,12 +284,8 @@ public struct EpochAssembler: Sendable {
         noteTime(s.time)
         if s.quality != .invalid { setPosition(s.latitude, s.longitude) }
         fix.quality = s.quality ?? fix.quality
-        fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
-        fix.hdop = s.hdop ?? fix.hdop
-        fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
-        fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
-        fix.differentialAge = s.differentialAge ?? fix.differentialAge
-        fix.differentialStation = s.differentialStation ?? fix.differentialStation
+        mergeSolution(satellites: s.satellitesUsed, hdop: s.hdop, altitude: s.altitudeMSL, separation: s.geoidSeparation,
+                      age: s.differentialAge, station: s.differentialStation)
         modeEvidence.quality(s.satellitesUsed == 0 ? .invalid : s.quality, hasAltitude: s.altitudeMSL != nil)
     }
 
@@ -298,14 +294,21 @@ public struct EpochAssembler: Sendable {
         let mode = s.bestMode
         if mode?.isValid ?? true { setPosition(s.latitude, s.longitude) }
         fix.positioningMode = mode ?? fix.positioningMode
-        fix.satellitesUsed = s.satellitesUsed ?? fix.satellitesUsed
-        fix.hdop = s.hdop ?? fix.hdop
-        fix.altitudeMSL = s.altitudeMSL ?? fix.altitudeMSL
-        fix.geoidSeparation = s.geoidSeparation ?? fix.geoidSeparation
-        fix.differentialAge = s.differentialAge ?? fix.differentialAge
-        fix.differentialStation = s.differentialStation ?? fix.differentialStation
+        mergeSolution(satellites: s.satellitesUsed, hdop: s.hdop, altitude: s.altitudeMSL, separation: s.geoidSeparation,
+                      age: s.differentialAge, station: s.differentialStation)
         fix.navigationalStatus = s.navigationalStatus ?? fix.navigationalStatus
         modeEvidence.validity(mode.map(\.isValid), hasAltitude: s.altitudeMSL != nil)
+    }
+
+    /// The solution data GGA and GNS share.
+    private mutating func mergeSolution(satellites: Int?, hdop: Double?, altitude: Double?, separation: Double?,
+                                        age: Double?, station: Int?) {
+        fix.satellitesUsed = satellites ?? fix.satellitesUsed
+        fix.hdop = hdop ?? fix.hdop
+        fix.altitudeMSL = altitude ?? fix.altitudeMSL
+        fix.geoidSeparation = separation ?? fix.geoidSeparation
+        fix.differentialAge = age ?? fix.differentialAge
+        fix.differentialStation = station ?? fix.differentialStation
     }
 
     private mutating func apply(_ s: RMC) {

@@ -114,15 +114,6 @@ public struct JSONWriter: Sendable {
         writeQuoted(value)
     }
 
-    /// Writes `"key":"` then lets `body` append raw ASCII that needs no escaping, then `"`.
-    public mutating func rawString(_ key: StaticString, _ body: (inout [UInt8]) -> Void) {
-        writeKey(key)
-        var text: [UInt8] = [UInt8(ascii: "\"")]
-        body(&text)
-        text.append(UInt8(ascii: "\""))
-        text.withUnsafeBufferPointer { append($0.baseAddress!, count: $0.count) }
-    }
-
     /// Writes `"key":"2024-05-01T12:34:56.789Z"` (ISO 8601 UTC with milliseconds).
     public mutating func time(_ key: StaticString, _ time: UTCTime) {
         writeKey(key)

@@ -69,36 +69,10 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Appends ISO 8601 with milliseconds (`2024-05-01T12:34:56.789Z`) to `bytes`.
     public func appendISO8601(to bytes: inout [UInt8]) {
-        appendDigits(date.year, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(date.month, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(date.day, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(timeOfDay.hour, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(timeOfDay.minute, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(timeOfDay.second, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(timeOfDay.nanosecond / 1_000_000, width: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            let count = writeISO8601(into: buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: count))
+        }
     }
 }
 
-@inlinable
-func appendDigits(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-    var divisor = 1
-    for _ in 1..<width { divisor *= 10 }
-    var value = value
-    if value >= divisor * 10 {
-        // Wider than asked: write every digit.
-        bytes.append(contentsOf: String(value).utf8)
-        return
-    }
-    while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") &+ UInt8(value / divisor))
-        value %= divisor
-        divisor /= 10
-    }
-}
