@@ -95,19 +95,54 @@ public final class NMEAFramer {
             }
             guard index < count else { return }
             if state.pointee.skippedCount > 0 { flushSkipped(handler) }
+            // Fast path: scan the sentence in place, checksum and field starts in the same pass.
             let sentenceStart = index
-            let end = scanSentence(start, from: index + 1, to: count)
-            if end - sentenceStart > limit {
+            let sentence = start + sentenceStart
+            let scanEnd = min(count, sentenceStart + limit + 1)
+            var wide: UInt64 = 0
+            var fields = 1
+            fieldStarts[0] = 1
+            var end = sentenceStart + 1
+            while end + 8 <= scanEnd {
+                let word = UInt64(littleEndian: UnsafeRawPointer(start + end).loadUnaligned(as: UInt64.self))
+                if SWAR.endsSentence(word) { break }
+                wide ^= word
+                var commas = SWAR.zeroBytes(word ^ SWAR.commas)
+                while commas != 0 {
+                    fieldStarts[fields] = Int32(truncatingIfNeeded: end - sentenceStart + commas.trailingZeroBitCount >> 3 + 1)
+                    fields += 1
+                    commas &= commas &- 1
+                }
+                end += 8
+            }
+            var sum = SWAR.fold(wide)
+            while end < scanEnd {
+                let byte = start[end]
+                if byte &- 0x20 > 0x5E || byte == UInt8(ascii: "$") { break }
+                sum ^= byte
+                if byte == UInt8(ascii: ",") {
+                    fieldStarts[fields] = Int32(truncatingIfNeeded: end - sentenceStart + 1)
+                    fields += 1
+                }
+                end += 1
+            }
+            if end < scanEnd {
+                let terminator = start[end]
+                let length = end - sentenceStart
+                if terminator == 0x0D || terminator == 0x0A {
+                    check(sentence, length: length, sum: sum, fields: fields, handler)
+                    index = end + 1
+                } else {
+                    index = endSentence(sentence, length: length, terminator: terminator, handler) ? end + 1 : end
+                }
+            } else if scanEnd == sentenceStart + limit + 1 {
                 // Too long, wherever the chunk happens to end: reject at the first byte past the limit.
-                reject(.tooLong, start + sentenceStart, length: limit, byteCount: limit + 1, handler)
-                index = sentenceStart + limit + 1
-            } else if end < count {
-                // Fast path: the whole sentence is in this chunk; frame it in place.
-                index = endSentence(start + sentenceStart, length: end - sentenceStart, terminator: start[end], handler) ? end + 1 : end
+                reject(.tooLong, sentence, length: limit, byteCount: limit + 1, handler)
+                index = scanEnd
             } else {
                 state.pointee.inSentence = true
                 state.pointee.carryCount = 0
-                _ = appendToCarry(start + sentenceStart, end - sentenceStart, handler)
+                _ = appendToCarry(sentence, count - sentenceStart, handler)
                 return
             }
         }
@@ -182,11 +217,8 @@ public final class NMEAFramer {
         return false
     }
 
-    /// Checks the checksum and the address, indexes the fields, and hands the sentence out.
-    @inline(__always)
+    /// Indexes a sentence gathered in the carry buffer, then checks and hands it out.
     private func validate(_ sentence: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) {
-        // One pass: the XOR of every byte after the delimiter, and where each field starts;
-        // eight bytes at a time, then the tail.
         var wide: UInt64 = 0
         var fields = 1
         fieldStarts[0] = 1
@@ -202,10 +234,7 @@ public final class NMEAFramer {
             }
             index += 8
         }
-        wide ^= wide >> 32
-        wide ^= wide >> 16
-        wide ^= wide >> 8
-        var sum = UInt8(truncatingIfNeeded: wide)
+        var sum = SWAR.fold(wide)
         while index < length {
             let byte = sentence[index]
             sum ^= byte
@@ -215,6 +244,14 @@ public final class NMEAFramer {
             }
             index += 1
         }
+        check(sentence, length: length, sum: sum, fields: fields, handler)
+    }
+
+    /// Checks the checksum (`sum` is the XOR of every byte after the delimiter, `*hh`
+    /// included) and the address, and hands the sentence out; `fields` field starts are indexed.
+    @inline(__always)
+    private func check(_ sentence: UnsafePointer<UInt8>, length: Int, sum: UInt8, fields: Int, _ handler: (Event) -> Void) {
+        var sum = sum
         var dataEnd = length
         if length >= 4, sentence[length - 3] == UInt8(ascii: "*") {
             guard let high = hexDigitValue(sentence[length - 2]), let low = hexDigitValue(sentence[length - 1]) else {
@@ -289,6 +326,16 @@ enum SWAR {
     static let highs: UInt64 = 0x8080_8080_8080_8080
     static let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
     static let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+
+    /// The XOR of the eight bytes of `word`.
+    @inline(__always)
+    static func fold(_ word: UInt64) -> UInt8 {
+        var word = word
+        word ^= word >> 32
+        word ^= word >> 16
+        word ^= word >> 8
+        return UInt8(truncatingIfNeeded: word)
+    }
 
     /// The high bit of each byte of `word` that is zero, exactly (no borrow between bytes).
     @inline(__always)
