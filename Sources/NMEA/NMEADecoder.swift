@@ -51,10 +51,12 @@ public final class NMEADecoder {
     /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
         core.pointee.statistics.bytes += bytes.count
-        // One escapable wrapper per chunk, not per sentence: the per-sentence path keeps the
-        // handler in a small struct, which needs an escaping closure.
+        // The per-sentence path reaches the handler through a pointer: no reference counting
+        // per sentence, and one escapable wrapper per chunk.
         withoutActuallyEscaping(handler) { handler in
-            framer.feed(bytes) { event in self.handle(event, handler) }
+            withUnsafePointer(to: handler) { handler in
+                framer.feed(bytes) { event in self.handle(event, handler) }
+            }
         }
     }
 
@@ -72,29 +74,34 @@ public final class NMEADecoder {
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
     public func finish(_ handler: (Event) -> Void) {
         withoutActuallyEscaping(handler) { handler in
-            framer.finish { event in self.handle(event, handler) }
-            core.pointee.assembler.finish { output in self.handle(output, handler) }
+            withUnsafePointer(to: handler) { handler in
+                framer.finish { event in self.handle(event, handler) }
+                core.pointee.assembler.finish { output in self.handle(output, handler) }
+            }
         }
     }
 
-    private func handle(_ event: NMEAFramer.Event, _ handler: @escaping (Event) -> Void) {
+    /// The caller's handler, reached through a pointer valid for one `feed` or `finish` call.
+    private typealias Handler = UnsafePointer<(Event) -> Void>
+
+    private func handle(_ event: NMEAFramer.Event, _ handler: Handler) {
         switch event {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler(.rejected(reject))
+            handler.pointee(.rejected(reject))
         case .sentence(let raw):
             var feed = Feed(decoder: self, raw: raw, handler: handler)
             do throws(MalformedSentence) {
                 if try !NMEASentence.decode(raw, into: &feed) {
                     core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
-                    handler(.sentence(raw))
+                    handler.pointee(.sentence(raw))
                 }
             } catch {
                 let reject = RejectedInput(
                     reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
                     fieldIndex: error.fieldIndex, detail: error.error.description)
                 core.pointee.statistics.count(reject)
-                handler(.rejected(reject))
+                handler.pointee(.rejected(reject))
             }
         }
     }
@@ -103,13 +110,13 @@ public final class NMEADecoder {
     private struct Feed: SentenceVisitor {
         unowned(unsafe) let decoder: NMEADecoder  // alive: it is running this feed
         let raw: RawSentence
-        let handler: (Event) -> Void
+        let handler: Handler
 
         /// Counts the sentence and hands it out before it reaches the assembler.
         private func announce() -> UnsafeMutablePointer<Core> {
             let core = decoder.core
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
-            handler(.sentence(raw))
+            handler.pointee(.sentence(raw))
             return core
         }
 
@@ -176,17 +183,17 @@ public final class NMEADecoder {
         }
     }
 
-    private func handle(_ output: EpochAssembler.Output, _ handler: @escaping (Event) -> Void) {
+    private func handle(_ output: EpochAssembler.Output, _ handler: Handler) {
         switch output {
         case .fix(let fix):
             core.pointee.statistics.fixes += 1
-            handler(.fix(fix))
+            handler.pointee(.fix(fix))
         case .satellites(let view):
             core.pointee.statistics.satelliteViews += 1
-            handler(.satellites(view))
+            handler.pointee(.satellites(view))
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler(.rejected(reject))
+            handler.pointee(.rejected(reject))
         }
     }
 }
