@@ -46,32 +46,42 @@ public struct SatelliteViewAssembler: Sendable {
             return result
         }
         let signal = gsv.signalID ?? -1
-        var index = groups.firstIndex { $0.talker == gsv.talker.code && $0.signal == signal }
-        if index == nil {
+        let talker = gsv.talker.code
+        var slot = -1
+        for index in groups.indices where groups[index].talker == talker && groups[index].signal == signal {
+            slot = index
+            break
+        }
+        if slot < 0 {
             if groups.count >= Self.maximumGroups { groups.removeAll() }
-            groups.append(Group(talker: gsv.talker.code, signal: signal))
-            index = groups.count - 1
+            groups.append(Group(talker: talker, signal: signal))
+            slot = groups.count - 1
         }
-        let slot = index!
         let bit = UInt64(1) << UInt64(gsv.messageNumber - 1)
-        if groups[slot].isOpen, groups[slot].total != gsv.messageCount || groups[slot].received & bit != 0 {
-            result.dropped = RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
-                                           detail: "group of \(groups[slot].total) ended with parts missing")
-            groups[slot].received = 0
-        }
-        if !groups[slot].isOpen {
-            groups[slot].total = gsv.messageCount
-            groups[slot].satellitesInView = nil
-            if groups[slot].parts.count < gsv.messageCount {
-                groups[slot].parts.append(contentsOf: repeatElement(GSVSatellites(), count: gsv.messageCount - groups[slot].parts.count))
-            }
-        }
-        groups[slot].received |= bit
-        groups[slot].satellitesInView = gsv.satellitesInView ?? groups[slot].satellitesInView
-        groups[slot].parts[gsv.messageNumber - 1] = gsv.satellites
         let all: UInt64 = gsv.messageCount == 64 ? .max : (UInt64(1) << UInt64(gsv.messageCount)) - 1
-        guard groups[slot].received == all else { return result }
-        groups[slot].received = 0
+        // Work on the group in place: no copy of its parts, no check per access.
+        let complete = groups.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let group = buffer.baseAddress! + slot
+            if group.pointee.isOpen, group.pointee.total != gsv.messageCount || group.pointee.received & bit != 0 {
+                result.dropped = RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
+                                               detail: "group of \(group.pointee.total) ended with parts missing")
+                group.pointee.received = 0
+            }
+            if !group.pointee.isOpen {
+                group.pointee.total = gsv.messageCount
+                group.pointee.satellitesInView = nil
+                if group.pointee.parts.count < gsv.messageCount {
+                    group.pointee.parts.append(contentsOf: repeatElement(GSVSatellites(), count: gsv.messageCount - group.pointee.parts.count))
+                }
+            }
+            group.pointee.received |= bit
+            group.pointee.satellitesInView = gsv.satellitesInView ?? group.pointee.satellitesInView
+            group.pointee.parts[gsv.messageNumber - 1] = gsv.satellites
+            guard group.pointee.received == all else { return false }
+            group.pointee.received = 0
+            return true
+        }
+        guard complete else { return result }
 
         let hint = gsv.talker.constellation
         var satellites: [Satellite] = []

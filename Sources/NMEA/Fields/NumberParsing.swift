@@ -96,10 +96,22 @@ func hexDigitValue(_ byte: UInt8) -> UInt8? {
 /// Reads `[+-]digits[.digits]` (at least one digit); nil when anything else is there.
 @inlinable
 func parseDecimal(_ field: NMEAField) -> Double? {
+    // Fastest path: a short whole number (GSV elevations, azimuths, signal strengths).
+    let count = field.count
+    if count <= 3, count > 0 {
+        var value = 0
+        var index = 0
+        while index < count {
+            let digit = field[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int(digit)
+            index += 1
+        }
+        if index == count { return Double(value) }
+    }
     // Fast path: up to 18 digits fit a UInt64 exactly; one pass, no bookkeeping.
     var index = 0
     var negative = false
-    let count = field.count
     if count > 0, field[0] == UInt8(ascii: "-") || field[0] == UInt8(ascii: "+") {
         negative = field[0] == UInt8(ascii: "-")
         index = 1
