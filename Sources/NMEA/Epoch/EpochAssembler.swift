@@ -107,9 +107,11 @@ public struct EpochAssembler: Sendable {
     mutating func add(_ s: PGRMZ, emit: (Output) -> Void) { process(.pgrmz, nil, emit, { .pgrmz(s) }) { $0.apply(s) } }
 
     mutating func add(_ gsv: GSV, emit: (Output) -> Void) {
-        let result = sky.add(gsv, time: fix.timeOfDay.flatMap(dates.resolve))
+        let result = sky.add(gsv)
         if let dropped = result.dropped { emit(.rejected(dropped)) }
         if var view = result.completed {
+            // Resolved once per completed view, not for every part.
+            view.time = fix.timeOfDay.flatMap(dates.resolve)
             for index in view.satellites.indices {
                 if let id = view.satellites[index].id, used.contains(id) { view.satellites[index].used = true }
             }

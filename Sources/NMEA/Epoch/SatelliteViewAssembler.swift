@@ -37,8 +37,9 @@ public struct SatelliteViewAssembler: Sendable {
     /// Creates an assembler with no open group.
     public init() {}
 
-    /// Adds one GSV part, stamping a completed view with `time`.
-    public mutating func add(_ gsv: GSV, time: UTCTime?) -> Result {
+    /// Adds one GSV part. A completed view has no ``SatelliteView/time`` yet: the caller, which
+    /// knows the epoch, stamps it.
+    public mutating func add(_ gsv: GSV) -> Result {
         var result = Result()
         guard gsv.messageCount <= Self.maximumParts else {
             result.dropped = RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
@@ -94,7 +95,7 @@ public struct SatelliteViewAssembler: Sendable {
             }
         }
         result.completed = SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,
-                                         satellites: satellites, time: time)
+                                         satellites: satellites)
         return result
     }
 }

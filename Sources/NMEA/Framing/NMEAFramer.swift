@@ -99,33 +99,8 @@ public final class NMEAFramer {
             let sentenceStart = index
             let sentence = start + sentenceStart
             let scanEnd = min(count, sentenceStart + limit + 1)
-            var wide: UInt64 = 0
-            var fields = 1
-            fieldStarts[0] = 1
-            var end = sentenceStart + 1
-            while end + 8 <= scanEnd {
-                let word = UInt64(littleEndian: UnsafeRawPointer(start + end).loadUnaligned(as: UInt64.self))
-                if SWAR.endsSentence(word) { break }
-                wide ^= word
-                var commas = SWAR.zeroBytes(word ^ SWAR.commas)
-                while commas != 0 {
-                    fieldStarts[fields] = Int32(truncatingIfNeeded: end - sentenceStart + commas.trailingZeroBitCount >> 3 + 1)
-                    fields += 1
-                    commas &= commas &- 1
-                }
-                end += 8
-            }
-            var sum = SWAR.fold(wide)
-            while end < scanEnd {
-                let byte = start[end]
-                if byte &- 0x20 > 0x5E || byte == UInt8(ascii: "$") { break }
-                sum ^= byte
-                if byte == UInt8(ascii: ",") {
-                    fieldStarts[fields] = Int32(truncatingIfNeeded: end - sentenceStart + 1)
-                    fields += 1
-                }
-                end += 1
-            }
+            let (scanned, sum, fields) = scanFields(sentence, to: scanEnd - sentenceStart)
+            let end = sentenceStart + scanned
             if end < scanEnd {
                 let terminator = start[end]
                 let length = end - sentenceStart
@@ -219,32 +194,45 @@ public final class NMEAFramer {
 
     /// Indexes a sentence gathered in the carry buffer, then checks and hands it out.
     private func validate(_ sentence: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) {
+        // The carry holds no line end, so the scan runs to `length`.
+        let (_, sum, fields) = scanFields(sentence, to: length)
+        check(sentence, length: length, sum: sum, fields: fields, handler)
+    }
+
+    /// Scans `sentence` from the byte after its delimiter up to `to` or the first byte that ends
+    /// or interrupts it, in one pass: returns where it stopped, the XOR of the bytes scanned and
+    /// the number of fields, whose starts are recorded in `fieldStarts`.
+    @inline(__always)
+    private func scanFields(_ sentence: UnsafePointer<UInt8>, to: Int) -> (end: Int, sum: UInt8, fields: Int) {
         var wide: UInt64 = 0
         var fields = 1
         fieldStarts[0] = 1
-        var index = 1
-        while index + 8 <= length {
-            let word = UInt64(littleEndian: UnsafeRawPointer(sentence + index).loadUnaligned(as: UInt64.self))
+        var end = 1
+        // Eight bytes at a time while none of them can end a sentence.
+        while end + 8 <= to {
+            let word = UInt64(littleEndian: UnsafeRawPointer(sentence + end).loadUnaligned(as: UInt64.self))
+            if SWAR.endsSentence(word) { break }
             wide ^= word
             var commas = SWAR.zeroBytes(word ^ SWAR.commas)
             while commas != 0 {
-                fieldStarts[fields] = Int32(truncatingIfNeeded: index + commas.trailingZeroBitCount >> 3 + 1)
+                fieldStarts[fields] = Int32(truncatingIfNeeded: end + commas.trailingZeroBitCount >> 3 + 1)
                 fields += 1
                 commas &= commas &- 1
             }
-            index += 8
+            end += 8
         }
         var sum = SWAR.fold(wide)
-        while index < length {
-            let byte = sentence[index]
+        while end < to {
+            let byte = sentence[end]
+            if byte &- 0x20 > 0x5E || byte == UInt8(ascii: "$") { break }
             sum ^= byte
             if byte == UInt8(ascii: ",") {
-                fieldStarts[fields] = Int32(truncatingIfNeeded: index + 1)
+                fieldStarts[fields] = Int32(truncatingIfNeeded: end + 1)
                 fields += 1
             }
-            index += 1
+            end += 1
         }
-        check(sentence, length: length, sum: sum, fields: fields, handler)
+        return (end, sum, fields)
     }
 
     /// Checks the checksum (`sum` is the XOR of every byte after the delimiter, `*hh`
