@@ -55,7 +55,8 @@ public final class NMEADecoder {
         // per sentence, and one escapable wrapper per chunk.
         withoutActuallyEscaping(handler) { handler in
             withUnsafePointer(to: handler) { handler in
-                framer.feed(bytes) { event in self.handle(event, handler) }
+                let core = self.core
+                framer.feed(bytes) { event in Self.handle(event, core, handler) }
             }
         }
     }
@@ -75,8 +76,9 @@ public final class NMEADecoder {
     public func finish(_ handler: (Event) -> Void) {
         withoutActuallyEscaping(handler) { handler in
             withUnsafePointer(to: handler) { handler in
-                framer.finish { event in self.handle(event, handler) }
-                core.pointee.assembler.finish { output in self.handle(output, handler) }
+                let core = self.core
+                framer.finish { event in Self.handle(event, core, handler) }
+                core.pointee.assembler.finish { output in Self.handle(output, core, handler) }
             }
         }
     }
@@ -84,13 +86,16 @@ public final class NMEADecoder {
     /// The caller's handler, reached through a pointer valid for one `feed` or `finish` call.
     private typealias Handler = UnsafePointer<(Event) -> Void>
 
-    private func handle(_ event: NMEAFramer.Event, _ handler: Handler) {
+    private typealias CorePointer = UnsafeMutablePointer<Core>
+
+    // Static, with the state passed in: the per-sentence path then retains nothing.
+    private static func handle(_ event: NMEAFramer.Event, _ core: CorePointer, _ handler: Handler) {
         switch event {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
             handler.pointee(.rejected(reject))
         case .sentence(let raw):
-            var feed = Feed(decoder: self, raw: raw, handler: handler)
+            var feed = Feed(core: core, raw: raw, handler: handler)
             do throws(MalformedSentence) {
                 if try !NMEASentence.decode(raw, into: &feed) {
                     core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
@@ -108,82 +113,85 @@ public final class NMEADecoder {
 
     /// Takes each decoded sentence straight to the assembler, as its own type.
     private struct Feed: SentenceVisitor {
-        unowned(unsafe) let decoder: NMEADecoder  // alive: it is running this feed
+        let core: CorePointer
         let raw: RawSentence
         let handler: Handler
 
         /// Counts the sentence and hands it out before it reaches the assembler.
-        private func announce() -> UnsafeMutablePointer<Core> {
-            let core = decoder.core
+        private func announce() -> CorePointer {
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
             handler.pointee(.sentence(raw))
             return core
         }
 
         mutating func visit(_ s: GGA) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: RMC) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: GSA) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: GSV) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: VTG) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: GLL) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: ZDA) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: GST) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: GNS) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: GBS) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: DTM) { _ = announce() }
         mutating func visit(_ s: TXT) { _ = announce() }
         mutating func visit(_ s: HDT) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
         }
 
         mutating func visit(_ s: PGRMZ) {
-            let (decoder, handler) = (self.decoder, self.handler)
-            announce().pointee.assembler.add(s) { decoder.handle($0, handler) }
+            let (core, handler) = (self.core, self.handler)
+            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+        }
+
+        private static func emit(_ output: EpochAssembler.Output, _ core: CorePointer, _ handler: Handler) {
+            NMEADecoder.handle(output, core, handler)
         }
     }
 
-    private func handle(_ output: EpochAssembler.Output, _ handler: Handler) {
+    private static func handle(_ output: EpochAssembler.Output, _ core: CorePointer, _ handler: Handler) {
         switch output {
         case .fix(let fix):
             core.pointee.statistics.fixes += 1

@@ -23,28 +23,49 @@ public struct NMEAStatistics: Sendable, Hashable {
     private var otherRejectedBytes: [RejectReason: Int] = [:]
     private var unknownSentences = 0
     private var unknownBytes = 0
-    // Sentence counts by packed address: a short list searched linearly (a receiver sends a
-    // dozen types or so), then a dictionary for the rare stream with many more.
-    private var frequentKeys: [UInt64] = []
-    private var frequentCounts: [Int] = []
+    // Sentence counts by packed address, in a small open-addressing table stored inline (no
+    // allocation, no copy-on-write check per sentence), then a dictionary for the rare stream
+    // with more types than the table takes.
+    private static let tableSize = 64
+    private static let tableLimit = 48
+    private var tableKeys = InlineArray<64, UInt64>(repeating: 0)
+    private var tableCounts = InlineArray<64, Int>(repeating: 0)
+    private var tableCount = 0
     private var otherCounts: [UInt64: Int] = [:]
-    /// Receivers repeat their sentences in the same order, so the entry after the last one hit
-    /// is tried first.
-    private var lastHit = 0
 
     /// Creates empty statistics.
     public init() {}
 
+    /// Equal when every count is equal.
+    public static func == (lhs: NMEAStatistics, rhs: NMEAStatistics) -> Bool {
+        lhs.bytes == rhs.bytes && lhs.fixes == rhs.fixes && lhs.satelliteViews == rhs.satelliteViews
+            && lhs.rejects == rhs.rejects && lhs.rejectedBytes == rhs.rejectedBytes && lhs.sentences == rhs.sentences
+    }
+
+    /// Hashes every count.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes)
+        hasher.combine(fixes)
+        hasher.combine(satelliteViews)
+        hasher.combine(rejects)
+        hasher.combine(rejectedBytes)
+        hasher.combine(sentences)
+    }
+
     /// Checksum-valid sentences by address (`GPGGA`, `PUBX`…), decoded or not.
     public var sentences: [String: Int] {
         var result: [String: Int] = [:]
-        for (key, count) in zip(frequentKeys, frequentCounts) { result[Self.address(of: key), default: 0] += count }
+        for slot in 0..<Self.tableSize where tableKeys[slot] != 0 {
+            result[Self.address(of: tableKeys[slot]), default: 0] += tableCounts[slot]
+        }
         for (key, count) in otherCounts { result[Self.address(of: key), default: 0] += count }
         return result
     }
 
     /// Checksum-valid sentences in all.
-    public var sentenceCount: Int { frequentCounts.reduce(0, +) + otherCounts.values.reduce(0, +) }
+    public var sentenceCount: Int {
+        (0..<Self.tableSize).reduce(0) { $0 + tableCounts[$1] } + otherCounts.values.reduce(0, +)
+    }
 
     /// Rejections in all.
     public var rejectCount: Int { otherRejects.values.reduce(0, +) + unknownSentences }
@@ -54,28 +75,51 @@ public struct NMEAStatistics: Sendable, Hashable {
         otherRejectedBytes[reject.reason, default: 0] += reject.byteCount
     }
 
+    @inline(__always)
     mutating func countSentence(_ address: NMEAField, length: Int, decoded: Bool) {
-        // Up to seven address bytes packed in a word: no string per sentence.
-        let length = min(address.count, 7)
-        var key = UInt64(length)
-        for index in 0..<length { key |= UInt64(address[index]) &<< UInt64(8 &* (index &+ 1)) }
-        let next = lastHit + 1 < frequentKeys.count ? lastHit + 1 : 0
-        if next < frequentKeys.count, frequentKeys[next] == key {
-            frequentCounts[next] += 1
-            lastHit = next
-        } else if let index = frequentKeys.firstIndex(of: key) {
-            frequentCounts[index] += 1
-            lastHit = index
-        } else if frequentKeys.count < 32 {
-            frequentKeys.append(key)
-            frequentCounts.append(1)
-            lastHit = frequentKeys.count - 1
-        } else {
-            otherCounts[key, default: 0] += 1
+        let key = Self.key(address, sentenceLength: length)
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        while true {
+            let stored = tableKeys[slot]
+            if stored == key {
+                tableCounts[slot] &+= 1
+                break
+            }
+            if stored == 0 {
+                countNew(key, slot: slot)
+                break
+            }
+            slot = (slot &+ 1) & (Self.tableSize &- 1)
         }
         if !decoded {
             unknownSentences += 1
             unknownBytes += length
+        }
+    }
+
+    /// Up to seven address bytes and their count packed in a word: no string per sentence.
+    @inline(__always)
+    private static func key(_ address: NMEAField, sentenceLength: Int) -> UInt64 {
+        let length = min(address.count, 7)
+        // The address starts one byte into the sentence: with nine bytes or more, one word
+        // read stays inside it.
+        if sentenceLength >= 9 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(address.base).loadUnaligned(as: UInt64.self))
+            let mask: UInt64 = length == 0 ? 0 : .max >> UInt64(64 - 8 * length)
+            return (word & mask) << 8 | UInt64(length)
+        }
+        var key = UInt64(length)
+        for index in 0..<length { key |= UInt64(address[index]) &<< UInt64(8 &* (index &+ 1)) }
+        return key
+    }
+
+    private mutating func countNew(_ key: UInt64, slot: Int) {
+        if tableCount < Self.tableLimit {
+            tableKeys[slot] = key
+            tableCounts[slot] = 1
+            tableCount += 1
+        } else {
+            otherCounts[key, default: 0] += 1
         }
     }
 

@@ -107,16 +107,15 @@ public struct EpochAssembler: Sendable {
     mutating func add(_ s: PGRMZ, emit: (Output) -> Void) { process(.pgrmz, nil, emit, { .pgrmz(s) }) { $0.apply(s) } }
 
     mutating func add(_ gsv: GSV, emit: (Output) -> Void) {
-        let result = sky.add(gsv)
-        if let dropped = result.dropped { emit(.rejected(dropped)) }
-        if var view = result.completed {
-            // Resolved once per completed view, not for every part.
-            view.time = fix.timeOfDay.flatMap(dates.resolve)
-            for index in view.satellites.indices {
-                if let id = view.satellites[index].id, used.contains(id) { view.satellites[index].used = true }
+        guard var view = sky.add(gsv, dropped: { emit(.rejected($0)) }) else { return }
+        // Resolved once per completed view, not for every part.
+        view.time = fix.timeOfDay.flatMap(dates.resolve)
+        view.satellites.withUnsafeMutableBufferPointer { satellites in
+            for index in satellites.indices {
+                if let id = satellites[index].id, used.contains(id) { satellites[index].used = true }
             }
-            emit(.satellites(view))
         }
+        emit(.satellites(view))
     }
 
     /// The cycle logic shared by every fix-bearing sentence: `hold` makes the sentence a value

@@ -41,10 +41,18 @@ public struct SatelliteViewAssembler: Sendable {
     /// knows the epoch, stamps it.
     public mutating func add(_ gsv: GSV) -> Result {
         var result = Result()
+        result.completed = add(gsv) { result.dropped = $0 }
+        return result
+    }
+
+    /// ``add(_:)`` for the decoder's hot path, with no result structure to copy: returns the
+    /// completed view, if any, and hands a dropped group to `dropped`.
+    mutating func add(_ gsv: GSV, dropped: (RejectedInput) -> Void) -> SatelliteView? {
+        let (messageCount, gsvTalker) = (gsv.messageCount, gsv.talker)
         guard gsv.messageCount <= Self.maximumParts else {
-            result.dropped = RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
-                                           detail: "\(gsv.messageCount) parts is more than \(Self.maximumParts)")
-            return result
+            dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsvTalker)GSV",
+                                           detail: "\(messageCount) parts is more than \(Self.maximumParts)"))
+            return nil
         }
         let signal = gsv.signalID ?? -1
         let talker = gsv.talker.code
@@ -64,8 +72,8 @@ public struct SatelliteViewAssembler: Sendable {
         let complete = groups.withUnsafeMutableBufferPointer { buffer -> Bool in
             let group = buffer.baseAddress! + slot
             if group.pointee.isOpen, group.pointee.total != gsv.messageCount || group.pointee.received & bit != 0 {
-                result.dropped = RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
-                                               detail: "group of \(group.pointee.total) ended with parts missing")
+                dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsvTalker)GSV",
+                                      detail: "group of \(group.pointee.total) ended with parts missing"))
                 group.pointee.received = 0
             }
             if !group.pointee.isOpen {
@@ -82,7 +90,7 @@ public struct SatelliteViewAssembler: Sendable {
             group.pointee.received = 0
             return true
         }
-        guard complete else { return result }
+        guard complete else { return nil }
 
         let hint = gsv.talker.constellation
         var satellites: [Satellite] = []
@@ -94,8 +102,7 @@ public struct SatelliteViewAssembler: Sendable {
                     elevation: satellite.elevation, azimuth: satellite.azimuth, snr: satellite.snr))
             }
         }
-        result.completed = SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,
-                                         satellites: satellites)
-        return result
+        return SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,
+                             satellites: satellites)
     }
 }

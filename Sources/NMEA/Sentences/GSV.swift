@@ -27,15 +27,15 @@ public struct GSV: Sendable, Hashable {
     /// Decodes `$--GSV,t,n,ss,(id,el,az,snr)*[1-4][,h]`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        guard let total = try raw.integer(1), total >= 1 else {
+        guard let total = try raw.quickInteger(1), total >= 1 else {
             throw MalformedSentence(fieldIndex: 1, error: FieldError(expected: "the number of sentences"))
         }
-        guard let number = try raw.integer(2), (1...total).contains(number) else {
+        guard let number = try raw.quickInteger(2), (1...total).contains(number) else {
             throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a sentence number from 1 to \(total)"))
         }
         messageCount = total
         messageNumber = number
-        satellitesInView = try raw.integer(3)
+        satellitesInView = try raw.quickInteger(3)
         let rest = raw.fieldCount - 4
         let groups: Int
         switch rest % 4 {
@@ -53,12 +53,12 @@ public struct GSV: Sendable, Hashable {
         satellites = GSVSatellites()
         for group in 0..<groups {
             let first = 4 + group * 4
-            guard let id = try raw.integer(first) else { continue }
+            guard let id = try raw.quickInteger(first) else { continue }
             satellites.append(GSVSatellite(
                 id: id,
-                elevation: try raw.decimal(first + 1, in: -90...90),
-                azimuth: try raw.decimal(first + 2, in: 0...360),
-                snr: try raw.decimal(first + 3, in: 0...99)))
+                elevation: try raw.quickDecimal(first + 1, in: -90...90),
+                azimuth: try raw.quickDecimal(first + 2, in: 0...360),
+                snr: try raw.quickDecimal(first + 3, in: 0...99)))
         }
     }
 }
