@@ -54,7 +54,7 @@ public final class NMEADecoder {
         // The per-sentence path reaches the handler through a pointer: no reference counting
         // per sentence, and one escapable wrapper per chunk.
         withoutActuallyEscaping(handler) { handler in
-            withUnsafePointer(to: handler) { handler in
+            withUnsafePointer(to: HandlerBox(call: handler)) { handler in
                 let core = self.core
                 framer.feed(bytes) { event in Self.handle(event, core, handler) }
             }
@@ -75,7 +75,7 @@ public final class NMEADecoder {
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
     public func finish(_ handler: (Event) -> Void) {
         withoutActuallyEscaping(handler) { handler in
-            withUnsafePointer(to: handler) { handler in
+            withUnsafePointer(to: HandlerBox(call: handler)) { handler in
                 let core = self.core
                 framer.finish { event in Self.handle(event, core, handler) }
                 core.pointee.assembler.finish { output in Self.handle(output, core, handler) }
@@ -84,7 +84,13 @@ public final class NMEADecoder {
     }
 
     /// The caller's handler, reached through a pointer valid for one `feed` or `finish` call.
-    private typealias Handler = UnsafePointer<(Event) -> Void>
+    private typealias Handler = UnsafePointer<HandlerBox>
+
+    /// The handler in a structure: stored this way, it is called directly rather than through
+    /// a reabstraction thunk for each event.
+    private struct HandlerBox {
+        let call: (Event) -> Void
+    }
 
     private typealias CorePointer = UnsafeMutablePointer<Core>
 
@@ -93,20 +99,20 @@ public final class NMEADecoder {
         switch event {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler.pointee(.rejected(reject))
+            handler.pointee.call(.rejected(reject))
         case .sentence(let raw):
             var feed = Feed(core: core, raw: raw, handler: handler)
             do throws(MalformedSentence) {
                 if try !NMEASentence.decode(raw, into: &feed) {
                     core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
-                    handler.pointee(.sentence(raw))
+                    handler.pointee.call(.sentence(raw))
                 }
             } catch {
                 let reject = RejectedInput(
                     reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
                     fieldIndex: error.fieldIndex, detail: error.error.description)
                 core.pointee.statistics.count(reject)
-                handler.pointee(.rejected(reject))
+                handler.pointee.call(.rejected(reject))
             }
         }
     }
@@ -120,7 +126,7 @@ public final class NMEADecoder {
         /// Counts the sentence and hands it out before it reaches the assembler.
         private func announce() -> CorePointer {
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
-            handler.pointee(.sentence(raw))
+            handler.pointee.call(.sentence(raw))
             return core
         }
 
@@ -195,13 +201,13 @@ public final class NMEADecoder {
         switch output {
         case .fix(let fix):
             core.pointee.statistics.fixes += 1
-            handler.pointee(.fix(fix))
+            handler.pointee.call(.fix(fix))
         case .satellites(let view):
             core.pointee.statistics.satelliteViews += 1
-            handler.pointee(.satellites(view))
+            handler.pointee.call(.satellites(view))
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler.pointee(.rejected(reject))
+            handler.pointee.call(.rejected(reject))
         }
     }
 }

@@ -1,36 +1,32 @@
 /// A set of satellites as a bitmap: 256 numbers for each constellation, stored inline.
 struct SatelliteSet: Sendable, Hashable {
-    private typealias Words = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                               UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                               UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                               UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-    private var words: Words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    // Indexed in place: reading one word copies nothing else.
+    private var words = InlineArray<32, UInt64>(repeating: 0)
 
     mutating func removeAll() { self = SatelliteSet() }
 
+    @inline(__always)
+    private static func position(_ id: SatelliteID) -> (word: Int, bit: UInt64)? {
+        let word = id.constellation.rawValue &* 4 &+ id.svid &>> 6
+        guard (0..<256).contains(id.svid), word < 32 else { return nil }
+        return (word, UInt64(1) &<< UInt64(id.svid & 63))
+    }
+
     mutating func insert(_ id: SatelliteID) {
-        guard (0..<256).contains(id.svid) else { return }
-        let word = id.constellation.rawValue * 4 + id.svid >> 6
-        let bit = UInt64(1) << UInt64(id.svid & 63)
-        withUnsafeMutableBytes(of: &words) { bytes in
-            let value = bytes.load(fromByteOffset: word * 8, as: UInt64.self)
-            bytes.storeBytes(of: value | bit, toByteOffset: word * 8, as: UInt64.self)
-        }
+        guard let (word, bit) = Self.position(id) else { return }
+        words[word] |= bit
     }
 
     func contains(_ id: SatelliteID) -> Bool {
-        guard (0..<256).contains(id.svid) else { return false }
-        let word = id.constellation.rawValue * 4 + id.svid >> 6
-        let value = withUnsafeBytes(of: words) { $0.load(fromByteOffset: word * 8, as: UInt64.self) }
-        return value & (UInt64(1) << UInt64(id.svid & 63)) != 0
+        guard let (word, bit) = Self.position(id) else { return false }
+        return words[word] & bit != 0
     }
 
     static func == (lhs: SatelliteSet, rhs: SatelliteSet) -> Bool {
-        withUnsafeBytes(of: lhs.words) { a in withUnsafeBytes(of: rhs.words) { b in a.elementsEqual(b) } }
+        (0..<32).allSatisfy { lhs.words[$0] == rhs.words[$0] }
     }
 
     func hash(into hasher: inout Hasher) {
-        withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
+        for index in 0..<32 { hasher.combine(words[index]) }
     }
 }

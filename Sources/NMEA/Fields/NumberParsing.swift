@@ -83,7 +83,7 @@ extension NMEAField {
     }
 }
 
-@inlinable
+@inlinable @inline(__always)
 func hexDigitValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")

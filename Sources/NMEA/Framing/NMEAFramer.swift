@@ -214,12 +214,13 @@ public final class NMEAFramer {
             if SWAR.endsSentence(word) { break }
             wide ^= word
             var commas = SWAR.zeroBytes(word ^ SWAR.commas)
+            let first = Int32(truncatingIfNeeded: end &+ 1)
             while commas != 0 {
-                fieldStarts[fields] = Int32(truncatingIfNeeded: end + commas.trailingZeroBitCount >> 3 + 1)
-                fields += 1
+                fieldStarts[fields] = first &+ Int32(truncatingIfNeeded: commas.trailingZeroBitCount &>> 3)
+                fields &+= 1
                 commas &= commas &- 1
             }
-            end += 8
+            end &+= 8
         }
         var sum = SWAR.fold(wide)
         while end < to {
