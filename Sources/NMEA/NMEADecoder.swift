@@ -132,68 +132,64 @@ public final class NMEADecoder {
 
         mutating func visit(_ s: GGA) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: RMC) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: GSA) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: GSV) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: VTG) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: GLL) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: ZDA) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: GST) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: GNS) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: GBS) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: DTM) { _ = announce() }
         mutating func visit(_ s: TXT) { _ = announce() }
         mutating func visit(_ s: HDT) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
 
         mutating func visit(_ s: PGRMZ) {
             let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { Self.emit($0, core, handler) }
-        }
-
-        private static func emit(_ output: EpochAssembler.Output, _ core: CorePointer, _ handler: Handler) {
-            NMEADecoder.handle(output, core, handler)
+            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
         }
     }
 

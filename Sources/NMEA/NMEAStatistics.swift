@@ -26,8 +26,7 @@ public struct NMEAStatistics: Sendable, Hashable {
     // Sentence counts by packed address, in a small open-addressing table stored inline (no
     // allocation, no copy-on-write check per sentence), then a dictionary for the rare stream
     // with more types than the table takes.
-    private static let tableSize = 64
-    private static let tableLimit = 48
+    private static let tableLimit = 48  // of 64 slots: probes stay short
     private var tableKeys = InlineArray<64, UInt64>(repeating: 0)
     private var tableCounts = InlineArray<64, Int>(repeating: 0)
     private var tableCount = 0
@@ -55,7 +54,7 @@ public struct NMEAStatistics: Sendable, Hashable {
     /// Checksum-valid sentences by address (`GPGGA`, `PUBX`…), decoded or not.
     public var sentences: [String: Int] {
         var result: [String: Int] = [:]
-        for slot in 0..<Self.tableSize where tableKeys[slot] != 0 {
+        for slot in tableKeys.indices where tableKeys[slot] != 0 {
             result[Self.address(of: tableKeys[slot]), default: 0] += tableCounts[slot]
         }
         for (key, count) in otherCounts { result[Self.address(of: key), default: 0] += count }
@@ -64,7 +63,7 @@ public struct NMEAStatistics: Sendable, Hashable {
 
     /// Checksum-valid sentences in all.
     public var sentenceCount: Int {
-        (0..<Self.tableSize).reduce(0) { $0 + tableCounts[$1] } + otherCounts.values.reduce(0, +)
+        tableCounts.indices.reduce(0) { $0 + tableCounts[$1] } + otherCounts.values.reduce(0, +)
     }
 
     /// Rejections in all.
@@ -89,7 +88,7 @@ public struct NMEAStatistics: Sendable, Hashable {
                 countNew(key, slot: slot)
                 break
             }
-            slot = (slot &+ 1) & (Self.tableSize &- 1)
+            slot = (slot &+ 1) & (tableKeys.count &- 1)
         }
         if !decoded {
             unknownSentences += 1

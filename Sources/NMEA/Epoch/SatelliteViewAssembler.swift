@@ -48,10 +48,9 @@ public struct SatelliteViewAssembler: Sendable {
     /// ``add(_:)`` for the decoder's hot path, with no result structure to copy: returns the
     /// completed view, if any, and hands a dropped group to `dropped`.
     mutating func add(_ gsv: GSV, dropped: (RejectedInput) -> Void) -> SatelliteView? {
-        let (messageCount, gsvTalker) = (gsv.messageCount, gsv.talker)
         guard gsv.messageCount <= Self.maximumParts else {
-            dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsvTalker)GSV",
-                                           detail: "\(messageCount) parts is more than \(Self.maximumParts)"))
+            dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
+                                  detail: "\(gsv.messageCount) parts is more than \(Self.maximumParts)"))
             return nil
         }
         let signal = gsv.signalID ?? -1
@@ -72,7 +71,7 @@ public struct SatelliteViewAssembler: Sendable {
         let complete = groups.withUnsafeMutableBufferPointer { buffer -> Bool in
             let group = buffer.baseAddress! + slot
             if group.pointee.isOpen, group.pointee.total != gsv.messageCount || group.pointee.received & bit != 0 {
-                dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsvTalker)GSV",
+                dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
                                       detail: "group of \(group.pointee.total) ended with parts missing"))
                 group.pointee.received = 0
             }

@@ -98,17 +98,8 @@ func hexDigitValue(_ byte: UInt8) -> UInt8? {
 func parseDecimal(_ field: NMEAField) -> Double? {
     // Fastest path: a short whole number (GSV elevations, azimuths, signal strengths).
     let count = field.count
-    if count <= 3, count > 0 {
-        var value = 0
-        var index = 0
-        while index < count {
-            let digit = field[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            value = value &* 10 &+ Int(digit)
-            index += 1
-        }
-        if index == count { return Double(value) }
-    }
+    let whole = field.shortWholeNumber
+    if whole >= 0 { return Double(whole) }
     // Fast path: up to 18 digits fit a UInt64 exactly; one pass, no bookkeeping.
     var index = 0
     var negative = false

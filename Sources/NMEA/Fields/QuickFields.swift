@@ -1,10 +1,11 @@
 // Inline fast paths for the short numbers that fill most fields (satellite numbers, elevations,
-// azimuths, signal strengths). Anything they do not recognise goes to the general readers, so
-// the results and the errors are exactly theirs.
+// azimuths, signal strengths). `parseDecimal` starts with the same test; the `quick` readers use
+// it before any of the field-reading layers. Anything else goes to the general readers, so the
+// results and the errors are exactly theirs.
 
 extension NMEAField {
     /// The value of one to three plain decimal digits, or -1 for anything else.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     var shortWholeNumber: Int {
         switch count {
         case 1:
