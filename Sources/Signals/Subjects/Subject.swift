@@ -1,0 +1,62 @@
+/// A hot signal that you drive by hand: every current observer receives what you send.
+///
+/// A subject delivers one event at a time, to its observers in the order they subscribed,
+/// under its own recursive lock: a handler may send to the same subject (the nested event
+/// is delivered at once, from inside the first), subscribe to it or dispose. A handler must
+/// not wait for another thread that sends to the same subject. After a terminal event, the
+/// subject keeps it: later observers receive it at once, and later sends are dropped.
+public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    private let lock = Lock(recursive: true)
+    // Guarded by `lock`.
+    private var observers: [(token: Int, observer: Observer<Value, Failure>)] = []
+    private var nextToken = 0
+    private var terminal: Event<Value, Failure>?
+
+    /// Creates a subject with no observers.
+    public init() {}
+
+    /// The subject as a signal: each subscription adds an observer.
+    public var signal: Signal<Value, Failure> {
+        Signal { [self] observer in
+            lock.lock()
+            defer { lock.unlock() }
+            if let terminal {
+                observer.send(terminal)
+                return nil
+            }
+            let token = nextToken
+            nextToken += 1
+            observers.append((token, observer))
+            return ActionDisposable { [weak self] in self?.remove(token) }
+        }
+    }
+
+    /// Sends `event` to every observer; a terminal event ends the subject.
+    public func send(_ event: Event<Value, Failure>) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard terminal == nil else { return }
+        let current = observers
+        if event.isTerminal {
+            terminal = event
+            observers = []
+        }
+        for entry in current { entry.observer.send(event) }
+    }
+
+    /// Sends a value to every observer.
+    public func send(_ value: Value) { send(.next(value)) }
+
+    /// Ends the subject with `error`.
+    public func send(error: Failure) { send(.error(error)) }
+
+    /// Ends the subject normally.
+    public func sendCompleted() { send(.completed) }
+
+    /// The number of observers subscribed now.
+    public var observerCount: Int { lock.withLock { observers.count } }
+
+    private func remove(_ token: Int) {
+        lock.withLock { observers.removeAll { $0.token == token } }
+    }
+}
