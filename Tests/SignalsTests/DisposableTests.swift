@@ -4,12 +4,10 @@ import Signals
 @Suite("Disposables")
 struct DisposableTests {
     @Test("an action disposable runs its action at most once, even from many threads")
-    func actionOnce() async {
+    func actionOnce() {
         let runs = Protected(0)
         let disposable = ActionDisposable { runs.withLock { $0 += 1 } }
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<16 { group.addTask { disposable.dispose() } }
-        }
+        onThreads(16) { _ in disposable.dispose() }
         #expect(runs.withLock { $0 } == 1)
         #expect(disposable.isDisposed)
     }
@@ -27,15 +25,13 @@ struct DisposableTests {
     }
 
     @Test("a compound racing with add: every child ends up disposed")
-    func compoundRace() async {
+    func compoundRace() {
         for _ in 0..<50 {
             let compound = CompoundDisposable()
             let children = (0..<64).map { _ in NopDisposable() }
-            await withTaskGroup(of: Void.self) { group in
-                for chunk in 0..<4 {
-                    group.addTask { for child in children[(chunk * 16)..<(chunk * 16 + 16)] { compound.add(child) } }
-                }
-                group.addTask { compound.dispose() }
+            onThreads(5) { thread in
+                if thread == 4 { compound.dispose(); return }
+                for child in children[(thread * 16)..<(thread * 16 + 16)] { compound.add(child) }
             }
             #expect(children.allSatisfy { $0.isDisposed })
         }

@@ -137,7 +137,7 @@ struct RefCountTests {
 
     @Test("32 threads subscribing and disposing: one upstream per busy period, closed when idle",
           .timeLimit(.minutes(2)))
-    func stress() async {
+    func stress() {
         let probe = UpstreamProbe()
         let shared = Signal<Int, Never> { observer in
             probe.subscribed()
@@ -145,19 +145,17 @@ struct RefCountTests {
             observer.send(1)
             return ActionDisposable { probe.disposed() }
         }.share()
-        let rounds = 300
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<32 {
-                group.addTask {
-                    for round in 0..<rounds {
-                        let subscription = shared.observe(next: { _ in })
-                        // While this observer is subscribed, the upstream is open.
-                        if probe.open < 1 { Issue.record("upstream closed while an observer remains (round \(round))") }
-                        subscription.dispose()
-                    }
-                }
+        let rounds = 2000
+        let closedUnderObserver = Protected(0)
+        onThreads(32) { _ in
+            for _ in 0..<rounds {
+                let subscription = shared.observe(next: { _ in })
+                // While this observer is subscribed, the upstream is open.
+                if probe.open < 1 { closedUnderObserver.withLock { $0 += 1 } }
+                subscription.dispose()
             }
         }
+        #expect(closedUnderObserver.withLock { $0 } == 0)
         #expect(probe.open == 0)
         #expect(probe.peak == 1)
         #expect(probe.subscriptions == probe.disposals)

@@ -73,7 +73,7 @@ struct SignalTests {
     }
 
     @Test("concurrent senders: every value once, one terminal event, nothing after it")
-    func concurrentSenders() async {
+    func concurrentSenders() {
         let sender = Protected<Observer<Int, Never>?>(nil)
         let recorder = Recorder<Int, Never>()
         _ = recorder.observe(Signal { observer in
@@ -81,14 +81,10 @@ struct SignalTests {
             return nil
         })
         let observer = sender.withLock { $0 }!
-        await withTaskGroup(of: Void.self) { group in
-            for thread in 0..<8 {
-                group.addTask {
-                    for index in 0..<500 { observer.send(thread * 1000 + index) }
-                    observer.sendCompleted()
-                    for index in 0..<10 { observer.send(-index) }
-                }
-            }
+        onThreads(8) { thread in
+            for index in 0..<500 { observer.send(thread * 1000 + index) }
+            observer.sendCompleted()
+            for index in 0..<10 { observer.send(-index) }
         }
         let events = recorder.events
         #expect(events.filter(\.isTerminal).count == 1)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Signals
 
 /// Collects what an observer receives (thread-safe).
@@ -48,3 +51,34 @@ final class UpstreamProbe: @unchecked Sendable {
 }
 
 struct TestError: Error, Equatable {}
+
+/// Runs `body(index)` on `count` new threads at once (real threads: the test machine may have
+/// fewer cores than the cooperative pool would need) and returns when all have finished.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    final class Start: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+    pthread_barrier_init(barrier, nil, UInt32(count))
+    defer { pthread_barrier_destroy(barrier); barrier.deallocate() }
+    let threads = (0..<count).map { index -> pthread_t in
+        let start = Start { [barrier = UnsafeSendable(barrier)] in
+            pthread_barrier_wait(barrier.value)
+            body(index)
+        }
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<Start>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, Unmanaged.passRetained(start).toOpaque())
+        precondition(result == 0, "pthread_create failed: \(result)")
+        return thread
+    }
+    for thread in threads { pthread_join(thread, nil) }
+}
+
+private struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -6,12 +6,20 @@
 /// failed, observers that subscribe next join the next connection (and its replay only).
 /// There is one upstream subscription at a time: a connect waits for the previous disconnect.
 public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    /// What deciding a connect produced: the connection's generation and subject, and the
+    /// ticket of the operation that subscribes the upstream (`nil` when it was connected).
+    struct Prepared {
+        var generation: Int
+        var subject: any EventSubject<Value, Failure>
+        var ticket: SerialOperations.Ticket?
+    }
+
     private let source: Signal<Value, Failure>
     private let makeSubject: @Sendable () -> any EventSubject<Value, Failure>
-    private let operations = SerialOperations()
+    let operations = SerialOperations()
     private let lock = Lock()
-    // Guarded by `lock`.
-    private var subject: any EventSubject<Value, Failure>
+    // Guarded by `lock`. `subject` is `nil` between a disconnect and the next observer or connect.
+    private var subject: (any EventSubject<Value, Failure>)?
     private var generation = 0
     private var connected = false
     private var upstream: (generation: Int, disposable: Disposable)?
@@ -19,52 +27,79 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
     init(source: Signal<Value, Failure>, makeSubject: @escaping @Sendable () -> any EventSubject<Value, Failure>) {
         self.source = source
         self.makeSubject = makeSubject
-        subject = makeSubject()
     }
 
     /// The shared events: observers join the current (or next) connection.
     public var signal: Signal<Value, Failure> {
         Signal { [self] observer in
-            let subject = lock.withLock { self.subject }
-            return subject.signal.observe(observer)
+            currentSubject().signal.observe(observer)
         }
     }
 
     /// Whether the upstream is connected (or being connected) now.
     public var isConnected: Bool { lock.withLock { connected } }
 
-    /// Connects the upstream unless it is connected already.
+    /// Connects the upstream unless it is connected already, and returns once it is.
     ///
     /// - Returns: the handle of the current connection: disposing it disconnects that
     ///   connection, and never a later one.
     @discardableResult
     public func connect() -> Disposable {
-        let connection = prepareConnect()
-        connection.start?()
-        let generation = connection.generation
+        let prepared = prepareConnect()
+        if let ticket = prepared.ticket { operations.complete(through: ticket) }
+        let generation = prepared.generation
         return ActionDisposable { [weak self] in self?.disconnect(generation) }
     }
 
-    /// Decides a connect without running anything: returns the generation and subject of the
-    /// current connection and, when this call made it, the work that subscribes the upstream
-    /// (to be run outside every lock). Takes only this connection's lock and runs no user code.
-    func prepareConnect() -> (generation: Int, subject: any EventSubject<Value, Failure>, start: (@Sendable () -> Void)?) {
-        let (generation, subject, isNew) = lock.withLock { () -> (Int, any EventSubject<Value, Failure>, Bool) in
-            if connected { return (self.generation, self.subject, false) }
-            self.generation += 1
-            connected = true
-            return (self.generation, self.subject, true)
+    private func currentSubject() -> any EventSubject<Value, Failure> {
+        lock.withLock {
+            if let subject { return subject }
+            let fresh = makeSubject()
+            subject = fresh
+            return fresh
         }
-        guard isNew else { return (generation, subject, nil) }
-        return (generation, subject, { [self] in
-            operations.run { [self] in
+    }
+
+    /// Decides a connect and queues it without running it: `attach` runs first, with the
+    /// connection's subject, before the upstream can send anything. Runs no user code but
+    /// `makeSubject` and `attach`, so it may be called inside the caller's critical section;
+    /// the caller then runs the ticket with ``SerialOperations/complete(through:)``.
+    func prepareConnect(attach: ((any EventSubject<Value, Failure>) -> Void)? = nil) -> Prepared {
+        lock.withLock {
+            let subject = self.subject ?? makeSubject()
+            self.subject = subject
+            attach?(subject)
+            if connected { return Prepared(generation: generation, subject: subject, ticket: nil) }
+            generation += 1
+            connected = true
+            let generation = self.generation
+            let ticket = operations.enqueue { [self] in
                 let disposable = source.observe { [weak self] event in
                     subject.send(event)
-                    if event.isTerminal { self?.disconnect(generation) }
+                    if event.isTerminal { self?.disconnect(generation, wait: false) }
                 }
                 lock.withLock { upstream = (generation, disposable) }
             }
-        })
+            return Prepared(generation: generation, subject: subject, ticket: ticket)
+        }
+    }
+
+    /// Decides the end of connection `generation`, if it is still the current one, and queues
+    /// the operation that unsubscribes the upstream. Runs no user code.
+    func prepareDisconnect(_ generation: Int) -> SerialOperations.Ticket? {
+        lock.withLock {
+            guard connected, self.generation == generation else { return nil }
+            connected = false
+            subject = nil
+            return operations.enqueue { [self] in
+                let disposable = lock.withLock { () -> Disposable? in
+                    guard let upstream, upstream.generation == generation else { return nil }
+                    self.upstream = nil
+                    return upstream.disposable
+                }
+                disposable?.dispose()
+            }
+        }
     }
 
     /// Whether connection `generation` is the current one and still connected.
@@ -72,33 +107,26 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
         lock.withLock { connected && self.generation == generation }
     }
 
-    /// Ends connection `generation`, if it is still the current one.
-    func disconnect(_ generation: Int) {
-        let fresh = makeSubject()
-        let ended = lock.withLock { () -> Bool in
-            guard connected, self.generation == generation else { return false }
-            connected = false
-            subject = fresh
-            return true
-        }
-        guard ended else { return }
-        operations.run { [self] in
-            let disposable = lock.withLock { () -> Disposable? in
-                guard let upstream, upstream.generation == generation else { return nil }
-                self.upstream = nil
-                return upstream.disposable
-            }
-            disposable?.dispose()
-        }
+    /// The subject of the current connection.
+    func subject(ofGeneration generation: Int) -> (any EventSubject<Value, Failure>)? {
+        lock.withLock { connected && self.generation == generation ? subject : nil }
     }
 
-    /// The current connection's generation (0 before the first connect).
-    var currentGeneration: Int { lock.withLock { generation } }
+    /// Ends connection `generation`, if it is still the current one, and returns once the
+    /// upstream is unsubscribed (with `wait` false, possibly before, when another thread is
+    /// running connect and disconnect operations).
+    func disconnect(_ generation: Int, wait: Bool = true) {
+        if let ticket = prepareDisconnect(generation) { operations.complete(through: ticket, wait: wait) }
+    }
 }
 
 extension Signal {
     /// Shares one subscription of this signal among observers through the subject that
-    /// `makeSubject` creates for each connection; nothing happens until ``MulticastConnection/connect()``.
+    /// `makeSubject` creates for each connection; nothing happens until
+    /// ``MulticastConnection/connect()``.
+    ///
+    /// `makeSubject` runs inside the connection's critical section: it must only create and
+    /// return a subject (not subscribe, send or wait).
     public func multicast(_ makeSubject: @escaping @Sendable () -> any EventSubject<Value, Failure>) -> MulticastConnection<Value, Failure> {
         MulticastConnection(source: self, makeSubject: makeSubject)
     }

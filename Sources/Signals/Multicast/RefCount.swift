@@ -6,8 +6,6 @@
 /// touches a later one, and an upstream that completed or failed ends its period, so the next
 /// observer connects anew even while observers of the old period are still leaving.
 final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    private enum Next { case nothing, disconnect(Int), linger(Int, Int, SerialDisposable) }
-
     private let connection: MulticastConnection<Value, Failure>
     private let linger: (duration: Duration, scheduler: any Scheduler)?
     private let lock = Lock()
@@ -15,7 +13,8 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private var count = 0
     private var period = 0
     private var periodGeneration = 0
-    private var lingerTimer: (token: Int, disposable: Disposable)?
+    private var periodTicket: SerialOperations.Ticket?
+    private var lingerTimer: (token: Int, disposable: SerialDisposable)?
     private var nextTimerToken = 0
 
     init(connection: MulticastConnection<Value, Failure>, linger: (duration: Duration, scheduler: any Scheduler)?) {
@@ -28,69 +27,67 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     private func subscribe(_ observer: Observer<Value, Failure>) -> Disposable {
-        // Decide "first observer" and count this one in a single critical section.
         var cancelledTimer: Disposable?
-        let (period, subject, start) = lock.withLock { () -> (Int, any EventSubject<Value, Failure>, (@Sendable () -> Void)?) in
+        var attachment: Disposable?
+        // Decide "first observer", count this one and, for a new period, attach it and queue
+        // the connect, all in one critical section: the decisions are queued in the order they
+        // were made, so a connect can never overtake the disconnect of the period before.
+        let (period, joined, ticket) = lock.withLock { () -> (Int, (any EventSubject<Value, Failure>)?, SerialOperations.Ticket?) in
             cancelledTimer = lingerTimer?.disposable
             lingerTimer = nil
-            var start: (@Sendable () -> Void)?
-            let subject: any EventSubject<Value, Failure>
-            if count > 0 || cancelledTimer != nil, connection.isConnected(generation: periodGeneration) {
-                subject = connection.prepareConnect().subject
-            } else {
-                self.period += 1
-                count = 0
-                let prepared = connection.prepareConnect()
-                periodGeneration = prepared.generation
-                subject = prepared.subject
-                start = prepared.start
-            }
             count += 1
-            return (self.period, subject, start)
+            if count > 1 || cancelledTimer != nil, let subject = connection.subject(ofGeneration: periodGeneration) {
+                return (self.period, subject, periodTicket)
+            }
+            self.period += 1
+            count = 1
+            // A fresh subject has no replay and no observers: attaching runs no user code.
+            let prepared = connection.prepareConnect { attachment = $0.signal.observe(observer) }
+            periodGeneration = prepared.generation
+            periodTicket = prepared.ticket
+            return (self.period, nil, prepared.ticket)
         }
         cancelledTimer?.dispose()
-        // Attach before connecting, so the first observer sees what the upstream sends at once.
-        let attachment = subject.signal.observe(observer)
-        start?()
-        return ActionDisposable { [weak self] in
-            attachment.dispose()
+        // Later observers attach outside the lock: a replay runs their handlers.
+        if let joined { attachment = joined.signal.observe(observer) }
+        // Every observer returns once the upstream of its period is connected.
+        if let ticket { connection.operations.complete(through: ticket) }
+        return ActionDisposable { [weak self, attachment] in
+            attachment?.dispose()
             self?.leave(period)
         }
     }
 
     private func leave(_ period: Int) {
-        let next = lock.withLock { () -> Next in
-            guard period == self.period, count > 0 else { return .nothing }
+        var timer: (token: Int, generation: Int, holder: SerialDisposable)?
+        let ticket = lock.withLock { () -> SerialOperations.Ticket? in
+            guard period == self.period, count > 0 else { return nil }
             count -= 1
-            guard count == 0 else { return .nothing }
-            guard linger != nil else { return .disconnect(periodGeneration) }
+            guard count == 0 else { return nil }
+            guard linger != nil else { return connection.prepareDisconnect(periodGeneration) }
             nextTimerToken += 1
             let holder = SerialDisposable()
             lingerTimer = (nextTimerToken, holder)
-            return .linger(nextTimerToken, periodGeneration, holder)
+            timer = (nextTimerToken, periodGeneration, holder)
+            return nil
         }
-        switch next {
-        case .nothing:
-            break
-        case .disconnect(let generation):
-            connection.disconnect(generation)
-        case .linger(let token, let generation, let holder):
-            guard let linger else { return }
+        if let ticket { connection.operations.complete(through: ticket) }
+        if let timer, let linger {
             // The holder was registered before the timer exists: a timer that fires at once
             // still finds its token, and a cancel before this line disposes the timer on arrival.
-            holder.inner = linger.scheduler.schedule(after: linger.duration) { [weak self] in
-                self?.lingerEnded(token, generation)
+            timer.holder.inner = linger.scheduler.schedule(after: linger.duration) { [weak self] in
+                self?.lingerEnded(timer.token, timer.generation)
             }
         }
     }
 
     private func lingerEnded(_ token: Int, _ generation: Int) {
-        let expired = lock.withLock { () -> Bool in
-            guard let timer = lingerTimer, timer.token == token, count == 0 else { return false }
+        let ticket = lock.withLock { () -> SerialOperations.Ticket? in
+            guard let timer = lingerTimer, timer.token == token, count == 0 else { return nil }
             lingerTimer = nil
-            return true
+            return connection.prepareDisconnect(generation)
         }
-        if expired { connection.disconnect(generation) }
+        if let ticket { connection.operations.complete(through: ticket) }
     }
 }
 

@@ -6,22 +6,27 @@ import Musl
 import Darwin
 #endif
 
-/// Runs connect and disconnect operations one at a time, in the order they were decided,
-/// without holding any lock while they run, and returns once the caller's operation has run.
+/// Runs connect and disconnect operations one at a time, in the order they were queued,
+/// without holding any lock while they run.
 ///
-/// The thread that finds the queue idle runs it until it is empty; a thread that finds it busy
-/// waits until its own operation has been run. An operation may start another one from inside
-/// (a handler disposing during a connect): that one is queued behind it and the nested call
-/// returns at once, since waiting there would wait on itself. So an upstream is never
-/// subscribed while the previous subscription is still being disposed, and when `connect` or
-/// the last `dispose` returns, the upstream is open or closed.
+/// Queueing is cheap and runs no user code, so it happens inside the critical section that
+/// decides the operation: the order of the queue is the order of the decisions. Running
+/// happens afterwards, outside every lock: ``complete(through:)`` drains the queue on the
+/// calling thread when nobody else is, or waits for the thread that is. An operation may queue
+/// another one from inside (a handler disposing during a connect): that one runs right after
+/// it, and the nested ``complete(through:)`` returns at once, since waiting there would wait on
+/// itself. So an upstream is never subscribed while its previous subscription is still being
+/// disposed, and when `connect` or the last `dispose` returns, the upstream is open or closed.
 final class SerialOperations: @unchecked Sendable {
+    /// The place of an operation in the queue.
+    typealias Ticket = Int
+
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     // Guarded by `mutex`.
-    private var queue: [(ticket: Int, operation: @Sendable () -> Void)] = []
-    private var nextTicket = 0
-    private var completed = 0
+    private var queue: [@Sendable () -> Void] = []
+    private var nextTicket: Ticket = 0
+    private var completed: Ticket = 0
     private var runner: pthread_t?
 
     init() {
@@ -36,36 +41,42 @@ final class SerialOperations: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Queues `operation` and returns after it has run (at once when called from inside an
-    /// operation of this queue).
-    func run(_ operation: @escaping @Sendable () -> Void) {
+    /// Queues `operation` without running it; safe to call with other locks held.
+    func enqueue(_ operation: @escaping @Sendable () -> Void) -> Ticket {
         pthread_mutex_lock(mutex)
-        let ticket = nextTicket
+        defer { pthread_mutex_unlock(mutex) }
+        queue.append(operation)
         nextTicket += 1
-        queue.append((ticket, operation))
-        if let runner {
-            if pthread_equal(runner, pthread_self()) != 0 {
-                pthread_mutex_unlock(mutex)
-                return
+        return nextTicket - 1
+    }
+
+    /// Returns once the operation of `ticket`, and every one before it, has run: runs them on
+    /// this thread when no other thread is running the queue. Call it with no lock held.
+    ///
+    /// With `wait` false, returns at once when another thread is running the queue (that
+    /// thread runs `ticket` too): for callers that must not block, such as an upstream's own
+    /// terminal event.
+    func complete(through ticket: Ticket, wait: Bool = true) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while completed <= ticket {
+            if let runner {
+                // Nested call from inside an operation: it runs after the current one.
+                if !wait || pthread_equal(runner, pthread_self()) != 0 { return }
+                pthread_cond_wait(condition, mutex)
+                continue
             }
-            while completed <= ticket, self.runner != nil { pthread_cond_wait(condition, mutex) }
-            if completed > ticket {
+            runner = pthread_self()
+            while !queue.isEmpty {
+                let operation = queue.removeFirst()
                 pthread_mutex_unlock(mutex)
-                return
+                operation()
+                pthread_mutex_lock(mutex)
+                completed += 1
+                pthread_cond_broadcast(condition)
             }
-        }
-        // The queue is idle: this thread runs it, its own operation included.
-        runner = pthread_self()
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            pthread_mutex_unlock(mutex)
-            next.operation()
-            pthread_mutex_lock(mutex)
-            completed = next.ticket + 1
+            runner = nil
             pthread_cond_broadcast(condition)
         }
-        runner = nil
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
     }
 }
