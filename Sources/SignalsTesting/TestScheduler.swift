@@ -51,7 +51,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Moves the clock to `instant` (never backwards), running everything due by then.
     public func advance(to instant: Duration) {
         while let item = takeNext(dueBy: instant) {
-            if !item.disposable.isDisposed { item.action() }
+            if item.disposable.claim() { item.action() }
         }
         lock.withLock { clock = max(clock, instant) }
     }

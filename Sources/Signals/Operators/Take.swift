@@ -7,16 +7,13 @@ extension Signal {
                 observer.sendCompleted()
                 return nil
             }
-            let taken = Protected(0)
+            let taken = DeliveryState(0)
             return observe { event in
                 guard case .next = event else { return observer.send(event) }
-                let index = taken.withLock { taken -> Int in
-                    taken += 1
-                    return taken
-                }
-                guard index <= count else { return }
+                taken.value += 1
+                guard taken.value <= count else { return }
                 observer.send(event)
-                if index == count { observer.sendCompleted() }
+                if taken.value == count { observer.sendCompleted() }
             }
         }
     }
@@ -24,14 +21,11 @@ extension Signal {
     /// Drops the first `count` values.
     public func skip(_ count: Int) -> Signal {
         Signal { observer in
-            let seen = Protected(0)
+            let seen = DeliveryState(0)
             return observe { event in
-                if case .next = event {
-                    let skip = seen.withLock { seen -> Bool in
-                        seen += 1
-                        return seen <= count
-                    }
-                    if skip { return }
+                if case .next = event, seen.value < count {
+                    seen.value += 1
+                    return
                 }
                 observer.send(event)
             }

@@ -19,7 +19,7 @@ public struct QueueScheduler: Scheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         let disposable = NopDisposable()
-        queue.async { if !disposable.isDisposed { action() } }
+        queue.async { if disposable.claim() { action() } }
         return disposable
     }
 
@@ -27,7 +27,7 @@ public struct QueueScheduler: Scheduler {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         let disposable = NopDisposable()
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.clampedNanoseconds))) {
-            if !disposable.isDisposed { action() }
+            if disposable.claim() { action() }
         }
         return disposable
     }
@@ -43,12 +43,12 @@ public struct ImmediateScheduler: Scheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         action()
-        return NopDisposable()
+        return NopDisposable(disposed: true)
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         action()
-        return NopDisposable()
+        return NopDisposable(disposed: true)
     }
 }

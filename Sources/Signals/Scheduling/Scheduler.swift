@@ -4,12 +4,14 @@ public protocol Scheduler: Sendable {
     /// The scheduler's clock: time elapsed since its own origin.
     var now: Duration { get }
 
-    /// Runs `action` as soon as possible. Disposing the result before it ran cancels it.
+    /// Runs `action` as soon as possible. Disposing the result before it ran cancels it; the
+    /// result counts as disposed once the action has started.
     @discardableResult
     func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable
 
     /// Runs `action` once `delay` has passed (at once for a delay of zero or less).
-    /// Disposing the result before it ran cancels it.
+    /// Disposing the result before it ran cancels it; the result counts as disposed once the
+    /// action has started.
     @discardableResult
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable
 }
