@@ -10,18 +10,21 @@ public enum Event<Value: Sendable, Failure: Error>: Sendable {
     case completed
 
     /// `true` for ``error(_:)`` and ``completed``.
+    @inlinable
     public var isTerminal: Bool {
         if case .next = self { return false }
         return true
     }
 
     /// The value of a ``next(_:)`` event, else `nil`.
+    @inlinable
     public var value: Value? {
         if case .next(let value) = self { return value }
         return nil
     }
 
     /// The same event with its value transformed.
+    @inlinable
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> Event<Other, Failure> {
         switch self {
         case .next(let value): .next(try transform(value))
@@ -31,6 +34,7 @@ public enum Event<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// The same event with its failure transformed.
+    @inlinable
     public func mapError<Other: Error>(_ transform: (Failure) -> Other) -> Event<Value, Other> {
         switch self {
         case .next(let value): .next(value)

@@ -14,7 +14,8 @@ import Darwin
 /// holds it take it again: subjects deliver events under one, so that a handler may send to
 /// the subject it is observing.
 public final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Creates a lock; `recursive` lets its holder lock it again (and unlock as many times).
     public init(recursive: Bool = false) {
@@ -33,12 +34,21 @@ public final class Lock: @unchecked Sendable {
     }
 
     /// Takes the lock, waiting for it if another thread holds it.
+    @inlinable
     public func lock() {
         let result = pthread_mutex_lock(mutex)
         precondition(result == 0, "pthread_mutex_lock failed: \(result)")
     }
 
+    /// Takes the lock if it is free (or held by this thread, for a recursive lock) and tells
+    /// whether it did; never waits.
+    @inlinable
+    public func tryLock() -> Bool {
+        pthread_mutex_trylock(mutex) == 0
+    }
+
     /// Releases the lock; the calling thread must hold it.
+    @inlinable
     public func unlock() {
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "pthread_mutex_unlock failed: \(result)")

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The receiving end of one subscription: what a signal's body sends events to.
 ///
 /// An observer enforces the event grammar whatever its senders do: it delivers one event at a
@@ -5,53 +7,86 @@
 /// re-entrantly), it delivers nothing after a terminal event, and nothing that starts after
 /// the subscription was disposed. An event already being delivered on another thread when
 /// the subscription is disposed still finishes.
-public final class Observer<Value: Sendable, Failure: Error>: Sendable {
-    private struct State {
-        var action: (@Sendable (Event<Value, Failure>) -> Void)?
-        var onTerminate: (@Sendable () -> Void)?
-    }
-
-    private let delivery = Lock(recursive: true)
-    private let state: Protected<State>
+public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // The handlers are read and written only with `delivery` held; `stopped` is also set
+    // without it, by a dispose on another thread, so it is atomic. The delivery path is
+    // inlinable so that it is specialised for the caller's types: a generic call costs
+    // several metadata lookups per event.
+    @usableFromInline let delivery = Lock(recursive: true)
+    // Exclusivity is guaranteed by `delivery`; the dynamic checks cost more than the lock.
+    @exclusivity(unchecked) @usableFromInline var action: (@Sendable (Event<Value, Failure>) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onTerminate: (@Sendable () -> Void)?
+    @usableFromInline let stopped = Atomic(false)
 
     /// Creates an observer that hands each event to `action`, and calls `onTerminate` after
     /// delivering a terminal event.
+    @inlinable
     public init(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void, onTerminate: (@Sendable () -> Void)? = nil) {
-        state = Protected(State(action: action, onTerminate: onTerminate))
+        self.action = action
+        self.onTerminate = onTerminate
     }
 
     /// `false` once a terminal event was sent or the subscription was disposed: further events
     /// are dropped. A body may check it to stop producing early.
-    public var isActive: Bool { state.withLock { $0.action != nil } }
+    @inlinable
+    public var isActive: Bool { !stopped.load(ordering: .acquiring) }
 
     /// Sends `event`.
+    @inlinable
     public func send(_ event: Event<Value, Failure>) {
-        var terminate: (@Sendable () -> Void)?
+        guard !event.isTerminal else { return sendTerminal(event) }
         delivery.lock()
-        let action = state.withLock { state -> (@Sendable (Event<Value, Failure>) -> Void)? in
-            let action = state.action
-            if event.isTerminal {
-                terminate = state.onTerminate
-                state = State()
-            }
-            return action
+        if !stopped.load(ordering: .acquiring), let action { action(event) }
+        delivery.unlock()
+        // A dispose during the delivery could not take the lock to release the handlers.
+        if stopped.load(ordering: .sequentiallyConsistent) { releaseIfIdle() }
+    }
+
+    @usableFromInline
+    func sendTerminal(_ event: Event<Value, Failure>) {
+        delivery.lock()
+        guard !stopped.load(ordering: .acquiring), let action else {
+            delivery.unlock()
+            return
         }
-        if let action { action(event) }
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        let terminate = onTerminate
+        release()
+        action(event)
         delivery.unlock()
         terminate?()
     }
 
     /// Sends a value.
+    @inlinable
     public func send(_ value: Value) { send(.next(value)) }
 
     /// Ends the signal with `error`.
+    @inlinable
     public func send(error: Failure) { send(.error(error)) }
 
     /// Ends the signal normally.
+    @inlinable
     public func sendCompleted() { send(.completed) }
 
-    /// Drops every later event and releases the handlers (the subscription was disposed).
+    /// Drops every later event and releases the handlers (the subscription was disposed):
+    /// at once when no event is being delivered, else when that delivery ends. Never waits.
+    @usableFromInline
     func stop() {
-        state.withLock { $0 = State() }
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        releaseIfIdle()
+    }
+
+    @usableFromInline
+    func releaseIfIdle() {
+        guard delivery.tryLock() else { return }
+        release()
+        delivery.unlock()
+    }
+
+    @usableFromInline
+    func release() {
+        action = nil
+        onTerminate = nil
     }
 }

@@ -13,9 +13,11 @@
 /// disposable runs when the subscriber disposes, and also as soon as the body sends a terminal
 /// event. Bodies and handlers may run on any thread, hence the `Sendable` requirements.
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
-    private let body: @Sendable (Observer<Value, Failure>) -> Disposable?
+    @usableFromInline
+    let body: @Sendable (Observer<Value, Failure>) -> Disposable?
 
     /// Creates a signal whose `body` runs for each subscription.
+    @inlinable
     public init(_ body: @escaping @Sendable (Observer<Value, Failure>) -> Disposable?) {
         self.body = body
     }
@@ -24,6 +26,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     ///
     /// - Returns: the subscription. Disposing it stops delivery and releases the body's
     ///   resources; it is released by itself after a terminal event.
+    @inlinable
     @discardableResult
     public func observe(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void) -> Disposable {
         let subscription = CompoundDisposable()
@@ -34,6 +37,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Subscribes with one handler per kind of event; any may be left out.
+    @inlinable
     @discardableResult
     public func observe(
         next: (@Sendable (Value) -> Void)? = nil,
@@ -50,6 +54,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Subscribes `observer` itself: its events are forwarded to it.
+    @inlinable
     @discardableResult
     public func observe(_ observer: Observer<Value, Failure>) -> Disposable {
         observe { observer.send($0) }

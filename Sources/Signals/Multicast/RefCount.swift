@@ -5,34 +5,38 @@
 /// subject. Each busy period is tagged: a dispose left over from an earlier period never
 /// touches a later one, and an upstream that completed or failed ends its period, so the next
 /// observer connects anew even while observers of the old period are still leaving.
+@usableFromInline
 final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    private let connection: MulticastConnection<Value, Failure>
-    private let linger: (duration: Duration, scheduler: any Scheduler)?
-    private let lock = Lock()
+    @usableFromInline let connection: MulticastConnection<Value, Failure>
+    @usableFromInline let linger: (duration: Duration, scheduler: any Scheduler)?
+    @usableFromInline let lock = Lock()
     // Guarded by `lock`.
-    private var count = 0
-    private var period = 0
-    private var periodGeneration = 0
-    private var periodTicket: SerialOperations.Ticket?
-    private var lingerTimer: (token: Int, disposable: SerialDisposable)?
-    private var nextTimerToken = 0
+    @usableFromInline var count = 0
+    @usableFromInline var period = 0
+    @usableFromInline var periodGeneration = 0
+    @usableFromInline var periodTicket: SerialOperations.Ticket?
+    @usableFromInline var lingerTimer: (token: Int, disposable: SerialDisposable)?
+    @usableFromInline var nextTimerToken = 0
 
+    @inlinable
     init(connection: MulticastConnection<Value, Failure>, linger: (duration: Duration, scheduler: any Scheduler)?) {
         self.connection = connection
         self.linger = linger
     }
 
+    @inlinable
     var signal: Signal<Value, Failure> {
         Signal { [self] observer in subscribe(observer) }
     }
 
-    private func subscribe(_ observer: Observer<Value, Failure>) -> Disposable {
+    @inlinable
+    func subscribe(_ observer: Observer<Value, Failure>) -> Disposable {
         var cancelledTimer: Disposable?
         var attachment: Disposable?
         // Decide "first observer", count this one and, for a new period, attach it and queue
         // the connect, all in one critical section: the decisions are queued in the order they
         // were made, so a connect can never overtake the disconnect of the period before.
-        let (period, joined, ticket) = lock.withLock { () -> (Int, (any EventSubject<Value, Failure>)?, SerialOperations.Ticket?) in
+        let (period, joined, ticket) = lock.withLock { () -> (Int, (SubjectHandle<Value, Failure>)?, SerialOperations.Ticket?) in
             cancelledTimer = lingerTimer?.disposable
             lingerTimer = nil
             count += 1
@@ -42,14 +46,14 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
             self.period += 1
             count = 1
             // A fresh subject has no replay and no observers: attaching runs no user code.
-            let prepared = connection.prepareConnect { attachment = $0.signal.observe(observer) }
+            let prepared = connection.prepareConnect { attachment = $0.attach(observer) }
             periodGeneration = prepared.generation
             periodTicket = prepared.ticket
             return (self.period, nil, prepared.ticket)
         }
         cancelledTimer?.dispose()
         // Later observers attach outside the lock: a replay runs their handlers.
-        if let joined { attachment = joined.signal.observe(observer) }
+        if let joined { attachment = joined.attach(observer) }
         // Every observer returns once the upstream of its period is connected.
         if let ticket { connection.operations.complete(through: ticket) }
         return ActionDisposable { [weak self, attachment] in
@@ -58,7 +62,8 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    private func leave(_ period: Int) {
+    @usableFromInline
+    func leave(_ period: Int) {
         var timer: (token: Int, generation: Int, holder: SerialDisposable)?
         let ticket = lock.withLock { () -> SerialOperations.Ticket? in
             guard period == self.period, count > 0 else { return nil }
@@ -94,12 +99,14 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
 extension MulticastConnection {
     /// The connection as a signal that connects for its first observer and disconnects after
     /// its last one leaves; a later observer connects again.
+    @inlinable
     public func refCount() -> Signal<Value, Failure> {
         RefCount(connection: self, linger: nil).signal
     }
 
     /// ``refCount()`` that keeps the connection `linger` longer after the last observer left,
     /// timed on `scheduler`: an observer that comes within it joins the same connection.
+    @inlinable
     public func refCount(linger: Duration, on scheduler: some Scheduler) -> Signal<Value, Failure> {
         RefCount(connection: self, linger: (linger, scheduler)).signal
     }
@@ -108,12 +115,14 @@ extension MulticastConnection {
 extension Signal {
     /// One upstream subscription shared by all current observers: connected for the first,
     /// disconnected after the last, connected again for the next (see ``MulticastConnection``).
+    @inlinable
     public func share() -> Signal {
         multicast { Subject<Value, Failure>() }.refCount()
     }
 
     /// ``share()`` that replays the last `replay` values of the current connection to each
     /// new observer.
+    @inlinable
     public func share(replay: Int) -> Signal {
         multicast { ReplaySubject<Value, Failure>(capacity: replay) }.refCount()
     }

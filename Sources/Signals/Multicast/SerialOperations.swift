@@ -17,9 +17,10 @@ import Darwin
 /// it, and the nested ``complete(through:)`` returns at once, since waiting there would wait on
 /// itself. So an upstream is never subscribed while its previous subscription is still being
 /// disposed, and when `connect` or the last `dispose` returns, the upstream is open or closed.
+@usableFromInline
 final class SerialOperations: @unchecked Sendable {
     /// The place of an operation in the queue.
-    typealias Ticket = Int
+    @usableFromInline typealias Ticket = Int
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -29,6 +30,7 @@ final class SerialOperations: @unchecked Sendable {
     private var completed: Ticket = 0
     private var runner: pthread_t?
 
+    @usableFromInline
     init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
@@ -42,6 +44,7 @@ final class SerialOperations: @unchecked Sendable {
     }
 
     /// Queues `operation` without running it; safe to call with other locks held.
+    @usableFromInline
     func enqueue(_ operation: @escaping @Sendable () -> Void) -> Ticket {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -56,6 +59,7 @@ final class SerialOperations: @unchecked Sendable {
     /// With `wait` false, returns at once when another thread is running the queue (that
     /// thread runs `ticket` too): for callers that must not block, such as an upstream's own
     /// terminal event.
+    @usableFromInline
     func complete(through ticket: Ticket, wait: Bool = true) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -6,32 +6,39 @@
 /// not wait for another thread that sends to the same subject. After a terminal event, the
 /// subject keeps it: later observers receive it at once, and later sends are dropped.
 public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    private let lock = Lock(recursive: true)
+    @usableFromInline let lock = Lock(recursive: true)
     // Guarded by `lock`.
-    private var observers: [(token: Int, observer: Observer<Value, Failure>)] = []
-    private var nextToken = 0
-    private var terminal: Event<Value, Failure>?
+    @usableFromInline var observers: [(token: Int, observer: Observer<Value, Failure>)] = []
+    @usableFromInline var nextToken = 0
+    @usableFromInline var terminal: Event<Value, Failure>?
 
     /// Creates a subject with no observers.
+    @inlinable
     public init() {}
 
     /// The subject as a signal: each subscription adds an observer.
+    @inlinable
     public var signal: Signal<Value, Failure> {
-        Signal { [self] observer in
-            lock.lock()
-            defer { lock.unlock() }
-            if let terminal {
-                observer.send(terminal)
-                return nil
-            }
-            let token = nextToken
-            nextToken += 1
-            observers.append((token, observer))
-            return ActionDisposable { [weak self] in self?.remove(token) }
+        Signal { [self] observer in attach(observer) }
+    }
+
+    /// Adds `observer` itself to the observers (see ``EventSubject/attach(_:)``).
+    @inlinable
+    public func attach(_ observer: Observer<Value, Failure>) -> Disposable? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let terminal {
+            observer.send(terminal)
+            return nil
         }
+        let token = nextToken
+        nextToken += 1
+        observers.append((token, observer))
+        return ActionDisposable { [weak self] in self?.remove(token) }
     }
 
     /// Sends `event` to every observer; a terminal event ends the subject.
+    @inlinable
     public func send(_ event: Event<Value, Failure>) {
         lock.lock()
         defer { lock.unlock() }
@@ -41,22 +48,28 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
             terminal = event
             observers = []
         }
-        for entry in current { entry.observer.send(event) }
+        current.withUnsafeBufferPointer { entries in
+            for index in entries.indices { entries[index].observer.send(event) }
+        }
     }
 
     /// Sends a value to every observer.
+    @inlinable
     public func send(_ value: Value) { send(.next(value)) }
 
     /// Ends the subject with `error`.
+    @inlinable
     public func send(error: Failure) { send(.error(error)) }
 
     /// Ends the subject normally.
+    @inlinable
     public func sendCompleted() { send(.completed) }
 
     /// The number of observers subscribed now.
     public var observerCount: Int { lock.withLock { observers.count } }
 
-    private func remove(_ token: Int) {
+    @usableFromInline
+    func remove(_ token: Int) {
         lock.withLock { observers.removeAll { $0.token == token } }
     }
 }
