@@ -135,6 +135,27 @@ struct RefCountTests {
         #expect(weakSubject == nil)
     }
 
+    @Test("after dispose, the handlers are released even while the body still holds its observer")
+    func releasesHandlers() {
+        final class Captured: Sendable {}
+        let kept = Protected<Observer<Int, Never>?>(nil)
+        let upstream = Signal<Int, Never> { observer in
+            kept.withLock { $0 = observer }  // a body that outlives its subscription
+            return nil
+        }.share()
+        weak var weakCaptured: Captured?
+        let subscription: Disposable
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            subscription = upstream.observe(next: { _ in _ = captured })
+        }
+        #expect(weakCaptured != nil)
+        subscription.dispose()
+        #expect(weakCaptured == nil)
+        kept.withLock { $0 }?.send(1)  // dropped: nothing is delivered after dispose
+    }
+
     @Test("32 threads subscribing and disposing: one upstream per busy period, closed when idle",
           .timeLimit(.minutes(2)))
     func stress() {
