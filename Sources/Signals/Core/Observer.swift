@@ -57,17 +57,6 @@ public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendabl
         terminate?()
     }
 
-    /// Sends a value.
-    @inlinable
-    public func send(_ value: Value) { send(.next(value)) }
-
-    /// Ends the signal with `error`.
-    @inlinable
-    public func send(error: Failure) { send(.error(error)) }
-
-    /// Ends the signal normally.
-    @inlinable
-    public func sendCompleted() { send(.completed) }
 
     /// Drops every later event and releases the handlers (the subscription was disposed):
     /// at once when no event is being delivered, else when that delivery ends. Never waits.

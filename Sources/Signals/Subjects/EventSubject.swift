@@ -1,14 +1,8 @@
 /// What ``Subject`` and ``ReplaySubject`` have in common: a hot signal fed by `send`.
 /// Multicasting takes any of them.
-public protocol EventSubject<Value, Failure>: AnyObject, Sendable {
-    /// The values sent.
-    associatedtype Value: Sendable
-    /// The failure sent.
-    associatedtype Failure: Error
+public protocol EventSubject<Value, Failure>: EventReceiver, AnyObject, Sendable {
     /// The subject as a signal.
     var signal: Signal<Value, Failure> { get }
-    /// Sends `event` to the subject's observers.
-    func send(_ event: Event<Value, Failure>)
     /// Subscribes `observer` itself, not a forwarder to it, and returns what removes it:
     /// the multicast connection's observers take one lock per event this way. The default
     /// subscribes through ``signal``.

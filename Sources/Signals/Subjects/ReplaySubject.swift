@@ -66,17 +66,6 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: @unchecked Se
         }
     }
 
-    /// Sends a value.
-    @inlinable
-    public func send(_ value: Value) { send(.next(value)) }
-
-    /// Ends the subject with `error`.
-    @inlinable
-    public func send(error: Failure) { send(.error(error)) }
-
-    /// Ends the subject normally.
-    @inlinable
-    public func sendCompleted() { send(.completed) }
 
     @usableFromInline
     func remove(_ token: Int) {

@@ -53,17 +53,6 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         }
     }
 
-    /// Sends a value to every observer.
-    @inlinable
-    public func send(_ value: Value) { send(.next(value)) }
-
-    /// Ends the subject with `error`.
-    @inlinable
-    public func send(error: Failure) { send(.error(error)) }
-
-    /// Ends the subject normally.
-    @inlinable
-    public func sendCompleted() { send(.completed) }
 
     /// The number of observers subscribed now.
     public var observerCount: Int { lock.withLock { observers.count } }
