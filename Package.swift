@@ -5,6 +5,9 @@ let package = Package(
     name: "nmeastream",
     products: [
         .library(name: "NMEAStream", targets: ["NMEAStream"]),
+        // The reactive core on its own, and its virtual-time scheduler for tests.
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .executable(name: "nmeastream", targets: ["nmeastream"]),
     ],
     dependencies: [
@@ -13,8 +16,11 @@ let package = Package(
     targets: [
         // Bytes in, sentences, fixes and gpsd JSON out. No I/O, no Foundation.
         .target(name: "NMEA"),
-        // Devices, sources and the reader; re-exports NMEA.
-        .target(name: "NMEAStream", dependencies: ["NMEA"]),
+        // Signals, disposables, subjects, multicast with reference counting. Knows no GPS.
+        .target(name: "Signals"),
+        .target(name: "SignalsTesting", dependencies: ["Signals"]),
+        // Devices, sources and the reader; re-exports NMEA and Signals.
+        .target(name: "NMEAStream", dependencies: ["NMEA", "Signals"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
@@ -26,6 +32,10 @@ let package = Package(
             name: "NMEATests",
             dependencies: ["NMEA"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SignalsTests",
+            dependencies: ["Signals", "SignalsTesting"]
         ),
         .testTarget(
             name: "nmeastreamTests",

@@ -1,1 +1,2 @@
 @_exported import NMEA
+@_exported import Signals

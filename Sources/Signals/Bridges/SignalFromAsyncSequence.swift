@@ -1,0 +1,21 @@
+extension Signal {
+    /// A signal that iterates `sequence` in a new task for each subscription: each element
+    /// is sent as a value, the end as completion, a thrown error as the failure. Disposing
+    /// cancels the task; nothing is sent after that.
+    public init<Values: AsyncSequence & Sendable>(_ sequence: Values) where Values.Element == Value, Values.Failure == Failure {
+        self.init { observer in
+            let task = Task {
+                do throws(Failure) {
+                    for try await value in sequence {
+                        guard observer.isActive else { return }
+                        observer.send(value)
+                    }
+                    observer.sendCompleted()
+                } catch {
+                    observer.send(error: error)
+                }
+            }
+            return ActionDisposable { task.cancel() }
+        }
+    }
+}

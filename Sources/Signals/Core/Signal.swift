@@ -1,0 +1,62 @@
+/// A cold stream of events: its body runs once for each subscription.
+///
+/// ```swift
+/// let ticks = Signal<Int, Never> { observer in
+///     observer.send(1)
+///     observer.send(2)
+///     observer.sendCompleted()
+///     return nil
+/// }
+/// let subscription = ticks.observe(next: { print($0) })
+/// ```
+/// The body receives an ``Observer`` and returns what releases its resources (or `nil`). That
+/// disposable runs when the subscriber disposes, and also as soon as the body sends a terminal
+/// event. Bodies and handlers may run on any thread, hence the `Sendable` requirements.
+public struct Signal<Value: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
+    let body: @Sendable (Observer<Value, Failure>) -> Disposable?
+
+    /// Creates a signal whose `body` runs for each subscription.
+    @inlinable
+    public init(_ body: @escaping @Sendable (Observer<Value, Failure>) -> Disposable?) {
+        self.body = body
+    }
+
+    /// Subscribes: runs the body with an observer that hands events to `action`.
+    ///
+    /// - Returns: the subscription. Disposing it stops delivery and releases the body's
+    ///   resources; it is released by itself after a terminal event.
+    @inlinable
+    @discardableResult
+    public func observe(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void) -> Disposable {
+        let subscription = CompoundDisposable()
+        let observer = Observer<Value, Failure>(action, onTerminate: { subscription.dispose() })
+        subscription.add { observer.stop() }
+        subscription.add(body(observer))
+        return subscription
+    }
+
+    /// Subscribes with one handler per kind of event; any may be left out.
+    @inlinable
+    @discardableResult
+    public func observe(
+        next: (@Sendable (Value) -> Void)? = nil,
+        error: (@Sendable (Failure) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil
+    ) -> Disposable {
+        observe { event in
+            switch event {
+            case .next(let value): next?(value)
+            case .error(let failure): error?(failure)
+            case .completed: completed?()
+            }
+        }
+    }
+
+    /// Subscribes `observer` itself: its events are forwarded to it.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: Observer<Value, Failure>) -> Disposable {
+        observe { observer.send($0) }
+    }
+}

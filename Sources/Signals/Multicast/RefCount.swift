@@ -1,0 +1,129 @@
+/// Connects a ``MulticastConnection`` while it has observers.
+///
+/// The first observer connects; the last observer's dispose disconnects (after `linger`, when
+/// set, so that quick churn does not reconnect); the next observer connects again, with a fresh
+/// subject. Each busy period is tagged: a dispose left over from an earlier period never
+/// touches a later one, and an upstream that completed or failed ends its period, so the next
+/// observer connects anew even while observers of the old period are still leaving.
+@usableFromInline
+final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline let connection: MulticastConnection<Value, Failure>
+    @usableFromInline let linger: (duration: Duration, scheduler: any Scheduler)?
+    @usableFromInline let lock = Lock()
+    // Guarded by `lock`.
+    @usableFromInline var count = 0
+    @usableFromInline var period = 0
+    @usableFromInline var periodGeneration = 0
+    @usableFromInline var periodTicket: SerialOperations.Ticket?
+    @usableFromInline var lingerTimer: (token: Int, disposable: SerialDisposable)?
+    @usableFromInline var nextTimerToken = 0
+
+    @inlinable
+    init(connection: MulticastConnection<Value, Failure>, linger: (duration: Duration, scheduler: any Scheduler)?) {
+        self.connection = connection
+        self.linger = linger
+    }
+
+    @inlinable
+    var signal: Signal<Value, Failure> {
+        Signal { [self] observer in subscribe(observer) }
+    }
+
+    @inlinable
+    func subscribe(_ observer: Observer<Value, Failure>) -> Disposable {
+        var cancelledTimer: Disposable?
+        var attachment: Disposable?
+        // Decide "first observer", count this one and, for a new period, attach it and queue
+        // the connect, all in one critical section: the decisions are queued in the order they
+        // were made, so a connect can never overtake the disconnect of the period before.
+        let (period, joined, ticket) = lock.withLock { () -> (Int, (SubjectHandle<Value, Failure>)?, SerialOperations.Ticket?) in
+            cancelledTimer = lingerTimer?.disposable
+            lingerTimer = nil
+            count += 1
+            if count > 1 || cancelledTimer != nil, let subject = connection.subject(ofGeneration: periodGeneration) {
+                return (self.period, subject, periodTicket)
+            }
+            self.period += 1
+            count = 1
+            // A fresh subject has no replay and no observers: attaching runs no user code.
+            let prepared = connection.prepareConnect { attachment = $0.attach(observer) }
+            periodGeneration = prepared.generation
+            periodTicket = prepared.ticket
+            return (self.period, nil, prepared.ticket)
+        }
+        cancelledTimer?.dispose()
+        // Later observers attach outside the lock: a replay runs their handlers.
+        if let joined { attachment = joined.attach(observer) }
+        // Every observer returns once the upstream of its period is connected.
+        if let ticket { connection.operations.complete(through: ticket) }
+        return ActionDisposable { [weak self, attachment] in
+            attachment?.dispose()
+            self?.leave(period)
+        }
+    }
+
+    @usableFromInline
+    func leave(_ period: Int) {
+        var timer: (token: Int, generation: Int, holder: SerialDisposable)?
+        let ticket = lock.withLock { () -> SerialOperations.Ticket? in
+            guard period == self.period, count > 0 else { return nil }
+            count -= 1
+            guard count == 0 else { return nil }
+            guard linger != nil else { return connection.prepareDisconnect(periodGeneration) }
+            nextTimerToken += 1
+            let holder = SerialDisposable()
+            lingerTimer = (nextTimerToken, holder)
+            timer = (nextTimerToken, periodGeneration, holder)
+            return nil
+        }
+        if let ticket { connection.operations.complete(through: ticket) }
+        if let timer, let linger {
+            // The holder was registered before the timer exists: a timer that fires at once
+            // still finds its token, and a cancel before this line disposes the timer on arrival.
+            timer.holder.inner = linger.scheduler.schedule(after: linger.duration) { [weak self] in
+                self?.lingerEnded(timer.token, timer.generation)
+            }
+        }
+    }
+
+    private func lingerEnded(_ token: Int, _ generation: Int) {
+        let ticket = lock.withLock { () -> SerialOperations.Ticket? in
+            guard let timer = lingerTimer, timer.token == token, count == 0 else { return nil }
+            lingerTimer = nil
+            return connection.prepareDisconnect(generation)
+        }
+        if let ticket { connection.operations.complete(through: ticket) }
+    }
+}
+
+extension MulticastConnection {
+    /// The connection as a signal that connects for its first observer and disconnects after
+    /// its last one leaves; a later observer connects again.
+    @inlinable
+    public func refCount() -> Signal<Value, Failure> {
+        RefCount(connection: self, linger: nil).signal
+    }
+
+    /// ``refCount()`` that keeps the connection `linger` longer after the last observer left,
+    /// timed on `scheduler`: an observer that comes within it joins the same connection.
+    @inlinable
+    public func refCount(linger: Duration, on scheduler: some Scheduler) -> Signal<Value, Failure> {
+        RefCount(connection: self, linger: (linger, scheduler)).signal
+    }
+}
+
+extension Signal {
+    /// One upstream subscription shared by all current observers: connected for the first,
+    /// disconnected after the last, connected again for the next (see ``MulticastConnection``).
+    @inlinable
+    public func share() -> Signal {
+        multicast { Subject<Value, Failure>() }.refCount()
+    }
+
+    /// ``share()`` that replays the last `replay` values of the current connection to each
+    /// new observer.
+    @inlinable
+    public func share(replay: Int) -> Signal {
+        multicast { ReplaySubject<Value, Failure>(capacity: replay) }.refCount()
+    }
+}

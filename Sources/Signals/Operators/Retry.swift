@@ -1,0 +1,54 @@
+extension Signal {
+    /// On failure, subscribes again, up to `count` more times; then forwards the failure.
+    ///
+    /// Values from the failed attempts stay sent. A signal that fails at once is retried in a
+    /// loop, not by recursion, so a large `count` does not grow the stack.
+    public func retry(upTo count: Int) -> Signal {
+        precondition(count >= 0, "retry needs a count of 0 or more")
+        return Signal { observer in
+            let retrier = Retrier(upstream: self, observer: observer, retries: count)
+            retrier.run()
+            return retrier.subscription
+        }
+    }
+}
+
+/// One ``Signal/retry(upTo:)`` subscription. Guarded by `lock`: the retries left and whether
+/// an attempt is being subscribed (a failure during it is retried by the loop in ``run()``).
+private final class Retrier<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    let subscription = SerialDisposable()
+    private let upstream: Signal<Value, Failure>
+    private let observer: Observer<Value, Failure>
+    private let lock = Lock()
+    private var retries: Int
+    private var subscribing = false
+    private var failedWhileSubscribing = false
+
+    init(upstream: Signal<Value, Failure>, observer: Observer<Value, Failure>, retries: Int) {
+        self.upstream = upstream
+        self.observer = observer
+        self.retries = retries
+    }
+
+    func run() {
+        repeat {
+            lock.withLock {
+                subscribing = true
+                failedWhileSubscribing = false
+            }
+            subscription.inner = upstream.observe { [self] event in
+                guard case .error = event else { return observer.send(event) }
+                let action = lock.withLock { () -> (retry: Bool, now: Bool) in
+                    guard retries > 0 else { return (false, false) }
+                    retries -= 1
+                    if subscribing { failedWhileSubscribing = true }
+                    return (true, !subscribing)
+                }
+                if !action.retry { observer.send(event) } else if action.now { run() }
+            }
+        } while lock.withLock({ () -> Bool in
+            subscribing = false
+            return failedWhileSubscribing
+        }) && !subscription.isDisposed
+    }
+}

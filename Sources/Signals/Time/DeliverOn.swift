@@ -1,0 +1,24 @@
+extension Signal {
+    /// Delivers every event on `scheduler`, in order when the scheduler runs its work in
+    /// order (a serial queue, the test scheduler).
+    public func deliver(on scheduler: some Scheduler) -> Signal {
+        Signal { observer in
+            observe { event in scheduler.schedule { observer.send(event) } }
+        }
+    }
+
+    /// Subscribes to this signal, and later disposes the subscription, on `scheduler`.
+    ///
+    /// Useful when subscribing does slow work (opening a device) that should not block the
+    /// subscriber's thread.
+    public func subscribe(on scheduler: some Scheduler) -> Signal {
+        Signal { observer in
+            let subscription = SerialDisposable()
+            let start = scheduler.schedule { subscription.inner = observe(observer) }
+            return ActionDisposable {
+                start.dispose()
+                scheduler.schedule { subscription.dispose() }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+import Signals
+
+protocol PingDelegate: AnyObject {
+    func ping(_ from: String)
+}
+
+final class PingListener: PingDelegate, @unchecked Sendable {
+    let name: String
+    var pings: [String] = []
+    var onPing: ((PingListener) -> Void)?
+    init(_ name: String) { self.name = name }
+    func ping(_ from: String) {
+        pings.append(from)
+        onPing?(self)
+    }
+}
+
+@Suite("MulticastDelegate")
+struct MulticastDelegateTests {
+    @Test("add, contains, remove and callAll, without duplicates")
+    func basics() {
+        let delegates = MulticastDelegate<any PingDelegate>()
+        let a = PingListener("a")
+        let b = PingListener("b")
+        delegates.add(a)
+        delegates.add(b)
+        delegates.add(a)
+        #expect(delegates.count == 2)
+        #expect(delegates.contains(a))
+        delegates.callAll { $0.ping("1") }
+        delegates.remove(a)
+        #expect(!delegates.contains(a))
+        delegates.callAll { $0.ping("2") }
+        #expect(a.pings == ["1"])
+        #expect(b.pings == ["1", "2"])
+    }
+
+    @Test("the list does not keep delegates alive; dead entries are pruned")
+    func weak() {
+        let delegates = MulticastDelegate<any PingDelegate>()
+        weak var released: PingListener?
+        do {
+            let temporary = PingListener("t")
+            released = temporary
+            delegates.add(temporary)
+            #expect(delegates.count == 1)
+        }
+        #expect(released == nil)
+        #expect(delegates.isEmpty)
+        var calls = 0
+        delegates.callAll { _ in calls += 1 }
+        #expect(calls == 0)
+    }
+
+    @Test("a delegate may remove itself and add another during a callback")
+    func reentrant() {
+        let delegates = MulticastDelegate<any PingDelegate>()
+        let a = PingListener("a")
+        let late = PingListener("late")
+        a.onPing = { listener in
+            delegates.remove(listener)
+            delegates.add(late)
+        }
+        delegates.add(a)
+        delegates.callAll { $0.ping("1") }
+        #expect(late.pings == [])
+        delegates.callAll { $0.ping("2") }
+        #expect(a.pings == ["1"])
+        #expect(late.pings == ["2"])
+    }
+
+    @Test("identity is the live object: a new object at a freed one's address is a stranger")
+    func identity() {
+        let delegates = MulticastDelegate<any PingDelegate>()
+        var freedIdentifier: ObjectIdentifier?
+        do {
+            let gone = PingListener("gone")
+            freedIdentifier = ObjectIdentifier(gone)
+            delegates.add(gone)
+        }
+        // Allocate until the allocator hands out the freed address again (it usually does at once).
+        var stranger = PingListener("stranger")
+        for _ in 0..<1000 where ObjectIdentifier(stranger) != freedIdentifier { stranger = PingListener("stranger") }
+        #expect(!delegates.contains(stranger))
+        delegates.callAll { $0.ping("x") }
+        #expect(stranger.pings == [])
+    }
+}
