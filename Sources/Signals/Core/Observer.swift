@@ -17,6 +17,8 @@ public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendabl
     @exclusivity(unchecked) @usableFromInline var action: (@Sendable (Event<Value, Failure>) -> Void)?
     @exclusivity(unchecked) @usableFromInline var onTerminate: (@Sendable () -> Void)?
     @usableFromInline let stopped = Atomic(false)
+    // Set once, before any event, when a subject that is the only sender adopts this observer.
+    @usableFromInline let adopted = Atomic(false)
 
     /// Creates an observer that hands each event to `action`, and calls `onTerminate` after
     /// delivering a terminal event.
@@ -59,11 +61,40 @@ public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendabl
 
 
     /// Drops every later event and releases the handlers (the subscription was disposed):
-    /// at once when no event is being delivered, else when that delivery ends. Never waits.
+    /// at once when no event is being delivered, else when that delivery ends (for an adopted
+    /// observer, when its subject removes it). Never waits.
     @usableFromInline
     func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
-        releaseIfIdle()
+        if !adopted.load(ordering: .acquiring) { releaseIfIdle() }
+    }
+
+    /// Makes a subject this observer's only sender: from now on it delivers with its own lock
+    /// held, in place of this observer's (see ``ObserverList``).
+    @usableFromInline
+    func adoptSender() {
+        adopted.store(true, ordering: .releasing)
+    }
+
+    /// Sends `event` from the adopting subject, which holds its lock; other observers take
+    /// their own lock as usual.
+    @inlinable
+    func sendFromAdoptedSender(_ event: Event<Value, Failure>) {
+        guard adopted.load(ordering: .relaxed) else { return send(event) }
+        guard !stopped.load(ordering: .acquiring), let action else { return }
+        guard event.isTerminal else { return action(event) }
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        let terminate = onTerminate
+        release()
+        action(event)
+        terminate?()
+    }
+
+    /// Releases the handlers of an adopted observer that its subject removed, under the
+    /// subject's lock.
+    @usableFromInline
+    func releaseAdopted() {
+        if adopted.load(ordering: .relaxed) { release() }
     }
 
     @usableFromInline

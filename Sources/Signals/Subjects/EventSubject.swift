@@ -26,9 +26,17 @@ struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let send: @Sendable (Event<Value, Failure>) -> Void
     @usableFromInline let attach: @Sendable (Observer<Value, Failure>) -> Disposable?
 
+    /// `attach` takes observers made for one subscription to the subject, which it is the
+    /// only sender of: the library's own subjects adopt them (see ``ObserverList``).
     @inlinable
-    init<Subject: EventSubject>(_ subject: Subject) where Subject.Value == Value, Subject.Failure == Failure {
+    init<S: EventSubject>(_ subject: S) where S.Value == Value, S.Failure == Failure {
         send = { subject.send($0) }
-        attach = { subject.attach($0) }
+        if let plain = subject as? Subject<Value, Failure> {
+            attach = { plain.attach($0, exclusive: true) }
+        } else if let replaying = subject as? ReplaySubject<Value, Failure> {
+            attach = { replaying.attach($0, exclusive: true) }
+        } else {
+            attach = { subject.attach($0) }
+        }
     }
 }

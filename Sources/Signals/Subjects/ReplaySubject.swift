@@ -9,8 +9,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: @unchecked Se
     public let capacity: Int
     // Guarded by `lock`.
     @usableFromInline var buffer: [Value] = []
-    @usableFromInline var observers: [(token: Int, observer: Observer<Value, Failure>)] = []
-    @usableFromInline var nextToken = 0
+    @usableFromInline var observers = ObserverList<Value, Failure>()
     @usableFromInline var terminal: Event<Value, Failure>?
 
     /// Creates a subject that replays up to `capacity` values (`Int.max` for all of them).
@@ -22,12 +21,18 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: @unchecked Se
     /// The subject as a signal: each subscription gets the replay, then live events.
     @inlinable
     public var signal: Signal<Value, Failure> {
-        Signal { [self] observer in attach(observer) }
+        Signal { [self] observer in attach(observer, exclusive: true) }
     }
 
     /// Adds `observer` itself to the observers (see ``EventSubject/attach(_:)``).
     @inlinable
     public func attach(_ observer: Observer<Value, Failure>) -> Disposable? {
+        attach(observer, exclusive: false)
+    }
+
+    /// Adds `observer`; `exclusive` when this subject is its only sender (see ``ObserverList``).
+    @inlinable
+    func attach(_ observer: Observer<Value, Failure>, exclusive: Bool) -> Disposable? {
         lock.lock()
         defer { lock.unlock() }
         for value in buffer { observer.send(value) }
@@ -35,9 +40,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: @unchecked Se
             observer.send(terminal)
             return nil
         }
-        let token = nextToken
-        nextToken += 1
-        observers.append((token, observer))
+        let token = observers.append(observer, exclusive: exclusive)
         return ActionDisposable { [weak self] in self?.remove(token) }
     }
 
@@ -59,16 +62,14 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: @unchecked Se
         case .error, .completed:
             terminal = event
         }
-        let current = observers
-        if event.isTerminal { observers = [] }
-        current.withUnsafeBufferPointer { entries in
-            for index in entries.indices { entries[index].observer.send(event) }
-        }
+        let current = observers.entries
+        if event.isTerminal { observers = ObserverList() }
+        ObserverList.deliver(event, to: current)
     }
 
 
     @usableFromInline
     func remove(_ token: Int) {
-        lock.withLock { observers.removeAll { $0.token == token } }
+        lock.withLock { observers.remove(token) }
     }
 }

@@ -8,8 +8,7 @@
 public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let lock = Lock(recursive: true)
     // Guarded by `lock`.
-    @usableFromInline var observers: [(token: Int, observer: Observer<Value, Failure>)] = []
-    @usableFromInline var nextToken = 0
+    @usableFromInline var observers = ObserverList<Value, Failure>()
     @usableFromInline var terminal: Event<Value, Failure>?
 
     /// Creates a subject with no observers.
@@ -19,21 +18,25 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
     /// The subject as a signal: each subscription adds an observer.
     @inlinable
     public var signal: Signal<Value, Failure> {
-        Signal { [self] observer in attach(observer) }
+        Signal { [self] observer in attach(observer, exclusive: true) }
     }
 
     /// Adds `observer` itself to the observers (see ``EventSubject/attach(_:)``).
     @inlinable
     public func attach(_ observer: Observer<Value, Failure>) -> Disposable? {
+        attach(observer, exclusive: false)
+    }
+
+    /// Adds `observer`; `exclusive` when this subject is its only sender (see ``ObserverList``).
+    @inlinable
+    func attach(_ observer: Observer<Value, Failure>, exclusive: Bool) -> Disposable? {
         lock.lock()
         defer { lock.unlock() }
         if let terminal {
             observer.send(terminal)
             return nil
         }
-        let token = nextToken
-        nextToken += 1
-        observers.append((token, observer))
+        let token = observers.append(observer, exclusive: exclusive)
         return ActionDisposable { [weak self] in self?.remove(token) }
     }
 
@@ -43,14 +46,12 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         lock.lock()
         defer { lock.unlock() }
         guard terminal == nil else { return }
-        let current = observers
+        let current = observers.entries
         if event.isTerminal {
             terminal = event
-            observers = []
+            observers = ObserverList()
         }
-        current.withUnsafeBufferPointer { entries in
-            for index in entries.indices { entries[index].observer.send(event) }
-        }
+        ObserverList.deliver(event, to: current)
     }
 
 
@@ -59,6 +60,6 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
 
     @usableFromInline
     func remove(_ token: Int) {
-        lock.withLock { observers.removeAll { $0.token == token } }
+        lock.withLock { observers.remove(token) }
     }
 }
