@@ -1,5 +1,5 @@
 /// Anything events are sent to by hand: an ``Observer`` inside a signal's body, a
-/// ``Subject`` or a ``ReplaySubject``. Gives them the same shorthands for each kind of event.
+/// ``Subject`` (replaying or not). Gives them the same shorthands for each kind of event.
 public protocol EventReceiver<Value, Failure> {
     /// The values received.
     associatedtype Value: Sendable
@@ -25,4 +25,3 @@ extension EventReceiver {
 
 extension Observer: EventReceiver {}
 extension Subject: EventReceiver {}
-extension ReplaySubject: EventReceiver {}

@@ -65,8 +65,8 @@ public final class Lock: @unchecked Sendable {
 
 /// A value guarded by its own ``Lock``: the state of a class that threads share.
 public final class Protected<State>: @unchecked Sendable {
-    private let lock = Lock()
-    private var state: State
+    @usableFromInline let lock = Lock()
+    @usableFromInline var state: State
 
     /// Creates the guard around `state`.
     public init(_ state: State) { self.state = state }
@@ -74,11 +74,6 @@ public final class Protected<State>: @unchecked Sendable {
     /// Runs `body` on the state with the lock held. Never call out to user code from `body`.
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        try withLockedState(body)
-    }
-
-    @usableFromInline
-    func withLockedState<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

@@ -12,35 +12,21 @@ extension Signal {
         Signal<Result, Failure> { observer in
             let state = CombineLatestState<Value, Other>()
             let subscriptions = CompoundDisposable()
-            subscriptions += observe { event in
-                state.lock.withLock {
-                    switch event {
-                    case .next(let value):
-                        state.first = value
-                        if let second = state.second { observer.send(reduce(value, second)) }
-                    case .error(let error):
-                        observer.send(error: error)
-                    case .completed:
-                        state.firstCompleted = true
-                        if state.isFinished { observer.sendCompleted() }
-                    }
-                }
-            }
+            subscriptions += observeSide(under: state.lock, failingInto: observer, next: { value in
+                state.first = value
+                if let second = state.second { observer.send(reduce(value, second)) }
+            }, completed: {
+                state.firstCompleted = true
+                if state.isFinished { observer.sendCompleted() }
+            })
             guard observer.isActive else { return subscriptions }
-            subscriptions += other.observe { event in
-                state.lock.withLock {
-                    switch event {
-                    case .next(let value):
-                        state.second = value
-                        if let first = state.first { observer.send(reduce(first, value)) }
-                    case .error(let error):
-                        observer.send(error: error)
-                    case .completed:
-                        state.secondCompleted = true
-                        if state.isFinished { observer.sendCompleted() }
-                    }
-                }
-            }
+            subscriptions += other.observeSide(under: state.lock, failingInto: observer, next: { value in
+                state.second = value
+                if let first = state.first { observer.send(reduce(first, value)) }
+            }, completed: {
+                state.secondCompleted = true
+                if state.isFinished { observer.sendCompleted() }
+            })
             return subscriptions
         }
     }

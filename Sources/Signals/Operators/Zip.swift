@@ -11,41 +11,31 @@ extension Signal {
         Signal<Result, Failure> { observer in
             let state = ZipState<Value, Other>()
             let subscriptions = CompoundDisposable()
-            subscriptions += observe { event in
-                state.lock.withLock {
-                    switch event {
-                    case .next(let value):
-                        if state.second.isEmpty {
-                            state.first.append(value)
-                        } else {
-                            observer.send(reduce(value, state.second.removeFirst()))
-                        }
-                    case .error(let error):
-                        observer.send(error: error)
-                    case .completed:
-                        state.firstCompleted = true
-                    }
-                    if state.isFinished { observer.sendCompleted() }
+            // After each value or completion: a finished side with nothing left ends the zip.
+            let endIfFinished: @Sendable () -> Void = { if state.isFinished { observer.sendCompleted() } }
+            subscriptions += observeSide(under: state.lock, failingInto: observer, next: { value in
+                if state.second.isEmpty {
+                    state.first.append(value)
+                } else {
+                    observer.send(reduce(value, state.second.removeFirst()))
                 }
-            }
+                endIfFinished()
+            }, completed: {
+                state.firstCompleted = true
+                endIfFinished()
+            })
             guard observer.isActive else { return subscriptions }
-            subscriptions += other.observe { event in
-                state.lock.withLock {
-                    switch event {
-                    case .next(let value):
-                        if state.first.isEmpty {
-                            state.second.append(value)
-                        } else {
-                            observer.send(reduce(state.first.removeFirst(), value))
-                        }
-                    case .error(let error):
-                        observer.send(error: error)
-                    case .completed:
-                        state.secondCompleted = true
-                    }
-                    if state.isFinished { observer.sendCompleted() }
+            subscriptions += other.observeSide(under: state.lock, failingInto: observer, next: { value in
+                if state.first.isEmpty {
+                    state.second.append(value)
+                } else {
+                    observer.send(reduce(state.first.removeFirst(), value))
                 }
-            }
+                endIfFinished()
+            }, completed: {
+                state.secondCompleted = true
+                endIfFinished()
+            })
             return subscriptions
         }
     }

@@ -1,5 +1,4 @@
-/// What ``Subject`` and ``ReplaySubject`` have in common: a hot signal fed by `send`.
-/// Multicasting takes any of them.
+/// A hot signal fed by `send`, as ``Subject`` is: multicasting takes any of them.
 public protocol EventSubject<Value, Failure>: EventReceiver, AnyObject, Sendable {
     /// The subject as a signal.
     var signal: Signal<Value, Failure> { get }
@@ -17,7 +16,6 @@ extension EventSubject {
 }
 
 extension Subject: EventSubject {}
-extension ReplaySubject: EventSubject {}
 
 /// A subject seen through closures made where its type is known, so that sending through
 /// it runs code specialised for that type rather than a generic protocol witness.
@@ -27,14 +25,12 @@ struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let attach: @Sendable (Observer<Value, Failure>) -> Disposable?
 
     /// `attach` takes observers made for one subscription to the subject, which it is the
-    /// only sender of: the library's own subjects adopt them (see ``ObserverList``).
+    /// only sender of: the library's own ``Subject`` adopts them (see ``ObserverList``).
     @inlinable
     init<S: EventSubject>(_ subject: S) where S.Value == Value, S.Failure == Failure {
         send = { subject.send($0) }
-        if let plain = subject as? Subject<Value, Failure> {
-            attach = { plain.attach($0, exclusive: true) }
-        } else if let replaying = subject as? ReplaySubject<Value, Failure> {
-            attach = { replaying.attach($0, exclusive: true) }
+        if let known = subject as? Subject<Value, Failure> {
+            attach = { known.attach($0, exclusive: true) }
         } else {
             attach = { subject.attach($0) }
         }

@@ -5,17 +5,31 @@
 /// is delivered at once, from inside the first), subscribe to it or dispose. A handler must
 /// not wait for another thread that sends to the same subject. After a terminal event, the
 /// subject keeps it: later observers receive it at once, and later sends are dropped.
+///
+/// A subject made with a replay capacity (``ReplaySubject``) also keeps its last values and
+/// replays them to each new observer before live events. Replay and live delivery happen
+/// under the same lock, so an observer sees the values in the order they were sent, with
+/// none missing or repeated between the replayed and the live ones.
 public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let lock = Lock(recursive: true)
+    /// How many values are kept for replay (0, a plain subject, keeps none).
+    public let replayCapacity: Int
     // Guarded by `lock`.
+    @usableFromInline var buffer: [Value] = []
     @usableFromInline var observers = ObserverList<Value, Failure>()
     @usableFromInline var terminal: Event<Value, Failure>?
 
-    /// Creates a subject with no observers.
+    /// Creates a subject with no observers, that replays nothing.
     @inlinable
-    public init() {}
+    public init() { replayCapacity = 0 }
 
-    /// The subject as a signal: each subscription adds an observer.
+    /// Creates a subject that replays up to `capacity` values (`Int.max` for all of them).
+    public init(capacity: Int) {
+        precondition(capacity >= 0, "a replay capacity cannot be negative")
+        replayCapacity = capacity
+    }
+
+    /// The subject as a signal: each subscription gets the replay, if any, then live events.
     @inlinable
     public var signal: Signal<Value, Failure> {
         Signal { [self] observer in attach(observer, exclusive: true) }
@@ -27,11 +41,13 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         attach(observer, exclusive: false)
     }
 
-    /// Adds `observer`; `exclusive` when this subject is its only sender (see ``ObserverList``).
+    /// Replays to `observer`, then adds it; `exclusive` when this subject is its only sender
+    /// (see ``ObserverList``).
     @inlinable
     func attach(_ observer: Observer<Value, Failure>, exclusive: Bool) -> Disposable? {
         lock.lock()
         defer { lock.unlock() }
+        for value in buffer { observer.send(value) }
         if let terminal {
             observer.send(terminal)
             return nil
@@ -40,20 +56,29 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         return ActionDisposable { [weak self] in self?.remove(token) }
     }
 
-    /// Sends `event` to every observer; a terminal event ends the subject.
+    /// Sends `event` to every observer, keeping a value for replay; a terminal event ends the
+    /// subject.
     @inlinable
     public func send(_ event: Event<Value, Failure>) {
         lock.lock()
         defer { lock.unlock() }
         guard terminal == nil else { return }
-        let current = observers.entries
-        if event.isTerminal {
+        switch event {
+        case .next(let value):
+            if replayCapacity > 0 {
+                if buffer.count == replayCapacity { buffer.removeFirst() }
+                buffer.append(value)
+            }
+        case .error, .completed:
             terminal = event
-            observers = ObserverList()
         }
+        let current = observers.entries
+        if event.isTerminal { observers = ObserverList() }
         ObserverList.deliver(event, to: current)
     }
 
+    /// The values kept for replay, oldest first.
+    public var replayValues: [Value] { lock.withLock { buffer } }
 
     /// The number of observers subscribed now.
     public var observerCount: Int { lock.withLock { observers.count } }
@@ -63,3 +88,6 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         lock.withLock { observers.remove(token) }
     }
 }
+
+/// A ``Subject`` that replays its last values: `ReplaySubject<Value, Failure>(capacity: n)`.
+public typealias ReplaySubject = Subject
