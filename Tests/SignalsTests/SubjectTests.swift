@@ -63,4 +63,56 @@ struct SubjectTests {
         subject.send(1)
         #expect(recorder.values == [1, 2])
     }
+
+    @Test("during a delivery, a handler may remove a later observer, add one, or end the subject")
+    func changesDuringDelivery() {
+        let subject = Subject<Int, Never>()
+        let later = Recorder<Int, Never>()
+        let added = Recorder<Int, Never>()
+        let laterSubscription = Protected<Disposable?>(nil)
+        let addedSubscription = Protected<Disposable?>(nil)
+        _ = subject.signal.observe(next: { value in
+            switch value {
+            case 1: laterSubscription.withLock { $0 }?.dispose()
+            case 2: addedSubscription.withLock { $0 = added.observe(subject.signal) }
+            case 3: subject.sendCompleted()
+            default: break
+            }
+        })
+        laterSubscription.withLock { $0 = later.observe(subject.signal) }
+        let last = Recorder<Int, Never>()
+        _ = last.observe(subject.signal)
+        subject.send(1)  // `later` is removed before its turn: it receives nothing
+        subject.send(2)  // `added` joins during this value: it receives the next ones only
+        subject.send(3)  // the end reaches every observer; the value that caused it goes no further
+        subject.send(4)
+        #expect(later.events.isEmpty)
+        #expect(added.events.count == 1 && added.isCompleted)
+        #expect(last.values == [1, 2])
+        #expect(last.isCompleted && last.events.count == 3)
+        #expect(subject.observerCount == 0)
+    }
+
+    @Test("observers removed during a delivery leave the list, and their handlers are released")
+    func removalDuringDeliveryReleases() {
+        final class Captured: Sendable {}
+        let subject = Subject<Int, Never>()
+        weak var weakCaptured: Captured?
+        let subscriptions = Protected<[Disposable]>([])
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            subscriptions.withLock { $0.append(subject.signal.observe(next: { _ in _ = captured })) }
+        }
+        let remover = subject.signal.observe(next: { _ in
+            for subscription in subscriptions.withLock({ $0 }) { subscription.dispose() }
+        })
+        subscriptions.withLock { $0.append(subject.signal.observe(next: { _ in })) }
+        #expect(subject.observerCount == 3)
+        subject.send(1)
+        #expect(subject.observerCount == 1)
+        #expect(weakCaptured == nil)
+        remover.dispose()
+        #expect(subject.observerCount == 0)
+    }
 }

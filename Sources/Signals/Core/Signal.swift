@@ -29,8 +29,28 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     @discardableResult
     public func observe(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void) -> Disposable {
+        observe(values: nil, events: action)
+    }
+
+    /// Subscribes with an observer made of `values` (when given) and `events` (see
+    /// ``Observer``), that delivers under `delivery`, and calls `onTerminate` after a terminal
+    /// event.
+    @inlinable
+    func observe(
+        delivery: Lock = Lock(recursive: true),
+        values: (@Sendable (Value) -> Void)?,
+        events: @escaping @Sendable (Event<Value, Failure>) -> Void,
+        onTerminate: (@Sendable () -> Void)? = nil
+    ) -> Disposable {
         let subscription = CompoundDisposable()
-        let observer = Observer<Value, Failure>(action, onTerminate: { subscription.dispose() })
+        let observer = Observer<Value, Failure>(
+            values: values,
+            events: events,
+            onTerminate: {
+                subscription.dispose()
+                onTerminate?()
+            },
+            delivery: delivery)
         subscription.add { observer.stop() }
         subscription.add(body(observer))
         return subscription
@@ -44,7 +64,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         error: (@Sendable (Failure) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
-        observe { event in
+        observe(values: next) { event in
             switch event {
             case .next(let value): next?(value)
             case .error(let failure): error?(failure)

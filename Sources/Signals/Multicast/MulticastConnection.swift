@@ -90,9 +90,11 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
             connected = true
             let generation = self.generation
             let ticket = operations.enqueue { [self] in
-                let disposable = source.observe { [weak self] event in
-                    subject.send(event)
-                    if event.isTerminal { self?.disconnect(generation, wait: false) }
+                // Every upstream event takes the subject's lock to be delivered: taking it
+                // first, for the upstream observer too, makes that one lock per event.
+                let delivery = subject.lock ?? Lock(recursive: true)
+                let disposable = source.observe(delivery: delivery, values: nil, events: subject.send) { [weak self] in
+                    self?.disconnect(generation, wait: false)
                 }
                 lock.withLock { upstream = (generation, disposable) }
             }

@@ -23,6 +23,9 @@ extension Subject: EventSubject {}
 struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let send: @Sendable (Event<Value, Failure>) -> Void
     @usableFromInline let attach: @Sendable (Observer<Value, Failure>) -> Disposable?
+    /// The lock that the library's own ``Subject`` delivers under (`nil` for other subjects):
+    /// an observer whose events all go to this subject may deliver under it too.
+    @usableFromInline let lock: Lock?
 
     /// `attach` takes observers made for one subscription to the subject, which it is the
     /// only sender of: the library's own ``Subject`` adopts them (see ``ObserverList``).
@@ -31,8 +34,10 @@ struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
         send = { subject.send($0) }
         if let known = subject as? Subject<Value, Failure> {
             attach = { known.attach($0, exclusive: true) }
+            lock = known.lock
         } else {
             attach = { subject.attach($0) }
+            lock = nil
         }
     }
 }

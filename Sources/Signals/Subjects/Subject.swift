@@ -14,10 +14,11 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
     @usableFromInline let lock = Lock(recursive: true)
     /// How many values are kept for replay (0, a plain subject, keeps none).
     public let replayCapacity: Int
-    // Guarded by `lock`.
-    @usableFromInline var buffer: [Value] = []
-    @usableFromInline var observers = ObserverList<Value, Failure>()
-    @usableFromInline var terminal: Event<Value, Failure>?
+    // Guarded by `lock`, which also guarantees exclusive access (the dynamic checks would
+    // cost more than the lock).
+    @exclusivity(unchecked) @usableFromInline var buffer: [Value] = []
+    @exclusivity(unchecked) @usableFromInline var observers = ObserverList<Value, Failure>()
+    @exclusivity(unchecked) @usableFromInline var terminal: Event<Value, Failure>?
 
     /// Creates a subject with no observers, that replays nothing.
     @inlinable
@@ -72,9 +73,17 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         case .error, .completed:
             terminal = event
         }
-        let current = observers.entries
-        if event.isTerminal { observers = ObserverList() }
-        ObserverList.deliver(event, to: current)
+        guard !event.isTerminal else {
+            return ObserverList.deliver(event, to: observers.removeAll())
+        }
+        observers.deliveries += 1
+        let count = observers.entries.count
+        var index = 0
+        while let target = observers.observer(at: index, of: count) {
+            target?._withUnsafeGuaranteedRef { $0.sendFromAdoptedSender(event) }
+            index += 1
+        }
+        observers.endDelivery()
     }
 
     /// The values kept for replay, oldest first.
