@@ -21,9 +21,15 @@ public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendabl
 
         @inlinable
         init(values: (@Sendable (Value) -> Void)?, events: @escaping @Sendable (Event<Value, Failure>) -> Void, onTerminate: (@Sendable () -> Void)?) {
-            // Not optional: binding an optional closure retains it, on every call.
-            self.values = values ?? { _ in }
-            takesValues = values != nil
+            // Not optional: binding an optional closure retains it, on every call. (And no
+            // `??`: passing the closure through a generic function wraps it in thunks.)
+            if let values {
+                self.values = values
+                takesValues = true
+            } else {
+                self.values = { _ in }
+                takesValues = false
+            }
             self.events = events
             self.onTerminate = onTerminate
         }
