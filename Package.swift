@@ -34,6 +34,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "NMEAStreamTests",
+            dependencies: ["NMEAStream"]
+        ),
+        .testTarget(
             name: "SignalsTests",
             dependencies: ["Signals", "SignalsTesting"]
         ),

@@ -38,19 +38,7 @@ public struct RecordedLog: Sendable {
 
     /// Reads the log to its end, calling `body` with each chunk.
     public func read(_ body: (UnsafeRawBufferPointer) -> Void) throws(RecordedLogError) {
-        let fd: Int32
-        switch location {
-        case .standardInput:
-            fd = STDIN_FILENO
-        case .file(let path):
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw RecordedLogError(location: location, errno: errno, operation: .open) }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                close(fd)
-                throw RecordedLogError(location: location, errno: EISDIR, operation: .open)
-            }
-        }
+        let fd = try openDescriptor()
         defer { if case .file = location { close(fd) } }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -92,6 +80,26 @@ public struct RecordedLogError: Error, Sendable, Hashable, CustomStringConvertib
         case (.open, EISDIR): return "cannot open \(location): it is a directory; give a log file"
         case (.open, _): return "cannot open \(location): \(reason)"
         case (.read, _): return "cannot read \(location): \(reason)"
+        }
+    }
+}
+
+extension RecordedLog {
+    /// Opens the log for reading: standard input, or the file (which must not be a
+    /// directory). The caller closes a file's descriptor.
+    func openDescriptor() throws(RecordedLogError) -> Int32 {
+        switch location {
+        case .standardInput:
+            return STDIN_FILENO
+        case .file(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw RecordedLogError(location: location, errno: errno, operation: .open) }
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                close(fd)
+                throw RecordedLogError(location: location, errno: EISDIR, operation: .open)
+            }
+            return fd
         }
     }
 }

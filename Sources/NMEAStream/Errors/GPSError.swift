@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a GPS source could not be opened or read; its ``description`` says what to do.
+public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case noSuchDevice(path: String)
+    /// The device exists but this user may not open it; `group` is the group that owns it
+    /// (`nil` when it could not be read).
+    case permissionDenied(path: String, group: String?)
+    /// Another process holds the device exclusively; `holders` names the processes found
+    /// holding it open, such as `gpsd (pid 812)` (empty when none could be seen).
+    case busy(path: String, holders: [String])
+    /// The path is not a terminal device (a regular file, a directory…).
+    case notATerminal(path: String)
+    /// A fixed speed that no serial line here supports.
+    case unsupportedSpeed(path: String, speed: Int)
+    /// No checksum-valid NMEA arrived at any of the speeds tried.
+    case noNMEAFound(path: String, speedsTried: [Int])
+    /// The device went away while open (unplugged): end of file, `EIO`, `ENXIO` or a hang-up;
+    /// `errno` is `nil` for an end of file.
+    case deviceLost(path: String, errno: Int32?)
+    /// Reading failed for another reason.
+    case readError(path: String, errno: Int32)
+    /// Opening or setting up the device failed for another reason.
+    case openFailed(path: String, errno: Int32)
+    /// Automatic discovery found no GPS receiver.
+    case noReceiverFound(detail: String)
+    /// A recorded log could not be opened or read.
+    case log(RecordedLogError)
+
+    /// One line: what happened, and what to do about it.
+    public var description: String {
+        switch self {
+        case .noSuchDevice(let path):
+            return "\(path): no such device; check that the receiver is plugged in (ls /dev/serial/by-id)"
+        case .permissionDenied(let path, let group?):
+            return "\(path): permission denied; the device belongs to group '\(group)': join it "
+                + "(sudo usermod -aG \(group) $USER, then log in again), or install the rules in udev-rules/"
+        case .permissionDenied(let path, nil):
+            return "\(path): permission denied; join the group that owns the device, or install the rules in udev-rules/"
+        case .busy(let path, let holders) where holders.isEmpty:
+            return "\(path): busy: another process holds it open exclusively; stop it or read from it instead"
+        case .busy(let path, let holders):
+            return "\(path): busy: held by \(holders.joined(separator: ", ")); stop it or read from it instead"
+        case .notATerminal(let path):
+            return "\(path): not a serial device; give a tty such as /dev/ttyACM0, or replay a file"
+        case .unsupportedSpeed(let path, let speed):
+            let speeds = SerialSpeed.supported.map(String.init).joined(separator: ", ")
+            return "\(path): \(speed) bit/s is not a supported speed; use one of \(speeds), or automatic"
+        case .noNMEAFound(let path, let speeds):
+            let tried = speeds.map(String.init).joined(separator: ", ")
+            return "\(path): no NMEA at any speed tried (\(tried)); check that the receiver sends NMEA, not only a binary protocol"
+        case .deviceLost(let path, nil):
+            return "\(path): the device went away (end of file); plug it back in and start again"
+        case .deviceLost(let path, let code?):
+            return "\(path): the device went away (\(Self.reason(code))); plug it back in and start again"
+        case .readError(let path, let code):
+            return "\(path): read failed: \(Self.reason(code))"
+        case .openFailed(let path, let code):
+            return "\(path): cannot open: \(Self.reason(code))"
+        case .noReceiverFound(let detail):
+            return "no GPS receiver found: \(detail)"
+        case .log(let error):
+            return error.description
+        }
+    }
+
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The error for an `open` of `path` that failed with `code`.
+    static func opening(_ path: String, errno code: Int32) -> GPSError {
+        switch code {
+        case ENOENT, ENODEV, ENXIO: .noSuchDevice(path: path)
+        case EACCES, EPERM: .permissionDenied(path: path, group: owningGroup(of: path))
+        case EBUSY: .busy(path: path, holders: processesHolding(path))
+        default: .openFailed(path: path, errno: code)
+        }
+    }
+
+    /// The name of the group that owns `path`, or `nil`.
+    static func owningGroup(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else { return nil }
+        return String(cString: name)
+    }
+
+    /// The processes with `path` open, as `name (pid N)`, found through `/proc` (only those
+    /// this user may inspect).
+    static func processesHolding(_ path: String) -> [String] {
+        let target = resolved(path)
+        guard let proc = opendir("/proc") else { return [] }
+        defer { closedir(proc) }
+        let me = getpid()
+        var holders: [String] = []
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != me else { continue }
+            guard let fds = opendir("/proc/\(pid)/fd") else { continue }
+            defer { closedir(fds) }
+            while let fd = readdir(fds) {
+                let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard fdName != ".", fdName != "..", link("/proc/\(pid)/fd/\(fdName)") == target else { continue }
+                holders.append("\(command(of: pid)) (pid \(pid))")
+                break
+            }
+        }
+        return holders
+    }
+
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    private static func link(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func command(of pid: Int32) -> String {
+        guard let file = fopen("/proc/\(pid)/comm", "r") else { return "process" }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "process" }
+        let bytes = buffer.prefix { $0 != 0 && $0 != 0x0A }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,134 @@
+import Dispatch
+
+/// Reads a ``GPSSource`` and tells its delegates about fixes, satellite views, sentences,
+/// rejects, failures and the end of the stream.
+///
+/// The reader reads and decodes on its own serial queue, which targets the queue given at
+/// creation: every delegate call arrives there, in input order, with no hop per event. A
+/// serial device is read on a Dispatch read source, so with no data arriving nothing runs.
+///
+/// ```swift
+/// let reader = NMEAReader(source: .serial(path: "/dev/ttyACM0", speed: 9600), queue: .main)
+/// reader.delegate = tracker
+/// reader.start()
+/// ```
+public final class NMEAReader: @unchecked Sendable {
+    /// What the reader reads.
+    public let source: GPSSource
+    /// The queue the reader reads on and calls its delegates on.
+    public let queue: DispatchQueue
+
+    /// The one delegate, for the common case of one listener (held weakly); more can be added
+    /// with ``addDelegate(_:)``.
+    public var delegate: (any NMEAReaderDelegate)? {
+        get { single.withLock { $0.object } }
+        set { single.withLock { $0 = WeakDelegate(object: newValue) } }
+    }
+
+    private struct WeakDelegate {
+        weak var object: (any NMEAReaderDelegate)?
+    }
+
+    private let single = Protected(WeakDelegate(object: nil))
+    private let delegates = MulticastDelegate<any NMEAReaderDelegate>()
+    private let queueKey = DispatchSpecificKey<Void>()
+    // Confined to `queue`.
+    private var bytes: (any ByteSource)?
+    private var decoder: NMEADecoder?
+    private var isFinished = false
+
+    /// Creates a reader of `source` that calls its delegates on `queue` (default: a queue of
+    /// its own). Nothing is opened until ``start()``.
+    public init(source: GPSSource, queue target: DispatchQueue? = nil) {
+        self.source = source
+        queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
+        queue.setSpecific(key: queueKey, value: ())
+    }
+
+    deinit {
+        // A reader dropped while running stops its source; the device closes on the queue.
+        bytes?.stop()
+    }
+
+    /// Adds a delegate (held weakly; adding one twice has no effect).
+    public func addDelegate(_ delegate: any NMEAReaderDelegate) { delegates.add(delegate) }
+
+    /// Removes a delegate; safe from inside a delegate call.
+    public func removeDelegate(_ delegate: any NMEAReaderDelegate) { delegates.remove(delegate) }
+
+    /// Opens the source and starts reading, on the reader's queue; a failure to open arrives as
+    /// ``NMEAReaderDelegate/reader(_:didFailWith:)``. Does nothing when already started.
+    public func start() {
+        queue.async { [self] in
+            guard bytes == nil, !isFinished else { return }
+            let bytes: any ByteSource = switch source {
+            case .serial(let path, let speed): SerialByteSource(path: path, speed: speed)
+            case .log(let path): LogByteSource(path: path)
+            case .bytes(let data): MemoryByteSource(bytes: data)
+            }
+            self.bytes = bytes
+            decoder = NMEADecoder()
+            bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
+                        end: { [weak self] error in self?.end(error) })
+        }
+    }
+
+    /// Stops reading and closes the source. Called from any other thread, it returns once the
+    /// device is closed; called on the reader's queue (from a delegate call), it returns at
+    /// once and the device closes when that call returns. No delegate call follows.
+    public func stop() {
+        if DispatchQueue.getSpecific(key: queueKey) != nil {
+            halt()
+        } else {
+            let released = queue.sync { halt() }
+            released?.wait()
+        }
+    }
+
+    @discardableResult
+    private func halt() -> DispatchGroup? {
+        isFinished = true
+        guard let bytes else { return nil }
+        self.bytes = nil
+        decoder = nil
+        bytes.stop()
+        return bytes.released
+    }
+
+    private func decode(_ chunk: UnsafeRawBufferPointer) {
+        guard let decoder else { return }
+        decoder.feed(chunk) { event in
+            guard !isFinished else { return }
+            notify(event)
+        }
+    }
+
+    private func end(_ error: GPSError?) {
+        guard !isFinished else { return }
+        if let decoder {
+            decoder.finish { event in notify(event) }
+        }
+        isFinished = true
+        bytes = nil
+        decoder = nil
+        if let error {
+            callDelegates { $0.reader(self, didFailWith: error) }
+        } else {
+            callDelegates { $0.readerDidFinish(self) }
+        }
+    }
+
+    private func notify(_ event: NMEADecoder.Event) {
+        switch event {
+        case .fix(let fix): callDelegates { $0.reader(self, didUpdate: fix) }
+        case .satellites(let view): callDelegates { $0.reader(self, didUpdate: view) }
+        case .sentence(let sentence): callDelegates { $0.reader(self, didReceive: sentence) }
+        case .rejected(let input): callDelegates { $0.reader(self, didReject: input) }
+        }
+    }
+
+    private func callDelegates(_ body: (any NMEAReaderDelegate) -> Void) {
+        if let single = delegate { body(single) }
+        delegates.callAll(body)
+    }
+}

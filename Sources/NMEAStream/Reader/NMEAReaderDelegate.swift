@@ -1,0 +1,33 @@
+/// What an ``NMEAReader`` tells its delegates, on the reader's queue, in input order.
+///
+/// Every method has an empty default implementation: implement the ones you need.
+public protocol NMEAReaderDelegate: AnyObject {
+    /// A reporting cycle completed into a fix.
+    func reader(_ reader: NMEAReader, didUpdate fix: Fix)
+    /// A GSV group completed into a satellite view.
+    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView)
+    /// A checksum-valid sentence arrived. It is borrowed from the reader's buffer: read it
+    /// (or copy its ``RawSentence/text``) during the call only.
+    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence)
+    /// Input was rejected (bad checksum, garbage, a malformed field…).
+    func reader(_ reader: NMEAReader, didReject input: RejectedInput)
+    /// The source failed: it could not be opened, or the device went away. Nothing follows.
+    func reader(_ reader: NMEAReader, didFailWith error: GPSError)
+    /// The source ended (the end of a log). Nothing follows.
+    func readerDidFinish(_ reader: NMEAReader)
+}
+
+extension NMEAReaderDelegate {
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didUpdate fix: Fix) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didReject input: RejectedInput) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didFailWith error: GPSError) {}
+    /// Does nothing.
+    public func readerDidFinish(_ reader: NMEAReader) {}
+}

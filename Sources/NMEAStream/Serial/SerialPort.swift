@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An open serial device, set up for a GPS receiver: raw 8N1, no flow control, held
+/// exclusively.
+///
+/// Opening takes the device exclusively (`TIOCEXCL`, and an advisory `flock` that also
+/// stops other root processes that ask for it), saves its settings and sets raw 8N1 at the
+/// requested speed. ``close()`` undoes all of it and closes the descriptor, once; the reader
+/// calls it from its read source's cancel handler.
+final class SerialPort {
+    /// The device's path, as given.
+    let path: String
+    /// The open descriptor (non-blocking).
+    let descriptor: Int32
+    /// `false` when the device could only be opened for reading.
+    let isWritable: Bool
+    private var saved: termios
+    private var isClosed = false
+
+    /// Opens `path` and sets it up at `speed` bits per second (`nil` keeps the device's
+    /// current speed).
+    init(path: String, speed: Int?) throws(GPSError) {
+        self.path = path
+        if let speed, SerialSpeed.termiosSpeed(speed) == nil { throw .unsupportedSpeed(path: path, speed: speed) }
+        var writable = true
+        var fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0, errno == EACCES || errno == EROFS {
+            // Some setups allow reading only; a GPS needs nothing written to it.
+            fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            writable = false
+        }
+        guard fd >= 0 else { throw GPSError.opening(path, errno: errno) }
+        guard isatty(fd) == 1 else {
+            Glibc.close(fd)
+            throw .notATerminal(path: path)
+        }
+        // TIOCEXCL keeps other non-root processes out; flock tells cooperating processes
+        // (gpsd and others that lock) that it is taken, root included.
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            Glibc.close(fd)
+            throw code == EWOULDBLOCK ? .busy(path: path, holders: GPSError.processesHolding(path)) : .openFailed(path: path, errno: code)
+        }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw .openFailed(path: path, errno: code)
+        }
+        _ = ioctl(fd, UInt(TIOCEXCL))
+        descriptor = fd
+        isWritable = writable
+        saved = settings
+        do throws(GPSError) {
+            try configure(speed: speed)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Sets raw 8N1 with the receiver enabled and modem lines ignored, no flow control, at
+    /// `speed` bits per second (`nil`: the current speed), and drops unread input.
+    func configure(speed: Int?) throws(GPSError) {
+        var settings = saved
+        cfmakeraw(&settings)
+        settings.c_cflag &= ~(tcflag_t(CSIZE) | tcflag_t(PARENB) | tcflag_t(CSTOPB) | tcflag_t(CRTSCTS))
+        settings.c_cflag |= tcflag_t(CS8) | tcflag_t(CLOCAL) | tcflag_t(CREAD)
+        settings.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(IXOFF) | tcflag_t(IXANY))
+        // With the read source, a read returns what is there: no minimum, no timer.
+        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        if let speed {
+            guard let constant = SerialSpeed.termiosSpeed(speed) else { throw .unsupportedSpeed(path: path, speed: speed) }
+            cfsetispeed(&settings, constant)
+            cfsetospeed(&settings, constant)
+        }
+        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { throw .openFailed(path: path, errno: errno) }
+        tcflush(descriptor, TCIFLUSH)
+    }
+
+    /// The speed the device is set to now, or `nil` for one outside ``SerialSpeed/supported``.
+    var currentSpeed: Int? {
+        var settings = termios()
+        guard tcgetattr(descriptor, &settings) == 0 else { return nil }
+        return SerialSpeed.bitsPerSecond(termios: cfgetispeed(&settings))
+    }
+
+    /// Releases exclusivity, restores the settings found on opening and closes the
+    /// descriptor; does nothing the second time.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = ioctl(descriptor, UInt(TIOCNXCL))
+        _ = tcsetattr(descriptor, TCSANOW, &saved)
+        Glibc.close(descriptor)
+    }
+}

@@ -1,0 +1,19 @@
+/// Where an ``NMEAReader`` gets its bytes.
+public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
+    /// A serial device, such as `/dev/ttyACM0` or `/dev/serial/by-id/usb-u-blox…`, at a fixed
+    /// speed in bits per second.
+    case serial(path: String, speed: Int)
+    /// A recorded NMEA log file, or standard input for `-`, read as fast as it can be.
+    case log(path: String)
+    /// Bytes in memory, for tests and for data that arrived some other way.
+    case bytes([UInt8])
+
+    /// The device or file path, or `memory` for bytes.
+    public var description: String {
+        switch self {
+        case .serial(let path, _): path
+        case .log(let path): path
+        case .bytes: "memory"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Testing
+@testable import NMEAStream
+
+@Suite("Reader")
+struct NMEAReaderTests {
+    @Test("a serial device: fixes arrive as the receiver writes them, in any chunk sizes; stop closes it",
+          arguments: ["ublox-multi.nmea", "sirf-cycle.nmea"])
+    func serial(log: String) throws {
+        let bytes = try Fixtures.bytes(log)
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        var generator = SystemRandomNumberGenerator()
+        var offset = 0
+        while offset < bytes.count {
+            let size = Int.random(in: 1...200, using: &generator)
+            terminal.write(bytes[offset..<min(bytes.count, offset + size)])
+            offset += size
+        }
+        // The last epoch completes only at the end of the stream: all but it arrive live.
+        #expect(recorder.wait { recorder.fixes.count >= expected.count - 1 })
+        reader.stop()
+        #expect(openDescriptorCount(terminal.devicePath) == 0)
+        #expect(recorder.fixes == Array(expected.prefix(recorder.fixes.count)))
+        #expect(recorder.error == nil)
+    }
+
+    @Test("closing the other end mid-stream: the device is lost, said once, and released")
+    func deviceLost() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let terminal = try PseudoTerminal()
+        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        terminal.write(bytes.prefix(bytes.count / 2))
+        #expect(recorder.wait { recorder.sentences > 0 })
+        terminal.closeMaster()
+        #expect(recorder.waitForEnd())
+        // A hung-up pseudo-terminal reads as an end of file or EIO, as an unplugged USB
+        // serial device does.
+        guard case .deviceLost(let path, let code) = recorder.error else {
+            Issue.record("expected a lost device, got \(String(describing: recorder.error))")
+            return
+        }
+        #expect(path == terminal.devicePath && (code == nil || code == EIO))
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
+        reader.stop()
+    }
+
+    @Test("a device that cannot be opened fails with its error, and nothing stays open")
+    func openFailure() throws {
+        let reader = NMEAReader(source: .serial(path: "/dev/ttyNMEASTREAM-none", speed: 9600))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.waitForEnd())
+        #expect(recorder.error == .noSuchDevice(path: "/dev/ttyNMEASTREAM-none"))
+        reader.stop()
+    }
+
+    @Test("a log file: every fix, then the end; bytes in memory give the same")
+    func log() throws {
+        let path = Fixtures.directory.appendingPathComponent("ublox-multi.nmea").path
+        let expected = Fixtures.expectedFixes(try Fixtures.bytes("ublox-multi.nmea"))
+        for source in [GPSSource.log(path: path), .bytes(try Fixtures.bytes("ublox-multi.nmea"))] {
+            let reader = NMEAReader(source: source)
+            let recorder = ReaderRecorder()
+            reader.delegate = recorder
+            reader.start()
+            #expect(recorder.waitForEnd())
+            #expect(recorder.finished)
+            #expect(recorder.fixes == expected)
+            #expect(recorder.views > 0)
+            reader.stop()
+        }
+        #expect(openDescriptorCount(path) == 0)
+    }
+
+    @Test("several delegates hear the same events; one may remove itself during a call")
+    func delegates() throws {
+        final class Leaver: NMEAReaderDelegate, @unchecked Sendable {
+            var fixes = 0
+            func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+                fixes += 1
+                reader.removeDelegate(self)
+            }
+        }
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let reader = NMEAReader(source: .bytes(bytes))
+        let first = ReaderRecorder(), second = ReaderRecorder(), leaver = Leaver()
+        reader.delegate = first
+        reader.addDelegate(second)
+        reader.addDelegate(leaver)
+        reader.start()
+        #expect(first.waitForEnd() && second.waitForEnd())
+        #expect(first.fixes.count == Fixtures.expectedFixes(bytes).count)
+        #expect(second.fixes == first.fixes)
+        #expect(leaver.fixes == 1)
+    }
+}
+
+/// The README's reader example, with a log and a recorder in place of the device and `exit`.
+@Suite("README reader example")
+struct ReadmeReaderExampleTests {
+    @Test("the delegate example's calls: fixes, then the end")
+    func example() throws {
+        final class Tracker: NMEAReaderDelegate, @unchecked Sendable {
+            let done = DispatchSemaphore(value: 0)
+            var lines: [String] = []
+            var failure: GPSError?
+            func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+                lines.append("\(fix.timeOfDay?.description ?? "-") \(fix.latitude ?? .nan) \(fix.longitude ?? .nan) \(fix.mode)")
+            }
+            func reader(_ reader: NMEAReader, didFailWith error: GPSError) {
+                failure = error
+                done.signal()
+            }
+            func readerDidFinish(_ reader: NMEAReader) { done.signal() }
+        }
+        let tracker = Tracker()
+        let path = Fixtures.directory.appendingPathComponent("sirf-cycle.nmea").path
+        let reader = NMEAReader(source: .log(path: path), queue: DispatchQueue(label: "example"))
+        reader.delegate = tracker
+        reader.start()
+        #expect(tracker.done.wait(timeout: .now() + 10) == .success)
+        #expect(tracker.failure == nil)
+        #expect(tracker.lines.count == Fixtures.expectedFixes(try Fixtures.bytes("sirf-cycle.nmea")).count)
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pseudo-terminal pair standing in for a serial GPS: the code under test opens
+/// ``devicePath`` (the slave) as it would `/dev/ttyACM0`; the test writes the receiver's
+/// output into ``master``.
+final class PseudoTerminal {
+    /// The master side's descriptor.
+    let master: Int32
+    /// The slave side's path, such as `/dev/pts/3`.
+    let devicePath: String
+    private var isClosed = false
+
+    init() throws {
+        // posix_openpt and friends are not visible from Swift here; these are their ioctls
+        // (grantpt has nothing to do on devpts). The request numbers are macros Swift cannot
+        // import: _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int) in the generic
+        // encoding (x86_64, arm64 and most others).
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw PseudoTerminalError(errno: errno) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
+            let code = errno
+            close(master)
+            throw PseudoTerminalError(errno: code)
+        }
+        devicePath = "/dev/pts/\(number)"
+    }
+
+    deinit { closeMaster() }
+
+    /// Writes all of `bytes` to the master side.
+    func write(_ bytes: some Collection<UInt8>) {
+        let array = Array(bytes)
+        var offset = 0
+        while offset < array.count {
+            let written = array[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// Closes the master side: the slave's reader sees the device go away.
+    func closeMaster() {
+        guard !isClosed else { return }
+        isClosed = true
+        close(master)
+    }
+}
+
+struct PseudoTerminalError: Error { var errno: Int32 }
+
+/// The paths the process's open descriptors point to, from `/proc/self/fd`.
+func openDescriptorTargets() -> [String] {
+    guard let directory = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(directory) }
+    var targets: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard name != ".", name != ".." else { continue }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(name)", &buffer, buffer.count - 1)
+        if count > 0 { targets.append(String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+    }
+    return targets
+}
+
+/// How many of the process's descriptors are open on `path`.
+func openDescriptorCount(_ path: String) -> Int {
+    openDescriptorTargets().count { $0 == path }
+}
