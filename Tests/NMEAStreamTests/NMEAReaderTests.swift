@@ -12,12 +12,7 @@ struct NMEAReaderTests {
     func serial(log: String) throws {
         let bytes = try Fixtures.bytes(log)
         let expected = Fixtures.expectedFixes(bytes)
-        let terminal = try PseudoTerminal()
-        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        let (terminal, reader, recorder) = try startReadingPseudoTerminal()
         var generator = SystemRandomNumberGenerator()
         var offset = 0
         while offset < bytes.count {
@@ -36,12 +31,7 @@ struct NMEAReaderTests {
     @Test("closing the other end mid-stream: the device is lost, said once, and released")
     func deviceLost() throws {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
-        let terminal = try PseudoTerminal()
-        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        let (terminal, reader, recorder) = try startReadingPseudoTerminal()
         terminal.write(bytes.prefix(bytes.count / 2))
         #expect(recorder.wait { recorder.sentences > 0 })
         terminal.closeMaster()
@@ -136,4 +126,16 @@ struct ReadmeReaderExampleTests {
         #expect(tracker.failure == nil)
         #expect(tracker.lines.count == Fixtures.expectedFixes(try Fixtures.bytes("sirf-cycle.nmea")).count)
     }
+}
+
+/// A reader of a new pseudo-terminal's device side, started, with a recorder as its
+/// delegate; returns once the device is open.
+func startReadingPseudoTerminal() throws -> (PseudoTerminal, NMEAReader, ReaderRecorder) {
+    let terminal = try PseudoTerminal()
+    let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600))
+    let recorder = ReaderRecorder()
+    reader.delegate = recorder
+    reader.start()
+    #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+    return (terminal, reader, recorder)
 }

@@ -46,8 +46,9 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     deinit {
-        // A reader dropped while running stops its source; the device closes on the queue.
-        bytes?.stop()
+        // A reader dropped while running stops its source, on the queue the source runs on;
+        // the device closes there.
+        if let bytes { queue.async { bytes.stop() } }
     }
 
     /// Adds a delegate (held weakly; adding one twice has no effect).
@@ -76,6 +77,9 @@ public final class NMEAReader: @unchecked Sendable {
     /// Stops reading and closes the source. Called from any other thread, it returns once the
     /// device is closed; called on the reader's queue (from a delegate call), it returns at
     /// once and the device closes when that call returns. No delegate call follows.
+    ///
+    /// Do not call it on the queue given at creation outside a delegate call (for `.main`,
+    /// from the main thread): it would wait for that queue, which is busy calling it.
     public func stop() {
         if DispatchQueue.getSpecific(key: queueKey) != nil {
             halt()
