@@ -51,13 +51,14 @@ public final class NMEADecoder {
     /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
         core.pointee.statistics.bytes += bytes.count
-        // The per-sentence path reaches the handler through a pointer: no reference counting
-        // per sentence, and one escapable wrapper per chunk.
+        // The per-sentence path reaches the handler unretained: no reference counting per
+        // sentence, and one escapable wrapper and one small object per chunk.
         withoutActuallyEscaping(handler) { handler in
-            withUnsafePointer(to: HandlerBox(call: handler)) { handler in
-                let core = self.core
-                framer.feed(bytes) { event in Self.handle(event, core, handler) }
-            }
+            let box = HandlerBox(call: handler)
+            let handler = Unmanaged.passUnretained(box)
+            let core = self.core
+            framer.feed(bytes) { event in Self.handle(event, core, handler) }
+            withExtendedLifetime(box) {}
         }
     }
 
@@ -75,21 +76,25 @@ public final class NMEADecoder {
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
     public func finish(_ handler: (Event) -> Void) {
         withoutActuallyEscaping(handler) { handler in
-            withUnsafePointer(to: HandlerBox(call: handler)) { handler in
-                let core = self.core
-                framer.finish { event in Self.handle(event, core, handler) }
-                core.pointee.assembler.finish { output in Self.handle(output, core, handler) }
-            }
+            let box = HandlerBox(call: handler)
+            let handler = Unmanaged.passUnretained(box)
+            let core = self.core
+            framer.finish { event in Self.handle(event, core, handler) }
+            core.pointee.assembler.finish { output in Self.handle(output, core, handler) }
+            withExtendedLifetime(box) {}
         }
     }
 
-    /// The caller's handler, reached through a pointer valid for one `feed` or `finish` call.
-    private typealias Handler = UnsafePointer<HandlerBox>
+    /// The caller's handler, reached without reference counting; valid for one `feed` or
+    /// `finish` call.
+    private typealias Handler = Unmanaged<HandlerBox>
 
-    /// The handler in a structure: stored this way, it is called directly rather than through
-    /// a reabstraction thunk for each event.
-    private struct HandlerBox {
+    /// The handler in an object of its own, one per `feed` call: called through an unretained
+    /// reference to a constant property, it costs no retain or release per event (a closure
+    /// loaded from memory through a pointer would be retained around every call).
+    private final class HandlerBox {
         let call: (Event) -> Void
+        init(call: @escaping (Event) -> Void) { self.call = call }
     }
 
     private typealias CorePointer = UnsafeMutablePointer<Core>
@@ -99,20 +104,20 @@ public final class NMEADecoder {
         switch event {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler.pointee.call(.rejected(reject))
+            handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
         case .sentence(let raw):
             var feed = Feed(core: core, raw: raw, handler: handler)
             do throws(MalformedSentence) {
                 if try !NMEASentence.decode(raw, into: &feed) {
                     core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
-                    handler.pointee.call(.sentence(raw))
+                    handler._withUnsafeGuaranteedRef { $0.call(.sentence(raw)) }
                 }
             } catch {
                 let reject = RejectedInput(
                     reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
                     fieldIndex: error.fieldIndex, detail: error.error.description)
                 core.pointee.statistics.count(reject)
-                handler.pointee.call(.rejected(reject))
+                handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
             }
         }
     }
@@ -126,7 +131,7 @@ public final class NMEADecoder {
         /// Counts the sentence and hands it out before it reaches the assembler.
         private func announce() -> CorePointer {
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
-            handler.pointee.call(.sentence(raw))
+            handler._withUnsafeGuaranteedRef { $0.call(.sentence(raw)) }
             return core
         }
 
@@ -197,13 +202,13 @@ public final class NMEADecoder {
         switch output {
         case .fix(let fix):
             core.pointee.statistics.fixes += 1
-            handler.pointee.call(.fix(fix))
+            handler._withUnsafeGuaranteedRef { $0.call(.fix(fix)) }
         case .satellites(let view):
             core.pointee.statistics.satelliteViews += 1
-            handler.pointee.call(.satellites(view))
+            handler._withUnsafeGuaranteedRef { $0.call(.satellites(view)) }
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler.pointee.call(.rejected(reject))
+            handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
         }
     }
 }

@@ -97,4 +97,48 @@ struct FieldTests {
             parseDecimal(NMEAField(base: UnsafePointer(buffer.baseAddress!), count: buffer.count))
         }
     }
+
+    @Test("short numbers read without branches agree with the general reader, in every position")
+    func shortWholeNumbers() {
+        let alphabet: [String] = ["0", "5", "9", "/", ":", "A", "-", "."]
+        var fields = [""]
+        var level = [""]
+        for _ in 1...4 {
+            level = level.flatMap { prefix in alphabet.map { prefix + $0 } }
+            fields += level
+        }
+        // In the middle, last before the checksum, with no checksum, and split across chunks.
+        let layouts: [(String) -> String] = [
+            { nmea("GPTST,\($0),7") }, { nmea("GPTST,\($0)") }, { "$GPTST,\($0)\r\n" },
+        ]
+        var checked = 0
+        for field in fields {
+            let expected: Int
+            let bytes = Array(field.utf8)
+            if bytes.isEmpty {
+                expected = RawSentence.emptyField
+            } else if bytes.count <= 3, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+                expected = Int(field)!
+            } else {
+                expected = -1
+            }
+            for layout in layouts {
+                let text = Array(layout(field).utf8)
+                for split in [text.count, text.count / 2] {
+                    let framer = NMEAFramer(configuration: .init(acceptsMissingChecksum: true))
+                    var seen: Int?
+                    let handle: (NMEAFramer.Event) -> Void = { event in
+                        if case .sentence(let raw) = event { seen = raw.shortWholeNumber(1) }
+                    }
+                    text.withUnsafeBytes { buffer in
+                        framer.feed(UnsafeRawBufferPointer(rebasing: buffer[..<split]), handle)
+                        framer.feed(UnsafeRawBufferPointer(rebasing: buffer[split...]), handle)
+                    }
+                    #expect(seen == expected, "field \"\(field)\" in \(String(decoding: text, as: UTF8.self))")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == fields.count * 6)
+    }
 }

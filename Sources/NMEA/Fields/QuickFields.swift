@@ -24,6 +24,46 @@ extension NMEAField {
 }
 
 extension RawSentence {
+    /// Field `index` as one to three plain decimal digits; ``emptyField`` when the field is
+    /// empty or past the end, -1 for anything else (which the general readers then judge).
+    ///
+    /// No branch depends on the field's length or bytes: field lengths vary from one sentence
+    /// to the next, and a mispredicted branch per field costs more than the arithmetic.
+    @inline(__always)
+    func shortWholeNumber(_ index: Int) -> Int {
+        guard index < fieldCount else { return Self.emptyField }
+        let start = Int(starts[index])
+        let count = Int(starts[index &+ 1]) &- 1 &- start
+        // Four bytes from the field's start stay inside the sentence and the byte after it
+        // (its line end, or the framer's spare room) when a checksum follows the data.
+        guard start &+ 3 <= length else {
+            return count == 0 ? Self.emptyField : NMEAField(base: base + start, count: count).shortWholeNumber
+        }
+        let word = UInt64(UInt32(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt32.self)))
+        return Self.shortWholeNumber(word, count: count)
+    }
+
+    /// ``shortWholeNumber(_:)`` on the first `count` bytes of `word` (first byte lowest), in
+    /// arithmetic only: a `?:` here would be compiled back into the branches this avoids.
+    @inline(__always)
+    static func shortWholeNumber(_ word: UInt64, count: Int) -> Int {
+        // '0'...'9' become 0...9; every other byte becomes 10 or more.
+        let digits = word ^ 0x3030_3030
+        let nonDigits = ((digits & 0x7F7F_7F7F) &+ 0x7676_7676 | digits) & 0x8080_8080
+        let lanes = min(count, 3)
+        let laneMask: UInt64 = (1 &<< UInt64(8 &* lanes)) &- 1
+        let bad = Int(truncatingIfNeeded: (nonDigits & laneMask) | UInt64(count) >> 2)
+        // Right-align the digits in three bytes: value = 100 a + 10 b + c.
+        let aligned = (digits & laneMask) &<< UInt64(8 &* (3 &- lanes))
+        let value = Int(truncatingIfNeeded: (aligned & 0xFF) &* 100 &+ (aligned >> 8 & 0xFF) &* 10 &+ (aligned >> 16 & 0xFF))
+        let empty = Int(truncatingIfNeeded: UInt64(bitPattern: Int64(count &- 1)) >> 63)
+        // Empty: 0 - 2; malformed: all bits set, -1.
+        return (value &- 2 &* empty) | (0 &- Int(truncatingIfNeeded: UInt64(bitPattern: Int64(bad | (0 &- bad))) >> 63))
+    }
+
+    /// What ``shortWholeNumber(_:)`` returns for an empty field.
+    static let emptyField = -2
+
     /// ``integer(_:)`` with an inline path for one to three digits.
     @inline(__always)
     func quickInteger(_ index: Int) throws(MalformedSentence) -> Int? {

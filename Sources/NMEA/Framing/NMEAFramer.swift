@@ -58,7 +58,10 @@ public final class NMEAFramer {
         self.configuration = configuration
         state = .allocate(capacity: 1)
         state.initialize(to: State())
-        carry = .allocate(capacity: configuration.maximumSentenceLength)
+        // Room past the longest sentence: field readers may load a word that starts in the
+        // last field and runs past it (see ``RawSentence/shortWholeNumber(_:)``).
+        carry = .allocate(capacity: configuration.maximumSentenceLength + 8)
+        carry.initialize(repeating: 0, count: configuration.maximumSentenceLength + 8)
         fieldStarts = .allocate(capacity: configuration.maximumSentenceLength + 2)
     }
 
@@ -267,6 +270,8 @@ public final class NMEAFramer {
             reject(.malformedField, sentence, length: length, byteCount: length, handler, fieldIndex: 0, detail: "expected an address of letters and digits")
             return
         }
+        // The start the next field would have: every field then ends at the next start less one.
+        fieldStarts[fields] = Int32(truncatingIfNeeded: dataEnd &+ 1)
         handler(.sentence(RawSentence(base: sentence, dataEnd: dataEnd, length: length, starts: fieldStarts, fieldCount: fields)))
     }
 

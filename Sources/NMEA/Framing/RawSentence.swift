@@ -9,6 +9,8 @@ public struct RawSentence {
     @usableFromInline let dataEnd: Int
     /// Total byte count without the line ending, checksum included.
     @usableFromInline let length: Int
+    /// Where each field starts, and at `fieldCount` one past `dataEnd` (the start a next field
+    /// would have): field `i` ends at `starts[i + 1] - 1`.
     @usableFromInline let starts: UnsafePointer<Int32>
     /// The number of fields, counting the address field (index 0).
     public let fieldCount: Int
@@ -28,7 +30,7 @@ public struct RawSentence {
     public subscript(index: Int) -> NMEAField {
         guard index < fieldCount else { return NMEAField(base: base, count: 0) }
         let start = Int(starts[index])
-        let end = index + 1 < fieldCount ? Int(starts[index + 1]) - 1 : dataEnd
+        let end = Int(starts[index &+ 1]) &- 1
         return NMEAField(base: base + start, count: end - start)
     }
 

@@ -26,6 +26,58 @@ public struct GSV: Sendable, Hashable {
 
     /// Decodes `$--GSV,t,n,ss,(id,el,az,snr)*[1-4][,h]`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+        if let common = GSV(common: raw, talker: talker) {
+            self = common
+        } else {
+            try self.init(general: raw, talker: talker)
+        }
+    }
+
+    /// The common case, in one straight pass: every number one to three plain digits, within
+    /// range, and a signal ID of one digit or none. `nil` for anything else, which ``init(general:talker:)`` then
+    /// decodes or rejects with the field named.
+    @inline(__always)
+    private init?(common raw: RawSentence, talker: Talker) {
+        var end = raw.fieldCount
+        var signal: Int?
+        if (end &- 4) & 3 == 1 {
+            end &-= 1
+            let field = raw[end]
+            if field.count == 1, let digit = hexDigitValue(field[0]) {
+                signal = Int(digit)
+            } else if field.count != 0 {
+                return nil
+            }
+        }
+        let rest = end &- 4
+        guard rest >= 0, rest & 3 == 0, rest <= 4 * GSVSatellites.capacity else { return nil }
+        let total = raw.shortWholeNumber(1), number = raw.shortWholeNumber(2), inView = raw.shortWholeNumber(3)
+        guard total >= 1, number >= 1, number <= total, inView >= RawSentence.emptyField, inView != -1 else { return nil }
+        var satellites = GSVSatellites()
+        var first = 4
+        while first < end {
+            let id = raw.shortWholeNumber(first)
+            let elevation = raw.shortWholeNumber(first &+ 1)
+            let azimuth = raw.shortWholeNumber(first &+ 2)
+            let snr = raw.shortWholeNumber(first &+ 3)
+            // -1 (not a short number) anywhere, or a value out of range: the general path.
+            guard id != -1, elevation != -1, azimuth != -1, snr != -1,
+                  elevation <= 90, azimuth <= 360, snr <= 99 else { return nil }
+            if id >= 0 {
+                satellites.append(GSVSatellite(id: id, elevation: elevation, azimuth: azimuth, snr: snr))
+            }
+            first &+= 4
+        }
+        self.talker = talker
+        messageCount = total
+        messageNumber = number
+        satellitesInView = inView >= 0 ? inView : nil
+        self.satellites = satellites
+        signalID = signal
+    }
+
+    /// Every case, with the malformed field named.
+    private init(general raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
         guard let total = try raw.quickInteger(1), total >= 1 else {
             throw MalformedSentence(fieldIndex: 1, error: FieldError(expected: "the number of sentences"))
@@ -89,6 +141,23 @@ public struct GSVSatellite: Sendable, Hashable {
         storedSNR = snr ?? .nan
     }
 
+    /// From ``RawSentence/shortWholeNumber(_:)`` results: a negative value is an empty field.
+    @inline(__always)
+    init(id: Int, elevation: Int, azimuth: Int, snr: Int) {
+        storedID = Int32(truncatingIfNeeded: id)
+        storedElevation = Self.valueOrNaN(elevation)
+        storedAzimuth = Self.valueOrNaN(azimuth)
+        storedSNR = Self.valueOrNaN(snr)
+    }
+
+    /// `Double(value)`, or NaN for a negative value, without a branch: empty signal
+    /// strengths come and go from one satellite to the next.
+    @inline(__always)
+    private static func valueOrNaN(_ value: Int) -> Double {
+        let negative = UInt64(bitPattern: Int64(value >> 63))
+        return Double(bitPattern: Double(value).bitPattern & ~negative | Double.nan.bitPattern & negative)
+    }
+
     /// Equal when every field is equal (empty fields equal each other).
     public static func == (lhs: GSVSatellite, rhs: GSVSatellite) -> Bool {
         lhs.id == rhs.id && lhs.elevation == rhs.elevation && lhs.azimuth == rhs.azimuth && lhs.snr == rhs.snr
@@ -112,28 +181,19 @@ public struct GSVSatellites: Sendable, Hashable, RandomAccessCollection {
 
     /// The most satellites one GSV sentence carries.
     public static let capacity = 4
-    private var s0, s1, s2, s3: GSVSatellite
+    private var storage = InlineArray<4, GSVSatellite>(repeating: GSVSatellite(id: 0))
     /// How many satellites are held.
     public private(set) var count = 0
 
     /// An empty list.
-    public init() {
-        s0 = GSVSatellite(id: 0)
-        s1 = s0
-        s2 = s0
-        s3 = s0
-    }
+    public init() {}
 
     /// Appends a satellite; ignored when four are held already.
+    @inline(__always)
     public mutating func append(_ satellite: GSVSatellite) {
-        switch count {
-        case 0: s0 = satellite
-        case 1: s1 = satellite
-        case 2: s2 = satellite
-        case 3: s3 = satellite
-        default: return
-        }
-        count += 1
+        guard count < Self.capacity else { return }
+        storage[unchecked: count] = satellite
+        count &+= 1
     }
 
     /// 0.
@@ -143,11 +203,6 @@ public struct GSVSatellites: Sendable, Hashable, RandomAccessCollection {
     /// The satellite at `position`.
     public subscript(position: Int) -> GSVSatellite {
         precondition(position >= 0 && position < count, "index out of range")
-        switch position {
-        case 0: return s0
-        case 1: return s1
-        case 2: return s2
-        default: return s3
-        }
+        return storage[unchecked: position]
     }
 }
