@@ -141,4 +141,39 @@ struct FieldTests {
         }
         #expect(checked == fields.count * 6)
     }
+
+    @Test("decimals read from one word agree with the general reader")
+    func eightByteDecimals() {
+        let alphabet: [String] = ["0", "1", "7", "9", ".", "-", "+", "/", ":", "e"]
+        var fields = [String]()
+        var level = [""]
+        for _ in 1...4 {
+            level = level.flatMap { prefix in alphabet.map { prefix + $0 } }
+            fields += level
+        }
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<20_000 {
+            let length = Int(random.next() % 10) + 1
+            fields.append(String((0..<length).map { _ in Character(alphabet[Int(random.next() % 5)]) }))
+        }
+        fields += ["12345678", "1234.567", ".1234567", "1234567.", "99999999", "0.000001", "4807.038", "00000000"]
+        var fast = 0
+        for field in fields {
+            let bytes = Array(field.utf8)
+            let general = bytes.withUnsafeBufferPointer { parseLongDecimal(NMEAField(base: $0.baseAddress!, count: $0.count)) }
+            guard bytes.count <= 8 else { continue }
+            // Eight readable bytes before the field's end, as in a sentence.
+            let padded = [UInt8](repeating: UInt8(ascii: ","), count: 8) + bytes
+            let quick = padded.withUnsafeBufferPointer {
+                RawSentence.eightByteDecimal(endingAt: $0.baseAddress! + padded.count, count: bytes.count)
+            }
+            if let quick {
+                fast += 1
+                #expect(quick == general, "\(field)")
+            } else {
+                #expect(general == nil || field.first == "-" || field.first == "+", "\(field) left to the general reader")
+            }
+        }
+        #expect(fast > 1_000)
+    }
 }

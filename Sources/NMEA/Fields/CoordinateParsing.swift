@@ -69,6 +69,7 @@ extension RawSentence {
         }
     }
 
+    /// Field `index` through the general reader; ``fastDecimal(_:)`` is the quick way in.
     @inlinable
     func decimal(_ index: Int) throws(MalformedSentence) -> Double? {
         try read(index) { field throws(FieldError) in try field.decimal() }

@@ -45,13 +45,13 @@ public struct GBS: Sendable, Hashable {
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
         time = try raw.timeOfDay(1)
-        latitudeError = try raw.decimal(2)
-        longitudeError = try raw.decimal(3)
-        altitudeError = try raw.decimal(4)
+        latitudeError = try raw.fastDecimal(2)
+        longitudeError = try raw.fastDecimal(3)
+        altitudeError = try raw.fastDecimal(4)
         failedSatellite = try raw.integer(5)
-        missedDetectionProbability = try raw.decimal(6)
-        bias = try raw.decimal(7)
-        biasDeviation = try raw.decimal(8)
+        missedDetectionProbability = try raw.fastDecimal(6)
+        bias = try raw.fastDecimal(7)
+        biasDeviation = try raw.fastDecimal(8)
         systemID = try raw.read(9) { field throws(FieldError) in try field.hexInteger() }
         signalID = try raw.read(10) { field throws(FieldError) in try field.hexInteger() }
     }

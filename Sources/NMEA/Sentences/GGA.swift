@@ -55,11 +55,11 @@ public struct GGA: Sendable, Hashable {
         }
         satellitesUsed = try raw.integer(7)
         hdop = try raw.decimal(8, in: 0...9999)
-        altitudeMSL = try raw.decimal(9)
+        altitudeMSL = try raw.fastDecimal(9)
         try raw.expectUnit(10, UInt8(ascii: "M"))
-        geoidSeparation = try raw.decimal(11)
+        geoidSeparation = try raw.fastDecimal(11)
         try raw.expectUnit(12, UInt8(ascii: "M"))
-        differentialAge = try raw.decimal(13)
+        differentialAge = try raw.fastDecimal(13)
         differentialStation = try raw.integer(14)
     }
 }

@@ -83,9 +83,9 @@ public struct GNS: Sendable, Hashable {
         self.modes = modes
         satellitesUsed = try raw.integer(7)
         hdop = try raw.decimal(8, in: 0...9999)
-        altitudeMSL = try raw.decimal(9)
-        geoidSeparation = try raw.decimal(10)
-        differentialAge = try raw.decimal(11)
+        altitudeMSL = try raw.fastDecimal(9)
+        geoidSeparation = try raw.fastDecimal(10)
+        differentialAge = try raw.fastDecimal(11)
         differentialStation = try raw.integer(12)
         navigationalStatus = try raw.navigationalStatus(13)
     }

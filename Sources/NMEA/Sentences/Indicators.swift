@@ -115,9 +115,9 @@ extension RawSentence {
     }
 
     /// A value in range, or a malformed-field error.
-    @inlinable
+    @inline(__always)
     func decimal(_ index: Int, in range: ClosedRange<Double>) throws(MalformedSentence) -> Double? {
-        guard let value = try decimal(index) else { return nil }
+        guard let value = try fastDecimal(index) else { return nil }
         guard range.contains(value) else {
             throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
         }
@@ -125,7 +125,7 @@ extension RawSentence {
     }
 
     /// A signed angle with an `E`/`W` direction field (magnetic variation): east positive.
-    @inlinable
+    @inline(__always)
     func eastWest(_ index: Int) throws(MalformedSentence) -> Double? {
         guard let value = try decimal(index, in: 0...180) else { return nil }
         let direction = self[index + 1]
