@@ -1,0 +1,26 @@
+import NMEA
+
+/// A sentence as the shared signals hand it out: an owned copy, unlike the borrowed
+/// ``RawSentence`` of the delegate call.
+public struct ReceivedSentence: Sendable, Hashable {
+    /// The sentence from `$` through the checksum, without the line ending.
+    public var text: String
+    /// The typed value, for the types the `NMEA` module decodes; `nil` for the others.
+    public var decoded: NMEASentence?
+
+    /// Copies `raw` and decodes it (a malformed sentence never gets here: it is a reject).
+    init(_ raw: RawSentence) {
+        text = raw.text
+        decoded = try? NMEASentence.decode(raw)
+    }
+}
+
+/// What one shared reader connection carries to its subscribers. Each fix has a serial
+/// number within its connection, so that the latest fix replayed to a new subscriber is never
+/// delivered after, or again with, one that subscriber already received.
+enum GPSEvent: Sendable {
+    case fix(Fix, serial: Int)
+    case satellites(SatelliteView)
+    case sentence(ReceivedSentence)
+    case rejected(RejectedInput)
+}

@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import Testing
+@testable import NMEAStream
+
+@Suite("Shared signals")
+struct GPSMonitorTests {
+    @Test("fixes, satellites, sentences and rejects share one open device; the last dispose closes it; a new subscriber reopens it")
+    func oneDeviceForAll() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600))
+        #expect(openDescriptorCount(terminal.devicePath) == 0, "nothing opens before a subscriber")
+
+        let fixes = SignalRecorder<Fix>(), views = SignalRecorder<SatelliteView>()
+        let sentences = SignalRecorder<ReceivedSentence>(), rejects = SignalRecorder<RejectedInput>()
+        let subscriptions = [fixes.observe(gps.fixes), views.observe(gps.satellites),
+                             sentences.observe(gps.sentences), rejects.observe(gps.rejects)]
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        // Line noise first: it is reported when the next sentence starts.
+        terminal.write(Array("\u{1}noise\r\n".utf8) + bytes)
+        #expect(eventually { fixes.values.count == expected.count && !views.values.isEmpty && !rejects.values.isEmpty })
+        #expect(openDescriptorCount(terminal.devicePath) == 1, "four signals, one open device")
+        #expect(fixes.values == expected)
+        #expect(sentences.values.first?.text.hasPrefix("$") == true)
+
+        subscriptions.prefix(3).forEach { $0.dispose() }
+        #expect(openDescriptorCount(terminal.devicePath) == 1, "one subscriber left keeps it open")
+        subscriptions[3].dispose()
+        #expect(openDescriptorCount(terminal.devicePath) == 0, "the last dispose closes it before it returns")
+
+        let again = SignalRecorder<Fix>()
+        let subscription = again.observe(gps.fixes)
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(again.values.isEmpty, "no fix from before the reconnect is replayed")
+        terminal.write(bytes)
+        #expect(eventually { !again.values.isEmpty })
+        subscription.dispose()
+        #expect(openDescriptorCount(terminal.devicePath) == 0)
+        #expect(fixes.error == nil && again.error == nil)
+    }
+
+    @Test("a subscriber that joins while connected gets the latest fix first")
+    func latestFixReplayed() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600))
+        let first = SignalRecorder<Fix>()
+        let keep = first.observe(gps.fixes)
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        terminal.write(bytes)
+        #expect(eventually { first.values.count == expected.count })
+        let late = SignalRecorder<Fix>()
+        let subscription = late.observe(gps.fixes)
+        #expect(eventually { !late.values.isEmpty })
+        #expect(late.values == [expected[expected.count - 1]], "the latest fix, and no older one")
+        subscription.dispose()
+        keep.dispose()
+        #expect(openDescriptorCount(terminal.devicePath) == 0)
+    }
+
+    @Test("a slow subscriber skips to the newest fixes and holds up neither the reader nor the others")
+    func slowSubscriber() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600), backlog: 2)
+        let fast = SignalRecorder<Fix>(), slow = SignalRecorder<Fix>()
+        let gate = DispatchSemaphore(value: 0)
+        let subscriptions = [
+            slow.observe(gps.fixes) { _ in gate.wait() },
+            fast.observe(gps.fixes),
+        ]
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        terminal.write(bytes)
+        // The fast one reaches the last fix while the slow one is still stuck in its first; with
+        // a backlog of two it may itself have skipped some in the burst, but never reordered.
+        #expect(eventually { fast.values.last == expected.last })
+        #expect(fast.values.allSatisfy(expected.contains))
+        #expect(fast.values.compactMap(\.time) == fast.values.compactMap(\.time).sorted())
+        // The slow one is still in its first fix (whichever the burst left it: older ones may
+        // have been pushed out before it started). Released, it gets the two newest only.
+        #expect(slow.values.count == 1)
+        for _ in 0..<3 { gate.signal() }
+        #expect(eventually { slow.values.last == expected.last })
+        #expect(slow.values.count <= 3)
+        #expect(Array(slow.values.dropFirst()) == Array(expected.suffix(slow.values.count - 1)))
+        subscriptions.forEach { $0.dispose() }
+        #expect(openDescriptorCount(terminal.devicePath) == 0)
+    }
+
+    @Test("losing the device fails every subscriber and releases it")
+    func deviceLost() throws {
+        let terminal = try PseudoTerminal()
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600))
+        let fixes = SignalRecorder<Fix>(), views = SignalRecorder<SatelliteView>()
+        let subscriptions = [fixes.observe(gps.fixes), views.observe(gps.satellites)]
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        terminal.closeMaster()
+        #expect(eventually { fixes.ended && views.ended })
+        guard case .deviceLost? = fixes.error, case .deviceLost? = views.error else {
+            Issue.record("expected a lost device, got \(String(describing: fixes.error)), \(String(describing: views.error))")
+            return
+        }
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        subscriptions.forEach { $0.dispose() }
+    }
+
+    @Test("many threads subscribing and disposing at once: never two opens, never closed under a live subscriber")
+    func concurrentSubscribers() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let gps = GPSMonitor(source: .serial(path: path, speed: 9600))
+        let anchor = SignalRecorder<Fix>()
+        let problems = Protected<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<25 {
+                let recorder = SignalRecorder<Fix>()
+                let subscription = recorder.observe(thread % 2 == 0 ? gps.fixes : gps.fixes.map { $0 })
+                // While subscribed, the device is open exactly once (its open may still be on the way).
+                if !eventually(seconds: 5, { openDescriptorCount(path) == 1 }) {
+                    problems.withLock { $0.append("thread \(thread) round \(round): \(openDescriptorCount(path)) opens") }
+                }
+                subscription.dispose()
+                if recorder.error != nil { problems.withLock { $0.append("thread \(thread): \(recorder.error!)") } }
+            }
+        }
+        #expect(problems.withLock { $0 }.isEmpty)
+        #expect(openDescriptorCount(path) == 0, "all gone: closed")
+        let keep = anchor.observe(gps.fixes)
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        keep.dispose()
+        #expect(openDescriptorCount(path) == 0)
+    }
+
+    @Test("the AsyncSequence form: for try await fix in gps.fixes.values")
+    func asyncFixes() async throws {
+        let bytes = try Fixtures.bytes("sirf-cycle.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let gps = GPSMonitor(source: .bytes(bytes))
+        var received: [Fix] = []
+        for try await fix in gps.fixes.values { received.append(fix) }
+        #expect(received == expected)
+        await #expect(throws: GPSError.self) {
+            for try await _ in GPSMonitor(source: .log(path: "/nonexistent/nmeastream.log")).fixes.values {}
+        }
+    }
+}
+
+/// The README's signal and `AsyncSequence` examples, with a log in place of the device and a
+/// recorder in place of `print` and `exit`.
+@Suite("README signal examples")
+struct ReadmeSignalExampleTests {
+    @Test("two subscribers on one monitor: fixes and satellite views, then the end")
+    func signals() throws {
+        let path = Fixtures.directory.appendingPathComponent("ublox-multi.nmea").path
+        let gps = GPSMonitor(source: .log(path: path))
+        let lines = Protected<[String]>([])
+        let ended = DispatchSemaphore(value: 0)
+        let track = gps.fixes.observe(
+            next: { fix in lines.withLock { $0.append("\(fix.latitude ?? .nan) \(fix.longitude ?? .nan) \(fix.speed ?? .nan)") } },
+            error: { _ in ended.signal() },
+            completed: { ended.signal() })
+        let views = Protected(0)
+        let sky = gps.satellites.observe(next: { view in views.withLock { $0 += view.satellites.isEmpty ? 0 : 1 } })
+        #expect(ended.wait(timeout: .now() + 10) == .success)
+        #expect(lines.withLock { $0.count } == Fixtures.expectedFixes(try Fixtures.bytes("ublox-multi.nmea")).count)
+        #expect(eventually { views.withLock { $0 } > 0 })
+        track.dispose()
+        sky.dispose()
+    }
+
+    @Test("for try await over a log: every fix, then the loop ends")
+    func asyncSequence() async throws {
+        let path = Fixtures.directory.appendingPathComponent("sirf-cycle.nmea").path
+        let gps = GPSMonitor(source: .log(path: path))
+        var lines: [String] = []
+        for try await fix in gps.fixes.values {
+            lines.append("\(fix.time?.description ?? "-") \(fix.latitude ?? .nan) \(fix.longitude ?? .nan)")
+        }
+        #expect(lines.count == Fixtures.expectedFixes(try Fixtures.bytes("sirf-cycle.nmea")).count)
+    }
+}
