@@ -1,6 +1,7 @@
 import Dispatch
 import NMEA
 import Signals
+import Synchronization
 
 /// A source's fixes, satellite views, sentences and rejects as signals that share one reader.
 ///
@@ -120,19 +121,20 @@ final class ConnectionState: Sendable {
     private struct State {
         var latest: (fix: Fix, serial: Int)?
         var serial = 0
-        var sentenceSubscribers = 0
     }
 
     private let state = Protected(State())
+    // Read for every sentence: an atomic, not a lock.
+    private let sentenceSubscribers = Atomic<Int>(0)
 
     func connect() { state.withLock { $0.latest = nil } }
     func disconnect() { state.withLock { $0.latest = nil } }
 
     var latestFix: (Fix, Int)? { state.withLock { $0.latest.map { ($0.fix, $0.serial) } } }
-    var wantsSentences: Bool { state.withLock { $0.sentenceSubscribers > 0 } }
+    var wantsSentences: Bool { sentenceSubscribers.load(ordering: .relaxed) > 0 }
 
-    func addSentenceSubscriber() { state.withLock { $0.sentenceSubscribers += 1 } }
-    func removeSentenceSubscriber() { state.withLock { $0.sentenceSubscribers -= 1 } }
+    func addSentenceSubscriber() { sentenceSubscribers.add(1, ordering: .relaxed) }
+    func removeSentenceSubscriber() { sentenceSubscribers.subtract(1, ordering: .relaxed) }
 
     /// Records `fix` as the latest and gives its serial number.
     func publish(_ fix: Fix) -> Int {

@@ -37,12 +37,7 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
 
     /// Waits until `condition` holds (checked at each delegate call's pace, at most `seconds`).
     func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(1000)
-        }
-        return true
+        eventually(seconds: seconds, condition)
     }
 }
 
