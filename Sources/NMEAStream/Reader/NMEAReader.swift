@@ -36,6 +36,8 @@ public final class NMEAReader: @unchecked Sendable {
     private var bytes: (any ByteSource)?
     private var decoder: NMEADecoder?
     private var isFinished = false
+    /// How long ``SerialSpeed/automatic`` gives each speed (shorter in tests).
+    var huntWindow = SpeedHunt.window
 
     /// Creates a reader of `source` that calls its delegates on `queue` (default: a queue of
     /// its own). Nothing is opened until ``start()``.
@@ -63,7 +65,11 @@ public final class NMEAReader: @unchecked Sendable {
         queue.async { [self] in
             guard bytes == nil, !isFinished else { return }
             let bytes: any ByteSource = switch source {
-            case .serial(let path, let speed): SerialByteSource(path: path, speed: speed)
+            case .serial(let path, let speed):
+                SerialByteSource(path: path, speed: speed, huntWindow: huntWindow) { [weak self] speed in
+                    guard let self else { return }
+                    callDelegates { $0.reader(self, didFindSpeed: speed) }
+                }
             case .log(let path): LogByteSource(path: path)
             case .bytes(let data): MemoryByteSource(bytes: data)
             }

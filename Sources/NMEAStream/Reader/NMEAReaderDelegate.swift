@@ -11,6 +11,9 @@ public protocol NMEAReaderDelegate: AnyObject {
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence)
     /// Input was rejected (bad checksum, garbage, a malformed field…).
     func reader(_ reader: NMEAReader, didReject input: RejectedInput)
+    /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second; the sentences
+    /// that proved it follow.
+    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
     /// The source failed: it could not be opened, or the device went away. Nothing follows.
     func reader(_ reader: NMEAReader, didFailWith error: GPSError)
     /// The source ended (the end of a log). Nothing follows.
@@ -26,6 +29,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didReject input: RejectedInput) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFailWith error: GPSError) {}
     /// Does nothing.

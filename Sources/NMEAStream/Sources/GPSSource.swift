@@ -1,8 +1,9 @@
 /// Where an ``NMEAReader`` gets its bytes.
 public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     /// A serial device, such as `/dev/ttyACM0` or `/dev/serial/by-id/usb-u-blox…`, at a fixed
-    /// speed in bits per second.
-    case serial(path: String, speed: Int)
+    /// speed in bits per second (an integer literal, such as `9600`) or ``SerialSpeed/automatic``,
+    /// which finds the receiver's speed by listening.
+    case serial(path: String, speed: SerialSpeed)
     /// A recorded NMEA log file, or standard input for `-`, read as fast as it can be.
     case log(path: String)
     /// Bytes in memory, for tests and for data that arrived some other way.

@@ -11,6 +11,7 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     private var storedRejects = 0
     private var storedError: GPSError?
     private var storedFinished = false
+    private var storedSpeeds: [Int] = []
     private let ended = DispatchSemaphore(value: 0)
 
     var fixes: [Fix] { lock.withLock { storedFixes } }
@@ -18,6 +19,9 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     var sentences: Int { lock.withLock { storedSentences } }
     var error: GPSError? { lock.withLock { storedError } }
     var finished: Bool { lock.withLock { storedFinished } }
+    var speedsFound: [Int] { lock.withLock { storedSpeeds } }
+
+    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) { lock.withLock { storedSpeeds.append(bitsPerSecond) } }
 
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) { lock.withLock { storedFixes.append(fix) } }
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) { lock.withLock { storedViews += 1 } }

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import NMEAStream
+
+@Suite("Speed hunting")
+struct SpeedHuntTests {
+    @Test("automatic finds the receiver's speed by listening, says which, and loses none of the sentences that proved it")
+    func findsSpeed() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: .automatic))
+        reader.huntWindow = .milliseconds(300)
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        // Not the pseudo-terminal's first speed, nor the first of the hunt order.
+        let receiver = SimulatedReceiver(terminal: terminal, speed: 4800, log: bytes)
+        #expect(recorder.wait { recorder.fixes.count == expected.count })
+        receiver.stop()
+        #expect(recorder.speedsFound == [4800])
+        #expect(recorder.fixes == expected)
+        #expect(recorder.error == nil)
+        // Nothing was written to the device: the master side has nothing to read.
+        var byte: UInt8 = 0
+        #expect(read(terminal.master, &byte, 1) < 0 && errno == EAGAIN)
+        reader.stop()
+        #expect(openDescriptorCount(terminal.devicePath) == 0)
+    }
+
+    @Test("no NMEA at any speed: the error says so with every speed tried, and the device is released")
+    func noNMEA() throws {
+        let terminal = try PseudoTerminal()
+        let initial = SimulatedReceiver.deviceSpeed(terminal)
+        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: .automatic))
+        reader.huntWindow = .milliseconds(150)
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        let receiver = SimulatedReceiver(terminal: terminal, speed: nil, log: [])
+        #expect(recorder.waitForEnd(seconds: 20))
+        receiver.stop()
+        var order = initial.map { [$0] } ?? []
+        order += SerialSpeed.huntOrder.filter { $0 != initial }
+        #expect(recorder.error == .noNMEAFound(path: terminal.devicePath, speedsTried: order))
+        #expect(recorder.error?.description.contains("no NMEA at any speed") == true)
+        #expect(recorder.speedsFound.isEmpty)
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
+        reader.stop()
+    }
+
+    @Test("the order tried: the port's speed, the receiver's usual one, then the hunt order, each once")
+    func order() {
+        #expect(SpeedHunt(current: 9600, preferred: 115200).candidates
+            == [9600, 115200, 4800, 38400, 57600, 19200, 230400, 460800])
+        #expect(SpeedHunt(current: nil, preferred: nil).candidates == SerialSpeed.huntOrder)
+    }
+}
