@@ -70,7 +70,8 @@ public final class NMEAReader: @unchecked Sendable {
                     guard let self else { return }
                     callDelegates { $0.reader(self, didFindSpeed: speed) }
                 }
-            case .log(let path): LogByteSource(path: path)
+            case .log(let path, .asFastAsPossible): LogByteSource(path: path)
+            case .log(let path, .recorded(let speed)): PacedLogByteSource(path: path, speed: speed)
             case .bytes(let data): MemoryByteSource(bytes: data)
             }
             self.bytes = bytes

@@ -4,8 +4,9 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     /// speed in bits per second (an integer literal, such as `9600`) or ``SerialSpeed/automatic``,
     /// which finds the receiver's speed by listening.
     case serial(path: String, speed: SerialSpeed)
-    /// A recorded NMEA log file, or standard input for `-`, read as fast as it can be.
-    case log(path: String)
+    /// A recorded NMEA log file, or standard input for `-`, read as fast as it can be or at
+    /// the pace of its own timestamps (see ``LogPace``).
+    case log(path: String, pace: LogPace = .asFastAsPossible)
     /// Bytes in memory, for tests and for data that arrived some other way.
     case bytes([UInt8])
 
@@ -13,7 +14,7 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .serial(let path, _): path
-        case .log(let path): path
+        case .log(let path, _): path
         case .bytes: "memory"
         }
     }

@@ -1,0 +1,117 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A recorded log replayed at the pace of its own timestamps (see ``LogPace``): each line
+/// goes out when its time comes, with one timed wait on the reader's queue between epochs.
+final class PacedLogByteSource: ByteSource, @unchecked Sendable {
+    let log: RecordedLog
+    /// How many times faster than recorded.
+    let speed: Double
+    let released = DispatchGroup()
+    // Confined to the reader's queue.
+    private var descriptor: Int32 = -1
+    private var isOpen = false
+    private var isStopped = false
+    private var atEnd = false
+    private var pending: [UInt8] = []
+    private var offset = 0
+    /// The log time and the clock time that pacing counts from.
+    private var anchor: (log: Double, wall: DispatchTime)?
+    private var lastLogTime: Double?
+    private var dayOffset = 0.0
+    /// The longest step forward in the log's time that is waited out, in seconds of log time.
+    static let longestGap = 60.0
+
+    init(path: String, speed: Double) {
+        log = RecordedLog(path: path)
+        self.speed = speed.isFinite && speed > 0 ? speed : 1
+    }
+
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+               end: @escaping @Sendable (GPSError?) -> Void) {
+        do throws(RecordedLogError) {
+            descriptor = try log.openDescriptor()
+        } catch {
+            return end(.log(error))
+        }
+        isOpen = true
+        released.enter()
+        step(on: queue, deliver: deliver, end: end)
+    }
+
+    private func step(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                      end: @escaping @Sendable (GPSError?) -> Void) {
+        while !isStopped {
+            guard let lineEnd = pending[offset...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }).map({ $0 + 1 }) else {
+                if atEnd {
+                    if offset < pending.count { pending[offset...].withUnsafeBytes { deliver($0) } }
+                    stop()
+                    return end(nil)
+                }
+                if let failure = readMore() {
+                    stop()
+                    return end(.log(failure))
+                }
+                continue
+            }
+            let time = pending[offset..<lineEnd].withUnsafeBytes { LogPacer.secondsOfDay($0) }
+            if let time {
+                let wait = secondsToWait(for: time)
+                if wait > 0.000_5 {
+                    queue.asyncAfter(deadline: .now() + wait) { [self] in step(on: queue, deliver: deliver, end: end) }
+                    return
+                }
+            }
+            pending[offset..<lineEnd].withUnsafeBytes { deliver($0) }
+            offset = lineEnd
+        }
+    }
+
+    /// Reads the next chunk behind what is pending; `nil` on success or at the end.
+    private func readMore() -> RecordedLogError? {
+        pending.removeSubrange(0..<offset)
+        offset = 0
+        var chunk = [UInt8](repeating: 0, count: log.chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return RecordedLogError(location: log.location, errno: errno, operation: .read) }
+            if count == 0 { atEnd = true }
+            pending.append(contentsOf: chunk.prefix(count))
+            return nil
+        }
+    }
+
+    /// How long to wait before a line stamped `time` (seconds of day) is due.
+    private func secondsToWait(for time: Double) -> Double {
+        var logTime = time + dayOffset
+        if let last = lastLogTime {
+            if last - logTime > 43_200 {
+                // Past midnight.
+                dayOffset += 86_400
+                logTime += 86_400
+            }
+            if logTime < last || logTime - last > Self.longestGap {
+                // Another recording, or a receiver that lost its clock: pace it from now.
+                anchor = nil
+            }
+        }
+        lastLogTime = logTime
+        guard let anchor else {
+            anchor = (logTime, .now())
+            return 0
+        }
+        let due = Double(anchor.wall.uptimeNanoseconds) / 1e9 + (logTime - anchor.log) / speed
+        return due - Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+
+    func stop() {
+        isStopped = true
+        guard isOpen else { return }
+        isOpen = false
+        if descriptor != STDIN_FILENO { close(descriptor) }
+        released.leave()
+    }
+}

@@ -1,0 +1,22 @@
+/// How fast a recorded log is replayed.
+public enum LogPace: Sendable, Hashable, CustomStringConvertible {
+    /// As fast as it can be read and decoded.
+    case asFastAsPossible
+    /// At the pace of the log's own timestamps (the UTC times of its GGA, RMC, GLL, GNS, ZDA,
+    /// GST and GBS sentences), sped up by `speed`: 1 is real time, 10 ten times as fast.
+    /// Sentences between two timestamps go out together; midnight is crossed as one second. A
+    /// time that goes backwards or jumps ahead by more than a minute (a new recording
+    /// appended, a receiver that lost its clock) is not waited for: pacing starts over there.
+    case recorded(speed: Double)
+
+    /// Real time.
+    public static let realTime = LogPace.recorded(speed: 1)
+
+    /// `as fast as possible`, or `×speed`.
+    public var description: String {
+        switch self {
+        case .asFastAsPossible: "as fast as possible"
+        case .recorded(let speed): "×\(speed)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import NMEAStream
+
+@Suite("Paced replay")
+struct PacedReplayTests {
+    @Test("a log replayed at its own pace, sped up: every fix, spread over the recorded time")
+    func paced() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let path = Fixtures.directory.appendingPathComponent("ublox-multi.nmea").path
+        let recorded = try #require(expected.last?.time?.secondsSince1970) - (try #require(expected.first?.time?.secondsSince1970))
+        let speed = 20.0
+        let (fixes, elapsed) = try replay(.log(path: path, pace: .recorded(speed: speed)))
+        #expect(fixes == expected)
+        // The first fix goes out at once, the last one the recorded span later, sped up.
+        #expect(elapsed >= recorded / speed * 0.9)
+    }
+
+    @Test("midnight is one second; a jump ahead or back starts the pacing over")
+    func midnightAndRestart() throws {
+        let times = ["235958", "235959", "000000", "000001", "120000", "120001", "080000", "080001"]
+        let log = times.map { sentence("GPRMC,\($0).00,A,5207.4074,N,00419.2659,E,0.0,,050624,,,A") }.joined()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-paced-\(getpid()).nmea")
+        try Data(log.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (_, elapsed) = try replay(.log(path: file.path, pace: .recorded(speed: 10)))
+        // Three seconds of log up to 00:00:01, then twice a restart and one more: 0.5 s at ×10.
+        #expect(elapsed >= 0.45)
+        #expect(elapsed < 30, "not waiting the hours between the recordings")
+    }
+
+    @Test("the time of each sentence type that carries one, and none for the others")
+    func sentenceTimes() {
+        func time(_ line: String) -> Double? { Array(line.utf8).withUnsafeBytes { LogPacer.secondsOfDay($0) } }
+        #expect(time("$GPGGA,123519.25,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47") == 45_319.25)
+        #expect(time("$GNRMC,000001,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A") == 1)
+        #expect(time("$GPGLL,4916.45,N,12311.12,W,225444,A,*1D") == 82_484)
+        #expect(time("$GPZDA,201530.00,04,07,2002,00,00*60") == 72_930)
+        #expect(time("$GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00*74") == nil)
+        #expect(time("$GPGGA,,,,,,0,,,,,,,,*66") == nil)
+        #expect(time("$GPGGA,12a519,4807.038,N*00") == nil)
+    }
+
+    /// Runs `source` to its end; the fixes and the seconds it took.
+    private func replay(_ source: GPSSource) throws -> ([Fix], Double) {
+        let reader = NMEAReader(source: source)
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        let start = DispatchTime.now()
+        reader.start()
+        #expect(recorder.waitForEnd(seconds: 30))
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        #expect(recorder.error == nil)
+        return (recorder.fixes, elapsed)
+    }
+
+    private func sentence(_ body: String) -> String {
+        let sum = body.utf8.reduce(UInt8(0), ^)
+        let hex = String(sum, radix: 16, uppercase: true)
+        return "$\(body)*\(hex.count == 1 ? "0" + hex : hex)\r\n"
+    }
+}
