@@ -73,6 +73,9 @@ public final class NMEAReader: @unchecked Sendable {
             case .log(let path, .asFastAsPossible): LogByteSource(path: path)
             case .log(let path, .recorded(let speed)): PacedLogByteSource(path: path, speed: speed)
             case .bytes(let data): MemoryByteSource(bytes: data)
+            case .automatic:
+                FailedByteSource(.noReceiverFound(
+                    detail: "automatic discovery is not available in this version; name the device, such as .serial(path: \"/dev/ttyACM0\", speed: .automatic)"))
             }
             self.bytes = bytes
             decoder = NMEADecoder()

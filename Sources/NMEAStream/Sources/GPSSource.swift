@@ -9,13 +9,17 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     case log(path: String, pace: LogPace = .asFastAsPossible)
     /// Bytes in memory, for tests and for data that arrived some other way.
     case bytes([UInt8])
+    /// The best receiver plugged in, found through udev. Not built yet: reading it fails at
+    /// once with ``GPSError/noReceiverFound(detail:)``, which says to name the device.
+    case automatic
 
-    /// The device or file path, or `memory` for bytes.
+    /// The device or file path, `memory` for bytes, or `automatic`.
     public var description: String {
         switch self {
         case .serial(let path, _): path
         case .log(let path, _): path
         case .bytes: "memory"
+        case .automatic: "automatic"
         }
     }
 }
