@@ -33,9 +33,15 @@ let package = Package(
             dependencies: ["NMEA"],
             resources: [.copy("Fixtures")]
         ),
+        // Pseudo-terminals standing in for serial devices, for the tests of the reader and of
+        // the command.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "NMEAStreamTests",
-            dependencies: ["NMEAStream"]
+            dependencies: ["NMEAStream", "TestSupport"]
         ),
         .testTarget(
             name: "SignalsTests",
@@ -44,7 +50,7 @@ let package = Package(
         .testTarget(
             name: "nmeastreamTests",
             // The tests run the built command; depending on it makes `swift test` build it.
-            dependencies: ["NMEAStream", "nmeastream"]
+            dependencies: ["NMEAStream", "nmeastream", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

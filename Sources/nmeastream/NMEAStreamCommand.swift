@@ -6,8 +6,9 @@ struct NMEAStreamCommand: ParsableCommand {
         commandName: "nmeastream",
         abstract: "Decode NMEA 0183 from GPS receivers and recorded logs into fixes.",
         discussion: """
-            Exit codes: 0 success; 64 usage error; 66 input file cannot be opened or read.
+            Exit codes: 0 success; 64 usage error; 66 input file cannot be opened or read; \
+            69 a device cannot be used; 74 a device went away or failed while reading.
             """,
-        subcommands: [ReplayCommand.self]
+        subcommands: [ReplayCommand.self, ReadCommand.self]
     )
 }

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 @testable import NMEAStream
 
 @Suite("Shared signals")

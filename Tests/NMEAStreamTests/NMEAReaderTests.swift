@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Testing
+import TestSupport
 @testable import NMEAStream
 
 @Suite("Reader")

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 @testable import NMEAStream
 
 @Suite("Serial port")

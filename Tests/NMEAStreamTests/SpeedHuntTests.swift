@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestSupport
 @testable import NMEAStream
 
 @Suite("Speed hunting")

@@ -24,7 +24,10 @@ enum Command {
     static var sharedCorpus: URL { packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus") }
 
     /// Runs the command to its end; output and errors go to files, so neither can fill a pipe.
-    static func run(_ arguments: [String], input: Data? = nil) throws -> CommandResult {
+    /// `launcher` is a command line the executable runs under (such as `setpriv` options);
+    /// `whileRunning` is called once the process has started.
+    static func run(_ arguments: [String], input: Data? = nil, launcher: [String] = [],
+                    whileRunning: () throws -> Void = {}) throws -> CommandResult {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("nmeastream-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,8 +36,13 @@ enum Command {
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         if let input {
@@ -45,6 +53,13 @@ enum Command {
             process.standardInput = FileHandle.nullDevice
         }
         try process.run()
+        do {
+            try whileRunning()
+        } catch {
+            process.terminate()
+            process.waitUntilExit()
+            throw error
+        }
         process.waitUntilExit()
         return CommandResult(status: process.terminationStatus,
                              output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 @testable import NMEAStream
+import TestSupport
 
 /// A receiver behind a pseudo-terminal that talks at one speed only: while the device side
 /// is set to another speed it sends noise, as a UART read at the wrong speed gives; once the

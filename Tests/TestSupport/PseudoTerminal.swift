@@ -5,14 +5,14 @@ import Glibc
 /// A pseudo-terminal pair standing in for a serial GPS: the code under test opens
 /// ``devicePath`` (the slave) as it would `/dev/ttyACM0`; the test writes the receiver's
 /// output into ``master``.
-final class PseudoTerminal {
+public final class PseudoTerminal {
     /// The master side's descriptor.
-    let master: Int32
+    public let master: Int32
     /// The slave side's path, such as `/dev/pts/3`.
-    let devicePath: String
+    public let devicePath: String
     private var isClosed = false
 
-    init() throws {
+    public init() throws {
         // posix_openpt and friends are not visible from Swift here; these are their ioctls
         // (grantpt has nothing to do on devpts). The request numbers are macros Swift cannot
         // import: _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int) in the generic
@@ -32,7 +32,7 @@ final class PseudoTerminal {
     deinit { closeMaster() }
 
     /// Writes all of `bytes` to the master side.
-    func write(_ bytes: some Collection<UInt8>) {
+    public func write(_ bytes: some Collection<UInt8>) {
         let array = Array(bytes)
         var offset = 0
         while offset < array.count {
@@ -46,17 +46,21 @@ final class PseudoTerminal {
     }
 
     /// Closes the master side: the slave's reader sees the device go away.
-    func closeMaster() {
+    public func closeMaster() {
         guard !isClosed else { return }
         isClosed = true
         close(master)
     }
 }
 
-struct PseudoTerminalError: Error { var errno: Int32 }
+/// A pseudo-terminal could not be made.
+public struct PseudoTerminalError: Error {
+    /// Why.
+    public var errno: Int32
+}
 
 /// The paths the process's open descriptors point to, from `/proc/self/fd`.
-func openDescriptorTargets() -> [String] {
+public func openDescriptorTargets() -> [String] {
     guard let directory = opendir("/proc/self/fd") else { return [] }
     defer { closedir(directory) }
     var targets: [String] = []
@@ -71,6 +75,6 @@ func openDescriptorTargets() -> [String] {
 }
 
 /// How many of the process's descriptors are open on `path`.
-func openDescriptorCount(_ path: String) -> Int {
+public func openDescriptorCount(_ path: String) -> Int {
     openDescriptorTargets().count { $0 == path }
 }

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import NMEAStream
+
+struct ReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Read a GPS receiver on a serial device and print its fixes.",
+        discussion: """
+            The device is opened exclusively, set to raw 8N1 and read until the count is reached, \
+            the device goes away, or Ctrl-C; its settings are restored on the way out. With \
+            --speed auto the speed is found by listening (nothing is written to the receiver).
+
+            Exit codes: 0 success; 64 usage error; 69 the device cannot be used (missing, \
+            permission denied, busy, not a serial device, no NMEA at any speed); 74 the device \
+            went away or failed while reading.
+
+            Examples:
+              nmeastream read /dev/ttyACM0
+              nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
+            """
+    )
+
+    @Argument(help: "The serial device, such as /dev/ttyACM0 or a /dev/serial/by-id/ link.")
+    var device: String
+
+    @Option(help: "The speed in bits per second (4800 to 921600), or auto to find it.")
+    var speed: SpeedArgument = .init(speed: 9600)
+
+    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences).")
+    var format: OutputFormat = .text
+
+    @Option(help: "Stop after this many fixes.")
+    var count: Int?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() throws {
+        let printer = FixPrinter(format: format, limit: count)
+        let reader = NMEAReader(source: .serial(path: device, speed: speed.speed))
+        reader.delegate = printer
+        // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signals = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { printer.finish(.success) }
+            source.resume()
+            return source
+        }
+        reader.start()
+        let outcome = printer.wait()
+        reader.stop()
+        signals.forEach { $0.cancel() }
+        printer.flush()
+        switch outcome {
+        case .success:
+            return
+        case .failure(let error):
+            printError(error.description)
+            throw ExitCode(Self.exitCode(for: error))
+        }
+    }
+
+    static func exitCode(for error: GPSError) -> Int32 {
+        switch error {
+        case .deviceLost, .readError: 74
+        default: 69
+        }
+    }
+}
+
+/// `--speed`: a number of bits per second, or `auto`.
+struct SpeedArgument: ExpressibleByArgument {
+    var speed: SerialSpeed
+
+    init(speed: SerialSpeed) { self.speed = speed }
+
+    init?(argument: String) {
+        if argument == "auto" || argument == "automatic" {
+            speed = .automatic
+        } else if let value = Int(argument), SerialSpeed.supported.contains(value) {
+            speed = .bitsPerSecond(value)
+        } else {
+            return nil
+        }
+    }
+
+    var defaultValueDescription: String { speed.description }
+}
+
+/// Prints what a reader delivers, and tells the command when to stop.
+final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
+    enum Outcome {
+        case success
+        case failure(GPSError)
+    }
+
+    private let format: OutputFormat
+    private let limit: Int?
+    // Touched on the reader's queue only, until `flush`.
+    private let output = BufferedOutput()
+    private var writer = JSONWriter()
+    private var fixes = 0
+    /// Set once `--count` fixes were printed: what the reader delivers before it stops is dropped.
+    private var isDone = false
+    private let outcome = Protected<Outcome?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(format: OutputFormat, limit: Int?) {
+        self.format = format
+        self.limit = limit
+    }
+
+    func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+        guard !isDone else { return }
+        switch format {
+        case .json:
+            writer.reset()
+            GPSDJSON.writeTPV(fix, to: &writer)
+            writer.withBytes { output.writeLine($0) }
+        case .text:
+            output.write(FixText.line(fix) + "\n")
+        case .nmea:
+            break
+        }
+        // A live receiver: each fix is shown as it comes.
+        output.flush()
+        fixes += 1
+        if let limit, fixes >= limit {
+            isDone = true
+            finish(.success)
+        }
+    }
+
+    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
+        guard format == .json, !isDone else { return }
+        writer.reset()
+        GPSDJSON.writeSKY(satellites, to: &writer)
+        writer.withBytes { output.writeLine($0) }
+    }
+
+    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
+        guard format == .nmea, !isDone else { return }
+        sentence.withUnsafeBytes { output.write($0) }
+        output.write([0x0D, 0x0A])
+        output.flush()
+    }
+
+    func reader(_ reader: NMEAReader, didFailWith error: GPSError) { finish(.failure(error)) }
+
+    func readerDidFinish(_ reader: NMEAReader) { finish(.success) }
+
+    /// Records the outcome, the first time.
+    func finish(_ result: Outcome) {
+        let first = outcome.withLock { outcome -> Bool in
+            guard outcome == nil else { return false }
+            outcome = result
+            return true
+        }
+        if first { done.signal() }
+    }
+
+    /// Waits for the outcome.
+    func wait() -> Outcome {
+        done.wait()
+        return outcome.withLock { $0 } ?? .success
+    }
+
+    /// Writes what is buffered; call once the reader has stopped.
+    func flush() { output.flush() }
+}

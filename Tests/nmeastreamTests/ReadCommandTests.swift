@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("nmeastream read")
+struct ReadCommandTests {
+    @Test("reads a receiver on a serial device and stops after --count fixes, settings restored")
+    func readsDevice() throws {
+        let terminal = try PseudoTerminal()
+        let log = try Data(contentsOf: URL(fileURLWithPath: Command.fixture("ublox-multi.nmea")))
+        let result = try Command.run(["read", "--format", "json", "--count", "3", terminal.devicePath]) {
+            #expect(eventuallyOpen(terminal.devicePath))
+            terminal.write(Array(log))
+        }
+        #expect(result.status == 0, "\(result.error)")
+        let tpv = result.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        #expect(tpv.count == 3)
+        #expect(tpv.first?.contains("\"time\":\"2024-06-05T12:30:00.000Z\"") == true)
+        // The device's settings are back as they were: a new pseudo-terminal's are canonical
+        // with echo (the master side reads the device side's settings).
+        var settings = termios()
+        #expect(tcgetattr(terminal.master, &settings) == 0)
+        #expect(settings.c_lflag & tcflag_t(ICANON) != 0 && settings.c_lflag & tcflag_t(ECHO) != 0)
+    }
+
+    @Test("a device the user may not open: permission denied, naming its group and the fixes")
+    func permissionDenied() throws {
+        // The tests run as root; the command runs as nobody, with no supplementary group.
+        try #require(getuid() == 0, "needs root to run the command as another user")
+        let terminal = try PseudoTerminal()
+        var status = stat()
+        #expect(stat(terminal.devicePath, &status) == 0)
+        let group = String(cString: getgrgid(status.st_gid).pointee.gr_name)
+        let result = try Command.run(["read", terminal.devicePath],
+                                     launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        #expect(result.status == 69, "\(result.error)")
+        #expect(result.error.contains("permission denied"))
+        #expect(result.error.contains("usermod -aG \(group)"))
+        #expect(result.error.contains("udev-rules/"))
+    }
+
+    @Test("a device another process holds: busy, naming that process")
+    func busy() throws {
+        let terminal = try PseudoTerminal()
+        // A shell takes the lock on a descriptor and becomes `sleep`, which keeps it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = ["-c", "exec 9<\"$0\" && /usr/bin/flock --nonblock 9 && exec /bin/sleep 30", terminal.devicePath]
+        try holder.run()
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
+        #expect(eventuallyHeld(terminal.devicePath))
+        let result = try Command.run(["read", terminal.devicePath])
+        #expect(result.status == 69)
+        #expect(result.error.contains("busy"), "\(result.error)")
+        #expect(result.error.contains("sleep"), "\(result.error)")
+    }
+
+    @Test("a missing device says so")
+    func missing() throws {
+        let result = try Command.run(["read", "/dev/ttyNMEASTREAM-none"])
+        #expect(result.status == 69)
+        #expect(result.error.contains("/dev/ttyNMEASTREAM-none"))
+    }
+
+    @Test("--speed takes a supported speed or auto, and nothing else")
+    func speedOption() throws {
+        let result = try Command.run(["read", "--speed", "1234", "/dev/null"])
+        #expect(result.status == 64)
+    }
+
+    /// Waits until this process has `path` open (the command is a child, so its descriptors are
+    /// looked up in /proc).
+    private func eventuallyOpen(_ path: String) -> Bool {
+        waitUntil { processesWithOpen(path) > 0 }
+    }
+
+    private func eventuallyHeld(_ path: String) -> Bool {
+        waitUntil {
+            let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return flock(fd, LOCK_EX | LOCK_NB) != 0
+        }
+    }
+
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    /// How many processes other than this one have `path` open.
+    private func processesWithOpen(_ path: String) -> Int {
+        let me = String(getpid())
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.filter { $0.allSatisfy(\.isNumber) && $0 != me }.count { pid in
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
+        }
+    }
+}
