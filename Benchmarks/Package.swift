@@ -21,6 +21,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ReaderBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NMEAStream", package: "nmeastream"),
+            ],
+            path: "Benchmarks/ReaderBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "SignalsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
