@@ -30,11 +30,11 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEATests",
-            dependencies: ["NMEA"],
+            dependencies: ["NMEA", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        // Pseudo-terminals standing in for serial devices, for the tests of the reader and of
-        // the command.
+        // Pseudo-terminals standing in for serial devices, and the shared corpus when it is
+        // beside the project: for the tests of the core, the reader and the command.
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport"

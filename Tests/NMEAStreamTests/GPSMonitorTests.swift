@@ -31,8 +31,11 @@ struct GPSMonitorTests {
 
         subscriptions.prefix(3).forEach { $0.dispose() }
         #expect(openDescriptorCount(terminal.devicePath) == 1, "one subscriber left keeps it open")
+        #expect(gps.currentReader != nil)
         subscriptions[3].dispose()
         #expect(openDescriptorCount(terminal.devicePath) == 0, "the last dispose closes it before it returns")
+        // And the reader (with its read source) is gone.
+        #expect(eventually { gps.currentReader == nil })
 
         let again = SignalRecorder<Fix>()
         let subscription = again.observe(gps.fixes)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Foundation
 import Testing
 import TestSupport
 @testable import NMEAStream
@@ -27,6 +28,35 @@ struct NMEAReaderTests {
         #expect(openDescriptorCount(terminal.devicePath) == 0)
         #expect(recorder.fixes == Array(expected.prefix(recorder.fixes.count)))
         #expect(recorder.error == nil)
+    }
+
+    @Test("every gpsd regression log through a pseudo-terminal, in random chunks at a paced rate, makes the fixes a decoder makes of it in one go",
+          .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: the corpus is not replayed through a device"))
+    func corpusThroughDevice() throws {
+        var generator = SystemRandomNumberGenerator()
+        for log in try Corpus.logs(in: "gpsd-nmea") {
+            let bytes = Array(try Data(contentsOf: log))
+            let expected = Fixtures.expectedFixes(bytes)
+            let sentences = Fixtures.sentenceCount(bytes)
+            let (terminal, reader, recorder) = try startReadingPseudoTerminal()
+            var offset = 0, chunks = 0
+            while offset < bytes.count {
+                let size = Int.random(in: 1...512, using: &generator)
+                terminal.write(bytes[offset..<min(bytes.count, offset + size)])
+                offset += size
+                chunks += 1
+                // A receiver's pace, roughly: a pause every few chunks.
+                if chunks % 8 == 0 { usleep(200) }
+            }
+            // Wait for the reader to take in every sentence (a hang-up drops unread input), then
+            // unplug: the epoch in progress completes and the device is reported lost.
+            #expect(recorder.wait { recorder.sentences == sentences }, "\(log.lastPathComponent)")
+            terminal.closeMaster()
+            #expect(recorder.waitForEnd(), "\(log.lastPathComponent)")
+            #expect(recorder.fixes == expected, "\(log.lastPathComponent)")
+            reader.stop()
+            #expect(openDescriptorCount(terminal.devicePath) == 0)
+        }
     }
 
     @Test("closing the other end mid-stream: the device is lost, said once, and released")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NMEA
 
 /// Replays every log of `../shared/corpus/gpsd-nmea` and compares each epoch's TPV with gpsd's

@@ -36,6 +36,9 @@ public final class GPSMonitor: Sendable {
     private let events: Signal<GPSEvent, GPSError>
     private let connection: ConnectionState
 
+    /// The reader of the connection now open, if any (for the tests of its lifetime).
+    var currentReader: NMEAReader? { connection.reader }
+
     /// Creates a monitor of `source`. Nothing is opened until something subscribes.
     ///
     /// - Parameter backlog: how many values may wait for a busy subscriber (at least 1); the
@@ -48,15 +51,18 @@ public final class GPSMonitor: Sendable {
         events = Signal<GPSEvent, GPSError> { observer in
             let reader = NMEAReader(source: source)
             let proxy = SignalDelegate(observer: observer, connection: connection)
-            connection.connect()
+            connection.connect(reader)
             reader.delegate = proxy
             reader.start()
-            return ActionDisposable {
-                // Returns once the device is closed (or at once on the reader's queue).
+            let disposable = CompoundDisposable()
+            // Stops the reader and closes the device: returns once it is closed (or at once
+            // on the reader's queue). The delegate proxy lives as long as the reader runs.
+            disposable += ActionDisposable {
                 reader.stop()
-                connection.disconnect()
                 withExtendedLifetime(proxy) {}
             }
+            disposable += ActionDisposable { connection.disconnect() }
+            return disposable
         }.share()
     }
 
@@ -127,8 +133,20 @@ final class ConnectionState: Sendable {
     // Read for every sentence: an atomic, not a lock.
     private let sentenceSubscribers = Atomic<Int>(0)
 
-    func connect() { state.withLock { $0.latest = nil } }
+    private let readerNow = Protected(WeakReader())
+    private struct WeakReader {
+        weak var reader: NMEAReader?
+    }
+
+    func connect(_ reader: NMEAReader) {
+        state.withLock { $0.latest = nil }
+        readerNow.withLock { $0.reader = reader }
+    }
+
     func disconnect() { state.withLock { $0.latest = nil } }
+
+    /// The reader of the connection now open, while it exists (for the tests of its lifetime).
+    var reader: NMEAReader? { readerNow.withLock { $0.reader } }
 
     var latestFix: (Fix, Int)? { state.withLock { $0.latest.map { ($0.fix, $0.serial) } } }
     var wantsSentences: Bool { sentenceSubscribers.load(ordering: .relaxed) > 0 }

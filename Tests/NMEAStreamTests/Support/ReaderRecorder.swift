@@ -54,6 +54,14 @@ enum Fixtures {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 
+    /// How many checksum-valid sentences `bytes` hold.
+    static func sentenceCount(_ bytes: [UInt8]) -> Int {
+        let decoder = NMEADecoder()
+        decoder.feed(bytes) { _ in }
+        decoder.finish { _ in }
+        return decoder.statistics.sentenceCount
+    }
+
     /// What a decoder makes of `bytes` in one go: the reference a reader must match.
     static func expectedFixes(_ bytes: [UInt8]) -> [Fix] {
         let decoder = NMEADecoder()
