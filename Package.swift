@@ -19,8 +19,10 @@ let package = Package(
         // Signals, disposables, subjects, multicast with reference counting. Knows no GPS.
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
-        // Devices, sources and the reader; re-exports NMEA and Signals.
-        .target(name: "NMEAStream", dependencies: ["NMEA", "Signals"]),
+        // The libudev C API: device discovery and hotplug.
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Devices, discovery, sources and the reader; re-exports NMEA and Signals.
+        .target(name: "NMEAStream", dependencies: ["NMEA", "Signals", "CUdev"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [

@@ -27,6 +27,8 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
     case openFailed(path: String, errno: Int32)
     /// Automatic discovery found no GPS receiver.
     case noReceiverFound(detail: String)
+    /// udev could not be asked about devices.
+    case discoveryFailed(detail: String)
     /// A recorded log could not be opened or read.
     case log(RecordedLogError)
 
@@ -62,6 +64,8 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): cannot open: \(Self.reason(code))"
         case .noReceiverFound(let detail):
             return "no GPS receiver found: \(detail)"
+        case .discoveryFailed(let detail):
+            return "cannot look for receivers: \(detail); name the device instead (nmeastream read /dev/ttyACM0)"
         case .log(let error):
             return error.description
         }

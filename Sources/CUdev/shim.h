@@ -1,0 +1,2 @@
+// The libudev C API (package libudev-dev), as the CUdev module.
+#include <libudev.h>

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@Suite("nmeastream list")
+struct ListCommandTests {
+    static let umockdev = "/usr/bin/umockdev-run"
+
+    /// `nmeastream list` under umockdev with the given `Hardware/umockdev` descriptions.
+    private func list(_ devices: [String], format: String = "json") throws -> CommandResult {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.umockdev), "umockdev is not installed (apt-get install umockdev)")
+        let descriptions = devices.flatMap { ["-d", Command.packageRoot.appendingPathComponent("Hardware/umockdev/\($0).umockdev").path] }
+        return try Command.run(["list", "--format", format], launcher: [Self.umockdev] + descriptions + ["--"])
+    }
+
+    private func objects(_ result: CommandResult) throws -> [[String: Any]] {
+        try result.outputLines.map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("finds and classifies every mocked port, receivers first; placeholders and the modem's other ports kept apart")
+    func classifiesAndOrders() throws {
+        let result = try list(["arduino-uno", "bu353-pl2303", "quectel-ec25", "ublox-m8", "gnss-board-ch9102", "legacy-serial8250"])
+        #expect(result.status == 0, "\(result.error)")
+        let ports = try objects(result)
+        let summary = ports.map { "\($0["kind"]!) \($0["path"]!)" }
+        #expect(summary == [
+            "gps /dev/ttyACM0", "gps /dev/ttyUSB2", "gps /dev/ttyACM2",
+            "candidate /dev/ttyUSB0",
+            "other /dev/ttyACM1", "other /dev/ttyUSB1", "other /dev/ttyUSB3", "other /dev/ttyUSB4",
+        ])
+        let ublox = try #require(ports.first)
+        #expect(ublox["vendorID"] as? String == "1546" && ublox["productID"] as? String == "01a8")
+        #expect(ublox["vendor"] as? String == "u-blox AG - www.u-blox.com")
+        #expect(ublox["product"] as? String == "u-blox GNSS receiver")
+        #expect(ublox["driver"] as? String == "cdc_acm")
+        #expect(ublox["stablePath"] as? String == "/dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00")
+        for port in ports {
+            for key in ["path", "vendorID", "productID", "vendor", "product", "driver", "kind"] {
+                #expect(port[key] != nil, "\(port["path"] ?? "?") has no \(key)")
+            }
+        }
+        #expect(!ports.contains { ($0["path"] as? String) == "/dev/ttyS3" }, "a legacy placeholder is not a port")
+    }
+
+    @Test("the text format: one line per port with its kind and why")
+    func text() throws {
+        let result = try list(["ublox-m8", "arduino-uno"], format: "text")
+        #expect(result.status == 0)
+        #expect(result.outputLines.count == 2)
+        #expect(result.outputLines.first?.hasPrefix("gps") == true && result.outputLines.first?.contains("u-blox 8 (catalogue)") == true)
+        #expect(result.outputLines.last?.hasPrefix("other") == true)
+    }
+
+    @Test("no ports: says so, and succeeds")
+    func none() throws {
+        let result = try list(["legacy-serial8250"], format: "text")
+        #expect(result.status == 0)
+        #expect(result.output == "no serial ports\n")
+    }
+}
