@@ -9,6 +9,7 @@ struct NMEAStreamCommand: ParsableCommand {
             Exit codes: 0 success; 64 usage error; 66 input file cannot be opened or read; \
             69 a device cannot be used; 74 a device went away or failed while reading.
             """,
-        subcommands: [ReplayCommand.self, ReadCommand.self, ListCommand.self]
+        subcommands: [ReadCommand.self, ReplayCommand.self, ListCommand.self],
+        defaultSubcommand: ReadCommand.self
     )
 }

@@ -6,27 +6,31 @@ import NMEAStream
 struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read",
-        abstract: "Read a GPS receiver on a serial device and print its fixes.",
+        abstract: "Read a GPS receiver and print its fixes (the default command).",
         discussion: """
+            With no device named, the best receiver plugged in is used (see `nmeastream list`), \
+            at the speed found by listening; which one is said on standard error. \
             The device is opened exclusively, set to raw 8N1 and read until the count is reached, \
             the device goes away, or Ctrl-C; its settings are restored on the way out. With \
             --speed auto the speed is found by listening (nothing is written to the receiver).
 
-            Exit codes: 0 success; 64 usage error; 69 the device cannot be used (missing, \
-            permission denied, busy, not a serial device, no NMEA at any speed); 74 the device \
-            went away or failed while reading.
+            Exit codes: 0 success; 64 usage error; 69 no receiver found, or the device cannot be \
+            used (missing, permission denied, busy, not a serial device, no NMEA at any speed); \
+            74 the device went away or failed while reading.
 
             Examples:
+              nmeastream
+              nmeastream --format json --count 10
               nmeastream read /dev/ttyACM0
               nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
             """
     )
 
-    @Argument(help: "The serial device, such as /dev/ttyACM0 or a /dev/serial/by-id/ link.")
-    var device: String
+    @Argument(help: "The serial device, such as /dev/ttyACM0 or a /dev/serial/by-id/ link; the best receiver plugged in when left out.")
+    var device: String?
 
-    @Option(help: "The speed in bits per second (4800 to 921600), or auto to find it.")
-    var speed: SpeedArgument = .init(speed: 9600)
+    @Option(help: "The speed in bits per second (4800 to 921600), or auto to find it (default: 9600 for a named device, auto otherwise).")
+    var speed: SpeedArgument?
 
     @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences).")
     var format: OutputFormat = .text
@@ -36,11 +40,19 @@ struct ReadCommand: ParsableCommand {
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if device == nil, speed != nil {
+            throw ValidationError("--speed needs a device; without one, the speed is found by listening")
+        }
     }
 
     func run() throws {
         let printer = FixPrinter(format: format, limit: count)
-        let reader = NMEAReader(source: .serial(path: device, speed: speed.speed))
+        let source: GPSSource = if let device {
+            .serial(path: device, speed: speed?.speed ?? 9600)
+        } else {
+            .automatic
+        }
+        let reader = NMEAReader(source: source)
         reader.delegate = printer
         // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
         signal(SIGINT, SIG_IGN)
@@ -148,6 +160,15 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         sentence.withUnsafeBytes { output.write($0) }
         output.write([0x0D, 0x0A])
         output.flush()
+    }
+
+    func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {
+        let name = port.catalogueEntry?.name ?? [port.vendor, port.product].compactMap { $0 }.joined(separator: " ")
+        printError("reading \(port.preferredPath)\(name.isEmpty ? "" : " (\(name))")")
+    }
+
+    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {
+        printError("receiving at \(bitsPerSecond) bit/s")
     }
 
     func reader(_ reader: NMEAReader, didFailWith error: GPSError) { finish(.failure(error)) }

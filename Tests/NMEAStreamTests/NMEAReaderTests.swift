@@ -78,21 +78,6 @@ struct NMEAReaderTests {
         reader.stop()
     }
 
-    @Test("automatic discovery, not built yet, fails at once and says to name the device")
-    func automaticNotYet() throws {
-        let reader = NMEAReader(source: .automatic)
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
-        #expect(recorder.waitForEnd())
-        guard case .noReceiverFound? = recorder.error else {
-            Issue.record("expected no receiver found, got \(String(describing: recorder.error))")
-            return
-        }
-        #expect(recorder.error?.description.contains("/dev/ttyACM0") == true)
-        reader.stop()
-    }
-
     @Test("a device that cannot be opened fails with its error, and nothing stays open")
     func openFailure() throws {
         let reader = NMEAReader(source: .serial(path: "/dev/ttyNMEASTREAM-none", speed: 9600))

@@ -59,3 +59,45 @@ struct ListCommandTests {
         #expect(result.output == "no serial ports\n")
     }
 }
+
+@Suite("nmeastream with no device named")
+struct AutomaticReadTests {
+    /// A umockdev script that has the device send `log` line by line, 5 ms apart.
+    private func script(_ log: String) throws -> URL {
+        let text = try String(contentsOfFile: Command.fixture(log), encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline).map { "r 5 " + $0 + "^M^J" }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    private func descriptions(_ names: [String]) -> [String] {
+        names.flatMap { ["-d", Command.packageRoot.appendingPathComponent("Hardware/umockdev/\($0).umockdev").path] }
+    }
+
+    @Test("finds the mocked receiver among other devices and prints its fixes")
+    func findsReceiver() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ListCommandTests.umockdev))
+        let script = try script("ublox-multi.nmea")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let launcher = [ListCommandTests.umockdev]
+            + descriptions(["arduino-uno", "bu353-pl2303", "ublox-m8", "legacy-serial8250"])
+            + ["-s", "/dev/ttyACM0=\(script.path)", "--"]
+        let result = try Command.run(["--count", "3", "--format", "json"], launcher: launcher)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("reading /dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00 (u-blox 8)"))
+        let tpv = result.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        #expect(tpv.count == 3)
+        #expect(tpv.last?.contains("\"lat\":52.123456783") == true)
+    }
+
+    @Test("no receiver: says which ports it saw and why none qualified, and fails")
+    func noReceiver() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ListCommandTests.umockdev))
+        let launcher = [ListCommandTests.umockdev] + descriptions(["arduino-uno", "legacy-serial8250"]) + ["--"]
+        let result = try Command.run(["--count", "1"], launcher: launcher)
+        #expect(result.status == 69)
+        #expect(result.error.contains("no GPS receiver found"))
+        #expect(result.error.contains("/dev/ttyACM1 (not a known receiver or bridge (cdc_acm))"))
+    }
+}

@@ -27,6 +27,23 @@ public enum PortDiscovery {
         return sorted(ports)
     }
 
+    /// The port to read when none is named: the best receiver, or else the best candidate.
+    /// - Throws: ``GPSError/noReceiverFound(detail:)`` listing the ports seen and why none
+    ///   qualified.
+    public static func bestReceiver() throws(GPSError) -> SerialPortInfo {
+        try bestReceiver(among: ports())
+    }
+
+    /// ``bestReceiver()`` among `ports`, which must be sorted best first.
+    public static func bestReceiver(among ports: [SerialPortInfo]) throws(GPSError) -> SerialPortInfo {
+        if let best = ports.first, best.kind != .other { return best }
+        if ports.isEmpty {
+            throw .noReceiverFound(detail: "no serial port at all; plug the receiver in (dmesg tells whether the kernel saw it)")
+        }
+        let seen = ports.map { "\($0.path) (\($0.reason))" }.joined(separator: ", ")
+        throw .noReceiverFound(detail: "none of the serial ports is a receiver or a USB-serial bridge: \(seen); name the device to read it anyway")
+    }
+
     /// `ports` best first (see ``ports()``).
     public static func sorted(_ ports: [SerialPortInfo]) -> [SerialPortInfo] {
         ports.sorted { a, b in

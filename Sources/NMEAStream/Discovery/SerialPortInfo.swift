@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A serial port as discovery sees it: its node, the USB device behind it, and what it is.
 public struct SerialPortInfo: Sendable, Hashable {
     /// The device node, such as `/dev/ttyACM0`.
@@ -27,8 +31,12 @@ public struct SerialPortInfo: Sendable, Hashable {
     /// Why it was classified as it was, in words (`u-blox 8 (catalogue)`, `names itself a GPS`…).
     public var reason: String
 
-    /// The path to open: the stable link when there is one, which survives a replug.
-    public var preferredPath: String { stablePath ?? path }
+    /// The path to open: the stable link when there is one (it survives a replug and a
+    /// renumbering), else the node.
+    public var preferredPath: String {
+        if let stablePath, access(stablePath, F_OK) == 0 { return stablePath }
+        return path
+    }
 
     /// Creates a port description, classifying it with ``classify(vendorID:productID:driver:interfaceNumber:names:)``.
     public init(path: String, stablePath: String? = nil, vendorID: UInt16? = nil, productID: UInt16? = nil,

@@ -24,6 +24,8 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
     let speed: SerialSpeed
     /// How long ``SerialSpeed/automatic`` gives each speed.
     let huntWindow: Duration
+    /// The receiver's usual speed, tried by ``SerialSpeed/automatic`` after the port's own.
+    let preferredSpeed: Int?
     /// Told the speed ``SerialSpeed/automatic`` found, before its first bytes are delivered.
     let speedFound: @Sendable (Int) -> Void
     let released = DispatchGroup()
@@ -33,11 +35,12 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
     private var hunt: SpeedHunt?
     private var isStopped = false
 
-    init(path: String, speed: SerialSpeed, huntWindow: Duration = SpeedHunt.window,
+    init(path: String, speed: SerialSpeed, huntWindow: Duration = SpeedHunt.window, preferredSpeed: Int? = nil,
          speedFound: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.path = path
         self.speed = speed
         self.huntWindow = huntWindow
+        self.preferredSpeed = preferredSpeed
         self.speedFound = speedFound
     }
 
@@ -88,7 +91,7 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         }
         readSource = source
         if speed == .automatic {
-            hunt = SpeedHunt(current: port.currentSpeed, preferred: nil)
+            hunt = SpeedHunt(current: port.currentSpeed, preferred: preferredSpeed)
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.setEventHandler { [weak self] in self?.huntTimedOut(port: port, end: end) }
             huntTimer = timer

@@ -74,13 +74,30 @@ public final class NMEAReader: @unchecked Sendable {
             case .log(let path, .recorded(let speed)): PacedLogByteSource(path: path, speed: speed)
             case .bytes(let data): MemoryByteSource(bytes: data)
             case .automatic:
-                FailedByteSource(.noReceiverFound(
-                    detail: "automatic discovery is not available in this version; name the device, such as .serial(path: \"/dev/ttyACM0\", speed: .automatic)"))
+                automaticSource()
             }
             self.bytes = bytes
             decoder = NMEADecoder()
             bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
                         end: { [weak self] error in self?.end(error) })
+        }
+    }
+
+    /// The best receiver plugged in, at the speed found by listening (its catalogue speed
+    /// tried early), or a source that fails with what discovery saw.
+    private func automaticSource() -> any ByteSource {
+        let port: SerialPortInfo
+        do throws(GPSError) {
+            port = try PortDiscovery.bestReceiver()
+        } catch {
+            return FailedByteSource(error)
+        }
+        callDelegates { $0.reader(self, didChoose: port) }
+        // The node discovery just saw (its stable link names the same device).
+        return SerialByteSource(path: port.path, speed: .automatic, huntWindow: huntWindow,
+                                preferredSpeed: port.catalogueEntry?.defaultSpeed) { [weak self] speed in
+            guard let self else { return }
+            callDelegates { $0.reader(self, didFindSpeed: speed) }
         }
     }
 

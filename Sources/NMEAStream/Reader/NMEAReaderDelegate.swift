@@ -11,6 +11,8 @@ public protocol NMEAReaderDelegate: AnyObject {
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence)
     /// Input was rejected (bad checksum, garbage, a malformed field…).
     func reader(_ reader: NMEAReader, didReject input: RejectedInput)
+    /// ``GPSSource/automatic`` chose this port (before opening it).
+    func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo)
     /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second; the sentences
     /// that proved it follow.
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
@@ -29,6 +31,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didReject input: RejectedInput) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {}
     /// Does nothing.

@@ -32,9 +32,13 @@ final class SerialPort {
             writable = false
         }
         guard fd >= 0 else { throw GPSError.opening(path, errno: errno) }
-        guard isatty(fd) == 1 else {
+        // A terminal is what answers tcgetattr (isatty asks the same question, but inside
+        // glibc, where umockdev's emulated devices cannot answer it).
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else {
+            let code = errno
             Glibc.close(fd)
-            throw .notATerminal(path: path)
+            throw code == ENOTTY || code == EINVAL ? .notATerminal(path: path) : .openFailed(path: path, errno: code)
         }
         // TIOCEXCL keeps other non-root processes out; flock tells cooperating processes
         // (gpsd and others that lock) that it is taken, root included.
@@ -42,12 +46,6 @@ final class SerialPort {
             let code = errno
             Glibc.close(fd)
             throw code == EWOULDBLOCK ? .busy(path: path, holders: GPSError.processesHolding(path)) : .openFailed(path: path, errno: code)
-        }
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw .openFailed(path: path, errno: code)
         }
         _ = ioctl(fd, UInt(TIOCEXCL))
         descriptor = fd

@@ -9,8 +9,9 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     case log(path: String, pace: LogPace = .asFastAsPossible)
     /// Bytes in memory, for tests and for data that arrived some other way.
     case bytes([UInt8])
-    /// The best receiver plugged in, found through udev. Not built yet: reading it fails at
-    /// once with ``GPSError/noReceiverFound(detail:)``, which says to name the device.
+    /// The best receiver plugged in, found through udev when reading starts (see
+    /// ``PortDiscovery/bestReceiver()``), at the speed found by listening. With none, reading
+    /// fails with ``GPSError/noReceiverFound(detail:)``, which lists the ports seen.
     case automatic
 
     /// The device or file path, `memory` for bytes, or `automatic`.
