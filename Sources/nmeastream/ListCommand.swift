@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import NMEAStream
 
 struct ListCommand: ParsableCommand {
@@ -10,11 +11,15 @@ struct ListCommand: ParsableCommand {
             known receiver or names itself one, `candidate` when it sits behind a USB-serial \
             bridge that receivers often use, and `other` otherwise.
 
+            With --watch it goes on after the list, printing each port that arrives (+) or \
+            leaves (-) until Ctrl-C; in JSON, objects with "event": "add" or "remove".
+
             Exit codes: 0 success (also when no port is found); 69 udev cannot be asked.
 
             Examples:
               nmeastream list
               nmeastream list --format json
+              nmeastream list --watch
             """
     )
 
@@ -25,7 +30,12 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Output format: text (a line per port) or json (an object per line).")
     var format: Format = .text
 
+    @Flag(help: "Go on printing ports as they arrive and leave, until Ctrl-C.")
+    var watch = false
+
     func run() throws {
+        // Listening starts before the list is read: a port that arrives in between is told.
+        let events = watch ? Hotplug.events() : nil
         let ports: [SerialPortInfo]
         do {
             ports = try PortDiscovery.ports()
@@ -47,6 +57,42 @@ struct ListCommand: ParsableCommand {
             }
         }
         output.flush()
+        if let events { try follow(events) }
+    }
+
+    /// Prints each hotplug event as it comes, until Ctrl-C or a failure.
+    private func follow(_ events: Signal<HotplugEvent, GPSError>) throws {
+        let format = self.format
+        let failure = Protected<GPSError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let subscription = events.observe { event in
+            switch event {
+            case .next(let event):
+                let output = BufferedOutput()
+                switch (format, event) {
+                case (.text, .added(let port)): output.write("+ " + PortText.line(port) + "\n")
+                case (.text, .removed(let path)): output.write("- \(path)\n")
+                case (.json, _):
+                    var writer = JSONWriter()
+                    PortJSON.write(event, to: &writer)
+                    writer.withBytes { output.writeLine($0) }
+                }
+                output.flush()
+            case .error(let error):
+                failure.withLock { $0 = error }
+                done.signal()
+            case .completed:
+                done.signal()
+            }
+        }
+        let interrupt = stopOnSignals { done.signal() }
+        done.wait()
+        subscription.dispose()
+        interrupt.forEach { $0.cancel() }
+        if let error = failure.withLock({ $0 }) {
+            printError(error.description)
+            throw ExitCode(69)
+        }
     }
 }
 
@@ -68,8 +114,22 @@ enum PortText {
 
 /// A port as a JSON object.
 enum PortJSON {
-    static func write(_ port: SerialPortInfo, to writer: inout JSONWriter) {
+    /// A hotplug event: the port's object with `"event": "add"`, or `{"event": "remove", "path": …}`.
+    static func write(_ event: HotplugEvent, to writer: inout JSONWriter) {
+        switch event {
+        case .added(let port):
+            write(port, to: &writer, event: "add")
+        case .removed(let path):
+            writer.beginObject()
+            writer.string("event", "remove")
+            writer.string("path", path)
+            writer.endObject()
+        }
+    }
+
+    static func write(_ port: SerialPortInfo, to writer: inout JSONWriter, event: String? = nil) {
         writer.beginObject()
+        if let event { writer.string("event", event) }
         writer.string("path", port.path)
         if let stable = port.stablePath { writer.string("stablePath", stable) }
         if let vendorID = port.vendorID { writer.string("vendorID", hex(vendorID)) }

@@ -55,14 +55,7 @@ struct ReadCommand: ParsableCommand {
         let reader = NMEAReader(source: source)
         reader.delegate = printer
         // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { printer.finish(.success) }
-            source.resume()
-            return source
-        }
+        let signals = stopOnSignals { printer.finish(.success) }
         reader.start()
         let outcome = printer.wait()
         reader.stop()
@@ -193,4 +186,17 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
 
     /// Writes what is buffered; call once the reader has stopped.
     func flush() { output.flush() }
+}
+
+/// Runs `stop` on SIGINT or SIGTERM instead of dying, so that devices are put back in order;
+/// cancel the sources to stop listening.
+func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    return [SIGINT, SIGTERM].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: stop)
+        source.resume()
+        return source
+    }
 }

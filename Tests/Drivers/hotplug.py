@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Drives a umockdev testbed for the hotplug tests; run it under umockdev-wrapper.
+
+    umockdev-wrapper python3 hotplug.py STEPS.json -- COMMAND...
+
+Starts COMMAND (which inherits the testbed), then performs each step of STEPS.json in turn:
+  {"wait": "TEXT"}                     wait until COMMAND's standard output contains TEXT
+  {"add": "FILE.umockdev"}             add the devices of FILE, parents first, each announced
+  {"script": ["/dev/ttyACM0", "FILE"]} have the device send FILE's lines (a umockdev script)
+  {"unplug": "FILE.umockdev"}          remove the devices of FILE, children first, each announced
+  {"sleep": SECONDS}
+then stops COMMAND with SIGINT and copies its standard output to ours, its errors to stderr.
+Steps time out after 10 s; a time-out exits 2.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+steps_file = sys.argv[1]
+command = sys.argv[sys.argv.index("--") + 1:]
+steps = json.load(open(steps_file))
+
+testbed = UMockdev.Testbed.new()
+child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+output = []
+lock = threading.Lock()
+
+
+def pump(stream, sink):
+    for line in iter(stream.readline, b""):
+        with lock:
+            sink.append(line)
+
+
+errors = []
+threading.Thread(target=pump, args=(child.stdout, output), daemon=True).start()
+threading.Thread(target=pump, args=(child.stderr, errors), daemon=True).start()
+
+
+def seen(text):
+    with lock:
+        return any(text.encode() in line for line in output)
+
+
+status = 0
+for step in steps:
+    if "wait" in step:
+        deadline = time.time() + 10
+        while not seen(step["wait"]):
+            if time.time() > deadline or child.poll() is not None:
+                sys.stderr.write(f"hotplug.py: timed out waiting for {step['wait']!r}\n")
+                status = 2
+                break
+            time.sleep(0.01)
+        if status:
+            break
+    elif "add" in step:
+        # A description lists a device before its parents; the kernel adds parents first, and
+        # each addition is announced: add the blocks in reverse.
+        blocks = [block for block in open(step["add"]).read().split("\n\n") if block.strip()]
+        for block in reversed(blocks):
+            testbed.add_from_string(block.strip() + "\n")
+    elif "script" in step:
+        device, script = step["script"]
+        testbed.load_script(device, script)
+    elif "unplug" in step:
+        for line in open(step["unplug"]):
+            if line.startswith("P: "):
+                path = "/sys" + line[3:].strip()
+                testbed.uevent(path, "remove")
+                testbed.remove_device(path)
+    elif "sleep" in step:
+        time.sleep(step["sleep"])
+
+child.send_signal(signal.SIGINT)
+try:
+    child.wait(timeout=10)
+except subprocess.TimeoutExpired:
+    child.kill()
+    status = 2
+time.sleep(0.1)
+with lock:
+    sys.stdout.buffer.write(b"".join(output))
+    sys.stderr.buffer.write(b"".join(errors))
+sys.exit(status or child.returncode)
