@@ -21,6 +21,7 @@ struct ReadCommand: ParsableCommand {
             Examples:
               nmeastream
               nmeastream --format json --count 10
+              nmeastream --watch
               nmeastream read /dev/ttyACM0
               nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
             """
@@ -38,8 +39,14 @@ struct ReadCommand: ParsableCommand {
     @Option(help: "Stop after this many fixes.")
     var count: Int?
 
+    @Flag(help: "With no device named: wait for a receiver to be plugged in, and carry on with the next one when it is unplugged.")
+    var watch = false
+
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if device != nil, watch {
+            throw ValidationError("--watch follows the best receiver plugged in; leave the device out")
+        }
         if device == nil, speed != nil {
             throw ValidationError("--speed needs a device; without one, the speed is found by listening")
         }
@@ -49,6 +56,8 @@ struct ReadCommand: ParsableCommand {
         let printer = FixPrinter(format: format, limit: count)
         let source: GPSSource = if let device {
             .serial(path: device, speed: speed?.speed ?? 9600)
+        } else if watch {
+            .watch
         } else {
             .automatic
         }
@@ -158,6 +167,11 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {
         let name = port.catalogueEntry?.name ?? [port.vendor, port.product].compactMap { $0 }.joined(separator: " ")
         printError("reading \(port.preferredPath)\(name.isEmpty ? "" : " (\(name))")")
+    }
+
+    func reader(_ reader: NMEAReader, didLoseDevice path: String) {
+        output.flush()
+        printError("\(path) went away; waiting for a receiver")
     }
 
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {

@@ -4,7 +4,8 @@
     umockdev-wrapper python3 hotplug.py STEPS.json -- COMMAND...
 
 Starts COMMAND (which inherits the testbed), then performs each step of STEPS.json in turn:
-  {"wait": "TEXT"}                     wait until COMMAND's standard output contains TEXT
+  {"wait": "TEXT", "count": N}         wait until COMMAND's output or errors hold TEXT N times
+                                       (count defaults to 1)
   {"add": "FILE.umockdev"}             add the devices of FILE, parents first, each announced
   {"script": ["/dev/ttyACM0", "FILE"]} have the device send FILE's lines (a umockdev script)
   {"unplug": "FILE.umockdev"}          remove the devices of FILE, children first, each announced
@@ -46,16 +47,16 @@ threading.Thread(target=pump, args=(child.stdout, output), daemon=True).start()
 threading.Thread(target=pump, args=(child.stderr, errors), daemon=True).start()
 
 
-def seen(text):
+def seen(text, count):
     with lock:
-        return any(text.encode() in line for line in output)
+        return sum(line.count(text.encode()) for line in output + errors) >= count
 
 
 status = 0
 for step in steps:
     if "wait" in step:
         deadline = time.time() + 10
-        while not seen(step["wait"]):
+        while not seen(step["wait"], step.get("count", 1)):
             if time.time() > deadline or child.poll() is not None:
                 sys.stderr.write(f"hotplug.py: timed out waiting for {step['wait']!r}\n")
                 status = 2

@@ -48,3 +48,43 @@ struct HotplugTests {
         ])
     }
 }
+
+@Suite("nmeastream --watch")
+struct WatchTests {
+    @Test("waits for a receiver, reads it, and when it is unplugged carries on with it under another node")
+    func followsReceiver() throws {
+        let lines = try String(contentsOfFile: Command.fixture("ublox-multi.nmea"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).map { "r 5 " + $0 + "^M^J" }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
+        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let ublox = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8.umockdev").path
+        let replugged = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8-replugged.umockdev").path
+        let fix3 = "\"time\":\"2024-06-05T12:30:03.000Z\",\"lat\""
+        let steps: [[String: Any]] = [
+            ["sleep": 0.3],
+            ["add": ublox],
+            ["script": ["/dev/ttyACM0", script.path]],
+            ["wait": fix3],
+            ["unplug": ublox],
+            ["wait": "went away"],
+            ["add": replugged],
+            ["script": ["/dev/ttyACM3", script.path]],
+            ["wait": fix3, "count": 2],
+        ]
+        try #require(FileManager.default.isExecutableFile(atPath: HotplugTests.wrapper), "umockdev is not installed")
+        let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-steps-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
+        defer { try? FileManager.default.removeItem(at: stepsFile) }
+        let result = try Command.run(["--watch", "--format", "json"],
+                                     launcher: [HotplugTests.wrapper, HotplugTests.python, HotplugTests.driver, stepsFile.path, "--"])
+        #expect(result.status == 0, "\(result.error)")
+        let notices = result.error.split(separator: "\n").filter { $0.hasPrefix("nmeastream: ") }
+        #expect(notices.first == "nmeastream: reading /dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00 (u-blox 8)")
+        #expect(notices.contains("nmeastream: /dev/ttyACM0 went away; waiting for a receiver"))
+        // The same receiver, back on another node (its stable link as udev would make it again).
+        #expect(notices.filter { $0.hasPrefix("nmeastream: reading ") && $0.hasSuffix("(u-blox 8)") }.count == 2)
+        let fixes = result.outputLines.filter { $0.contains("\"class\":\"TPV\"") }
+        #expect(fixes.filter { $0.contains(fix3) }.count == 2, "fixes from both devices")
+    }
+}

@@ -75,12 +75,33 @@ public final class NMEAReader: @unchecked Sendable {
             case .bytes(let data): MemoryByteSource(bytes: data)
             case .automatic:
                 automaticSource()
+            case .watch:
+                WatchingByteSource(
+                    huntWindow: huntWindow,
+                    chosen: { [weak self] port in
+                        guard let self else { return }
+                        callDelegates { $0.reader(self, didChoose: port) }
+                    },
+                    lost: { [weak self] path in self?.deviceLost(path) },
+                    speedFound: { [weak self] speed in
+                        guard let self else { return }
+                        callDelegates { $0.reader(self, didFindSpeed: speed) }
+                    })
             }
             self.bytes = bytes
             decoder = NMEADecoder()
             bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
                         end: { [weak self] error in self?.end(error) })
         }
+    }
+
+    /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered and
+    /// the next device starts with a fresh decoder (no half sentence carried across).
+    private func deviceLost(_ path: String) {
+        guard !isFinished, let decoder else { return }
+        decoder.finish { event in notify(event) }
+        self.decoder = NMEADecoder()
+        callDelegates { $0.reader(self, didLoseDevice: path) }
     }
 
     /// The best receiver plugged in, at the speed found by listening (its catalogue speed

@@ -13,6 +13,9 @@ public protocol NMEAReaderDelegate: AnyObject {
     func reader(_ reader: NMEAReader, didReject input: RejectedInput)
     /// ``GPSSource/automatic`` chose this port (before opening it).
     func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo)
+    /// With ``GPSSource/watch``: the device went away; the epoch in progress was delivered, and
+    /// reading resumes with the next receiver plugged in (``reader(_:didChoose:)``).
+    func reader(_ reader: NMEAReader, didLoseDevice path: String)
     /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second; the sentences
     /// that proved it follow.
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
@@ -33,6 +36,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didReject input: RejectedInput) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didLoseDevice path: String) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {}
     /// Does nothing.

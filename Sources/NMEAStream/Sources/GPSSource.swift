@@ -13,6 +13,11 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     /// ``PortDiscovery/bestReceiver()``), at the speed found by listening. With none, reading
     /// fails with ``GPSError/noReceiverFound(detail:)``, which lists the ports seen.
     case automatic
+    /// The best receiver plugged in, watched: reading waits until one is plugged in, and when
+    /// it is unplugged, waits for the next one and carries on with it, whatever node it gets
+    /// (delegates are told ``NMEAReaderDelegate/reader(_:didLoseDevice:)`` then
+    /// ``NMEAReaderDelegate/reader(_:didChoose:)``). Only a failure other than unplugging ends it.
+    case watch
 
     /// The device or file path, `memory` for bytes, or `automatic`.
     public var description: String {
@@ -21,6 +26,7 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
         case .log(let path, _): path
         case .bytes: "memory"
         case .automatic: "automatic"
+        case .watch: "watch"
         }
     }
 }
