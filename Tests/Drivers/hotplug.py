@@ -10,8 +10,10 @@ Starts COMMAND (which inherits the testbed), then performs each step of STEPS.js
   {"script": ["/dev/ttyACM0", "FILE"]} have the device send FILE's lines (a umockdev script)
   {"unplug": "FILE.umockdev"}          remove the devices of FILE, children first, each announced
   {"sleep": SECONDS}
+  {"mark": "NAME"}                     note the time (see HOTPLUG_TIMES)
 then stops COMMAND with SIGINT and copies its standard output to ours, its errors to stderr.
-Steps time out after 10 s; a time-out exits 2.
+Steps time out after 10 s; a time-out exits 2. With HOTPLUG_TIMES=FILE in the environment,
+FILE receives the marks and the arrival time of every output line (monotonic seconds), as JSON.
 """
 import json
 import os
@@ -36,10 +38,16 @@ output = []
 lock = threading.Lock()
 
 
+arrivals = []
+marks = {}
+
+
 def pump(stream, sink):
     for line in iter(stream.readline, b""):
+        now = time.monotonic()
         with lock:
             sink.append(line)
+            arrivals.append([now, line.decode(errors="replace")])
 
 
 errors = []
@@ -81,6 +89,8 @@ for step in steps:
                 testbed.remove_device(path)
     elif "sleep" in step:
         time.sleep(step["sleep"])
+    elif "mark" in step:
+        marks[step["mark"]] = time.monotonic()
 
 child.send_signal(signal.SIGINT)
 try:
@@ -89,6 +99,9 @@ except subprocess.TimeoutExpired:
     child.kill()
     status = 2
 time.sleep(0.1)
+if os.environ.get("HOTPLUG_TIMES"):
+    with lock:
+        json.dump({"marks": marks, "lines": arrivals}, open(os.environ["HOTPLUG_TIMES"], "w"))
 with lock:
     sys.stdout.buffer.write(b"".join(output))
     sys.stderr.buffer.write(b"".join(errors))
