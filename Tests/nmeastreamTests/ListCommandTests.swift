@@ -91,6 +91,19 @@ struct AutomaticReadTests {
         #expect(tpv.last?.contains("\"lat\":52.123456783") == true)
     }
 
+    @Test("the shipped device script: a BU-353-style puck behind a PL2303 bridge, chosen as a candidate")
+    func shippedScript() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ListCommandTests.umockdev))
+        let script = Command.packageRoot.appendingPathComponent("Hardware/umockdev/bu353-pl2303.script").path
+        let launcher = [ListCommandTests.umockdev] + descriptions(["bu353-pl2303", "arduino-uno"])
+            + ["-s", "/dev/ttyUSB0=\(script)", "--"]
+        let result = try Command.run(["--count", "2"], launcher: launcher)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("(Prolific PL2303 USB-serial bridge)"))
+        #expect(result.outputLines.first?.hasPrefix("2014-12-31T03:07:19.000Z  -37.7847883 175.3148967") == true)
+        #expect(result.outputLines.count == 2)
+    }
+
     @Test("no receiver: says which ports it saw and why none qualified, and fails")
     func noReceiver() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ListCommandTests.umockdev))
