@@ -9,7 +9,7 @@ struct NMEAStreamCommand: ParsableCommand {
             Exit codes: 0 success; 64 usage error; 66 input file cannot be opened or read; \
             69 a device cannot be used; 74 a device went away or failed while reading.
             """,
-        subcommands: [ReadCommand.self, ReplayCommand.self, ListCommand.self, UdevRulesCommand.self],
+        subcommands: [ReadCommand.self, ReplayCommand.self, DemoCommand.self, SimulateCommand.self, ListCommand.self, UdevRulesCommand.self],
         defaultSubcommand: ReadCommand.self
     )
 }

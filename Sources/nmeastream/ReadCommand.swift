@@ -53,7 +53,6 @@ struct ReadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let printer = FixPrinter(format: format, limit: count)
         let source: GPSSource = if let device {
             .serial(path: device, speed: speed?.speed ?? 9600)
         } else if watch {
@@ -61,24 +60,33 @@ struct ReadCommand: ParsableCommand {
         } else {
             .automatic
         }
-        let reader = NMEAReader(source: source)
-        reader.delegate = printer
-        // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
-        let signals = stopOnSignals { printer.finish(.success) }
-        reader.start()
-        let outcome = printer.wait()
-        reader.stop()
-        signals.forEach { $0.cancel() }
-        printer.flush()
-        switch outcome {
-        case .success:
-            return
-        case .failure(let error):
-            printError(error.description)
-            throw ExitCode(Self.exitCode(for: error))
-        }
+        try readFixes(from: source, format: format, count: count)
     }
+}
 
+/// Reads `source` and prints its fixes in `format` until `count` fixes, its end, or Ctrl-C;
+/// a failure is one line on standard error and an exit code.
+func readFixes(from source: GPSSource, format: OutputFormat, count: Int?) throws {
+    let printer = FixPrinter(format: format, limit: count)
+    let reader = NMEAReader(source: source)
+    reader.delegate = printer
+    // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
+    let signals = stopOnSignals { printer.finish(.success) }
+    reader.start()
+    let outcome = printer.wait()
+    reader.stop()
+    signals.forEach { $0.cancel() }
+    printer.flush()
+    switch outcome {
+    case .success:
+        return
+    case .failure(let error):
+        printError(error.description)
+        throw ExitCode(ReadCommand.exitCode(for: error))
+    }
+}
+
+extension ReadCommand {
     static func exitCode(for error: GPSError) -> Int32 {
         switch error {
         case .deviceLost, .readError: 74

@@ -24,17 +24,33 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     /// The longest step forward in the log's time that is waited out, in seconds of log time.
     static let longestGap = 60.0
 
+    /// Bytes already in memory, when the log is not read from a file.
+    private let preloaded: [UInt8]?
+
     init(path: String, speed: Double) {
         log = RecordedLog(path: path)
         self.speed = speed.isFinite && speed > 0 ? speed : 1
+        preloaded = nil
+    }
+
+    /// A log in memory, paced the same way.
+    init(bytes: [UInt8], speed: Double) {
+        log = RecordedLog(path: "memory")
+        self.speed = speed.isFinite && speed > 0 ? speed : 1
+        preloaded = bytes
     }
 
     func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
-        do throws(RecordedLogError) {
-            descriptor = try log.openDescriptor()
-        } catch {
-            return end(.log(error))
+        if let preloaded {
+            pending = preloaded
+            atEnd = true
+        } else {
+            do throws(RecordedLogError) {
+                descriptor = try log.openDescriptor()
+            } catch {
+                return end(.log(error))
+            }
         }
         isOpen = true
         released.enter()
@@ -111,7 +127,7 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         isStopped = true
         guard isOpen else { return }
         isOpen = false
-        if descriptor != STDIN_FILENO { close(descriptor) }
+        if descriptor >= 0, descriptor != STDIN_FILENO { close(descriptor) }
         released.leave()
     }
 }

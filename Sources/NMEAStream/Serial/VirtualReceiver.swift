@@ -1,0 +1,149 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A receiver that is not there: a pseudo-terminal whose device side any program can open as
+/// if it were a serial GPS (nmeastream, gpsd, minicom…), fed with NMEA by this object.
+///
+/// ```swift
+/// let receiver = try VirtualReceiver()
+/// print(receiver.devicePath)                 // /dev/pts/3
+/// receiver.play(.log(path: "drive.nmea", pace: .realTime), loop: true)
+/// ```
+///
+/// The pseudo-terminal exists until ``close()`` (or the object's end). Data written while no
+/// program holds the device side open waits in the terminal's buffer (a few kilobytes), then
+/// is dropped, as a real receiver's output is when nobody listens.
+public final class VirtualReceiver: @unchecked Sendable {
+    /// The device side's path, such as `/dev/pts/3`: what a reader opens.
+    public let devicePath: String
+    /// The symbolic link made to ``devicePath``, if one was asked for.
+    public let linkPath: String?
+    private let master: Int32
+    private let queue = DispatchQueue(label: "nmeastream.virtual-receiver")
+    // Confined to `queue`.
+    private var player: (any ByteSource)?
+    private var timer: DispatchSourceTimer?
+    private var isClosed = false
+
+    /// Creates the pseudo-terminal, and a symbolic link to its device side at `link` when given
+    /// (replacing a link already there, never another file).
+    public init(link: String? = nil) throws(GPSError) {
+        // posix_openpt, grantpt and unlockpt are not visible from Swift on Linux: these are the
+        // ioctls they make (the request numbers are macros Swift cannot import).
+        let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw .openFailed(path: "/dev/ptmx", errno: errno) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(fd, UInt(0x4004_5431), &unlock) == 0, ioctl(fd, UInt(0x8004_5430), &number) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw .openFailed(path: "/dev/ptmx", errno: code)
+        }
+        // Writes never block: with nobody reading, the data is dropped.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        master = fd
+        devicePath = "/dev/pts/\(number)"
+        if let link {
+            var status = stat()
+            if lstat(link, &status) == 0, status.st_mode & S_IFMT == S_IFLNK { unlink(link) }
+            guard symlink(devicePath, link) == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw .openFailed(path: link, errno: code)
+            }
+        }
+        linkPath = link
+    }
+
+    deinit { close() }
+
+    /// What to play.
+    public enum Feed: Sendable {
+        /// A recorded log, paced as asked (``LogPace/asFastAsPossible`` is seldom what a reader
+        /// wants: it fills the terminal's buffer at once).
+        case log(path: String, pace: LogPace)
+        /// A log in memory, paced as asked.
+        case bytes([UInt8], pace: LogPace)
+        /// A made-up track, one epoch a second, for ever.
+        case synthetic(SyntheticTrack)
+    }
+
+    /// Starts playing `feed` into the terminal (replacing what was playing); `loop` starts it
+    /// over at its end. `ended` is called when it ends without looping, or fails.
+    public func play(_ feed: Feed, loop: Bool = false, ended: @escaping @Sendable (GPSError?) -> Void = { _ in }) {
+        queue.async { [self] in
+            guard !isClosed else { return }
+            player?.stop()
+            player = nil
+            timer?.cancel()
+            timer = nil
+            let source: any ByteSource
+            switch feed {
+            case .synthetic(let track):
+                return startTimer(track)
+            case .log(let path, .asFastAsPossible): source = LogByteSource(path: path)
+            case .log(let path, .recorded(let speed)): source = PacedLogByteSource(path: path, speed: speed)
+            case .bytes(let bytes, .asFastAsPossible): source = MemoryByteSource(bytes: bytes)
+            case .bytes(let bytes, .recorded(let speed)): source = PacedLogByteSource(bytes: bytes, speed: speed)
+            }
+            player = source
+            source.start(on: queue, deliver: { [weak self] chunk in self?.write(chunk) }) { [weak self] error in
+                guard let self, !isClosed else { return }
+                if error == nil, loop {
+                    play(feed, loop: true, ended: ended)
+                } else {
+                    ended(error)
+                }
+            }
+        }
+    }
+
+    /// One epoch of `track` a second, the first at once.
+    private func startTimer(_ track: SyntheticTrack) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        var index = 0
+        timer.setEventHandler { [weak self] in
+            let epoch = Array(track.epoch(index).utf8)
+            index += 1
+            epoch.withUnsafeBytes { self?.write($0) }
+        }
+        timer.schedule(deadline: .now(), repeating: .seconds(1))
+        self.timer = timer
+        timer.resume()
+    }
+
+    /// Writes bytes into the terminal now, as the receiver's output.
+    public func send(_ bytes: [UInt8]) {
+        queue.async { [self] in bytes.withUnsafeBytes { write($0) } }
+    }
+
+    /// Stops playing, removes the link and closes the terminal (readers see the device go away).
+    public func close() {
+        queue.sync {
+            guard !isClosed else { return }
+            isClosed = true
+            player?.stop()
+            player = nil
+            timer?.cancel()
+            timer = nil
+            if let linkPath { unlink(linkPath) }
+            Glibc.close(master)
+        }
+    }
+
+    private func write(_ chunk: UnsafeRawBufferPointer) {
+        guard !isClosed, let base = chunk.baseAddress else { return }
+        var offset = 0
+        while offset < chunk.count {
+            let written = Glibc.write(master, base + offset, chunk.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                // EAGAIN: nobody is reading and the buffer is full; the rest is dropped.
+                return
+            }
+            offset += written
+        }
+    }
+}

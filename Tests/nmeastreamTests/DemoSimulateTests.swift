@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+@Suite("nmeastream demo and simulate")
+struct DemoSimulateTests {
+    @Test("demo prints live fixes from its recording within a few seconds")
+    func demo() throws {
+        let start = Date()
+        let result = try Command.run(["demo", "--count", "3", "--speed", "5", "--format", "json"])
+        #expect(result.status == 0, "\(result.error)")
+        let tpv = result.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        #expect(tpv.count == 3)
+        #expect(tpv.first?.contains("\"time\":\"2024-06-05T12:30:00.000Z\"") == true, "a whole first epoch")
+        #expect(result.error.contains("demo: a recorded u-blox receiver playing on /dev/pts/"))
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test("the demo recording is the project's fixture")
+    func recordingIsFixture() throws {
+        // The binary carries it; its source file holds it between #""" and """#.
+        let source = try String(contentsOf: Command.packageRoot.appendingPathComponent("Sources/nmeastream/DemoRecording.swift"), encoding: .utf8)
+        let fixture = try String(contentsOfFile: Command.fixture("ublox-multi.nmea"), encoding: .utf8)
+            .replacingOccurrences(of: "\r\n", with: "\n")
+        let body = try #require(source.components(separatedBy: "#\"\"\"\n").dropFirst().first?.components(separatedBy: "\n\"\"\"#").first)
+        #expect(body + "\n" == fixture)
+    }
+
+    @Test("simulate is a receiver other programs open: read gets its fixes; Ctrl-C removes the link and exits 0")
+    func simulate() throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-gps-\(UUID().uuidString)").path
+        let simulator = Process()
+        simulator.executableURL = Command.executable
+        simulator.arguments = ["simulate", "--link", link]
+        let output = Pipe()
+        simulator.standardOutput = output
+        simulator.standardError = FileHandle.nullDevice
+        try simulator.run()
+        defer { if simulator.isRunning { simulator.terminate() } }
+        // Its first line is the device path.
+        var line = Data()
+        while !line.contains(0x0A) {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line.append(byte)
+        }
+        let path = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(path.hasPrefix("/dev/pts/"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == path)
+
+        let result = try Command.run(["read", "--format", "json", "--count", "2", link])
+        #expect(result.status == 0, "\(result.error)")
+        let tpv = result.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        #expect(tpv.count == 2)
+        // The made-up track starts now, around Delft.
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(tpv.last?.contains("\"time\":\"\(year)-") == true)
+        #expect(tpv.last?.contains("\"lat\":52.01") == true)
+
+        kill(simulator.processIdentifier, SIGINT)
+        simulator.waitUntilExit()
+        #expect(simulator.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: link), "the link is removed")
+    }
+}
