@@ -18,7 +18,7 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences).")
+    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
     var format: OutputFormat = .text
 
     @Option(help: "Stop after this many fixes.")

@@ -33,7 +33,7 @@ struct ReadCommand: ParsableCommand {
     @Option(help: "The speed in bits per second (4800 to 921600), or auto to find it (default: 9600 for a named device, auto otherwise).")
     var speed: SpeedArgument?
 
-    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences).")
+    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
     var format: OutputFormat = .text
 
     @Option(help: "Stop after this many fixes.")
@@ -135,6 +135,10 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     init(format: OutputFormat, limit: Int?) {
         self.format = format
         self.limit = limit
+        if let header = format.header {
+            output.write(header)
+            output.flush()
+        }
     }
 
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
@@ -146,6 +150,10 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
             writer.withBytes { output.writeLine($0) }
         case .text:
             output.write(FixText.line(fix) + "\n")
+        case .csv:
+            output.write(CSV.row(fix))
+        case .gpx:
+            if let point = GPX.point(fix) { output.write(point) }
         case .nmea:
             break
         }
@@ -206,8 +214,12 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         return outcome.withLock { $0 } ?? .success
     }
 
-    /// Writes what is buffered; call once the reader has stopped.
-    func flush() { output.flush() }
+    /// Closes the document (a GPX track) and writes what is buffered; call once, after the
+    /// reader has stopped.
+    func flush() {
+        if let footer = format.footer { output.write(footer) }
+        output.flush()
+    }
 }
 
 /// Runs `stop` on SIGINT or SIGTERM instead of dying, so that devices are put back in order;

@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The log file, or - for standard input.")
     var file: String
 
-    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences).")
+    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
     var format: OutputFormat = .text
 
     @Flag(help: "Print counts of sentences and rejects by reason to standard error at the end.")
@@ -43,6 +43,10 @@ struct ReplayCommand: ParsableCommand {
                 writer.withBytes { output.writeLine($0) }
             case (.text, .fix(let fix)):
                 output.write(FixText.line(fix) + "\n")
+            case (.csv, .fix(let fix)):
+                output.write(CSV.row(fix))
+            case (.gpx, .fix(let fix)):
+                if let point = GPX.point(fix) { output.write(point) }
             case (.nmea, .sentence(let raw)):
                 raw.withUnsafeBytes { output.write($0) }
                 crlf.withUnsafeBufferPointer { output.write($0) }
@@ -50,14 +54,17 @@ struct ReplayCommand: ParsableCommand {
                 break
             }
         }
+        if let header = format.header { output.write(header) }
         do {
             try RecordedLog(path: file).read { chunk in decoder.feed(chunk, handle) }
         } catch {
+            if let footer = format.footer { output.write(footer) }
             output.flush()
             printError(error.description)
             throw ExitCode(66)
         }
         decoder.finish(handle)
+        if let footer = format.footer { output.write(footer) }
         output.flush()
         if stats { StatisticsReport.print(decoder.statistics) }
     }

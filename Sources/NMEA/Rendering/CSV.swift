@@ -1,0 +1,29 @@
+/// Fixes as comma-separated values: a header line, then one row per fix. An empty cell is a
+/// value the receiver did not give. Units are in the column names.
+public enum CSV {
+    /// The header line.
+    public static let header =
+        "time,latitude_deg,longitude_deg,altitude_msl_m,altitude_hae_m,speed_mps,track_deg,climb_mps,mode,quality,satellites_used,hdop,vdop,pdop\n"
+
+    /// The row for `fix`.
+    public static func row(_ fix: Fix) -> String {
+        func cell(_ value: Double?, _ decimals: Int) -> String { value.map { fixedPoint($0, decimals: decimals) } ?? "" }
+        var cells: [String] = []
+        cells.reserveCapacity(14)
+        cells.append(fix.time.map { "\($0)" } ?? "")
+        cells.append(cell(fix.latitude, 9))
+        cells.append(cell(fix.longitude, 9))
+        cells.append(cell(fix.altitudeMSL, 3))
+        cells.append(cell(fix.altitudeHAE, 3))
+        cells.append(cell(fix.speed, 3))
+        cells.append(cell(fix.track, 2))
+        cells.append(cell(fix.climb, 3))
+        cells.append(fix.mode == .unknown ? "" : fix.mode.description)
+        cells.append(fix.quality.map { "\($0)" } ?? "")
+        cells.append(fix.satellitesUsed.map(String.init) ?? "")
+        cells.append(cell(fix.hdop, 2))
+        cells.append(cell(fix.vdop, 2))
+        cells.append(cell(fix.pdop, 2))
+        return cells.joined(separator: ",") + "\n"
+    }
+}

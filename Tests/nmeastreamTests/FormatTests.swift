@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+@Suite("CSV and GPX output")
+struct FormatTests {
+    static let gpsbabel = "/usr/bin/gpsbabel"
+
+    /// The number of points gpsbabel reads from a GPX document's tracks.
+    private func gpsbabelPoints(_ gpx: String) throws -> Int {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gpsbabel), "gpsbabel is not installed (apt-get install gpsbabel)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).gpx")
+        try gpx.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.gpsbabel)
+        process.arguments = ["-t", "-i", "gpx", "-f", file.path, "-o", "unicsv", "-F", "-"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && complaints.isEmpty, "gpsbabel: \(complaints)")
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).count - 1
+    }
+
+    @Test("replay --format csv: a header and a row per fix, with the same fixes as the JSON",
+          arguments: ["sirf-cycle.nmea", "ublox-multi.nmea"])
+    func csv(log: String) throws {
+        let csv = try Command.run(["replay", "--format", "csv", Command.fixture(log)])
+        let json = try Command.run(["replay", "--format", "json", Command.fixture(log)])
+        #expect(csv.status == 0)
+        let rows = csv.outputLines
+        #expect(rows.first == "time,latitude_deg,longitude_deg,altitude_msl_m,altitude_hae_m,speed_mps,track_deg,climb_mps,mode,quality,satellites_used,hdop,vdop,pdop")
+        #expect(rows.count - 1 == json.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }.count)
+        #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 14 })
+    }
+
+    @Test("replay --format gpx: a document gpsbabel reads, with a point per positioned fix",
+          arguments: ["sirf-cycle.nmea", "ublox-multi.nmea"])
+    func gpx(log: String) throws {
+        let gpx = try Command.run(["replay", "--format", "gpx", Command.fixture(log)])
+        #expect(gpx.status == 0)
+        #expect(gpx.output.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
+        let json = try Command.run(["replay", "--format", "json", Command.fixture(log)])
+        let positioned = json.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") && $0.contains("\"lat\":") }.count
+        #expect(positioned > 0)
+        #expect(try gpsbabelPoints(gpx.output) == positioned)
+    }
+
+    @Test("Ctrl-C in the middle of a live GPX stream: a complete document, exit 0")
+    func interruptedGPX() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outputURL = directory.appendingPathComponent("track.gpx")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = Command.executable
+        process.arguments = ["demo", "--format", "gpx", "--speed", "5"]
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for a few points, then interrupt.
+        let deadline = Date().addingTimeInterval(10)
+        while (try String(contentsOf: outputURL, encoding: .utf8)).components(separatedBy: "<trkpt").count < 4, Date() < deadline {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let gpx = try String(contentsOf: outputURL, encoding: .utf8)
+        #expect(gpx.hasSuffix("</gpx>\n"))
+        let points = gpx.components(separatedBy: "<trkpt").count - 1
+        #expect(points >= 3)
+        #expect(try gpsbabelPoints(gpx) == points)
+    }
+}
