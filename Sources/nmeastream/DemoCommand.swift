@@ -27,6 +27,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "How many times faster than recorded (1 is real time).")
     var speed: Double = 1
 
+    @Flag(help: "At the end, print counts of sentences and rejects by reason, and the fix rate, to standard error.")
+    var stats = false
+
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
@@ -48,6 +51,6 @@ struct DemoCommand: ParsableCommand {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
             receiver.play(.bytes(DemoRecording.bytes, pace: .recorded(speed: speed)), loop: true)
         }
-        try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), format: format, count: count)
+        try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), format: format, count: count, stats: stats)
     }
 }

@@ -16,7 +16,7 @@ struct ReadCommand: ParsableCommand {
 
             Exit codes: 0 success; 64 usage error; 69 no receiver found, or the device cannot be \
             used (missing, permission denied, busy, not a serial device, no NMEA at any speed); \
-            74 the device went away or failed while reading.
+            74 the device went away or failed while reading; 75 no fix before --timeout.
 
             Examples:
               nmeastream
@@ -42,8 +42,18 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "With no device named: wait for a receiver to be plugged in, and carry on with the next one when it is unplugged.")
     var watch = false
 
+    @Flag(help: "At the end, print counts of sentences and rejects by reason, and the fix rate, to standard error.")
+    var stats = false
+
+    @Option(help: "Give up, with exit code 75, when no fix (of --min-mode) has come after this many seconds.")
+    var timeout: Double?
+
+    @Option(help: "Only fixes at least this good are printed and counted: 2d or 3d.")
+    var minMode: MinimumMode?
+
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be above 0") }
         if device != nil, watch {
             throw ValidationError("--watch follows the best receiver plugged in; leave the device out")
         }
@@ -60,29 +70,52 @@ struct ReadCommand: ParsableCommand {
         } else {
             .automatic
         }
-        try readFixes(from: source, format: format, count: count)
+        try readFixes(from: source, format: format, count: count, stats: stats, timeout: timeout,
+                      minimumMode: minMode?.mode ?? .unknown)
     }
+}
+
+/// `--min-mode`.
+enum MinimumMode: String, ExpressibleByArgument, CaseIterable {
+    case twoD = "2d"
+    case threeD = "3d"
+
+    var mode: FixMode { self == .twoD ? .twoD : .threeD }
 }
 
 /// Reads `source` and prints its fixes in `format` until `count` fixes, its end, or Ctrl-C;
 /// a failure is one line on standard error and an exit code.
-func readFixes(from source: GPSSource, format: OutputFormat, count: Int?) throws {
-    let printer = FixPrinter(format: format, limit: count)
+func readFixes(from source: GPSSource, format: OutputFormat, count: Int?, stats: Bool = false,
+               timeout: Double? = nil, minimumMode: FixMode = .unknown) throws {
+    let printer = FixPrinter(format: format, limit: count, minimumMode: minimumMode)
     let reader = NMEAReader(source: source)
     reader.delegate = printer
     // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
     let signals = stopOnSignals { printer.finish(.success) }
+    let start = DispatchTime.now().uptimeNanoseconds
+    if let timeout {
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            if !printer.hasPrinted { printer.finish(.timedOut(timeout)) }
+        }
+    }
     reader.start()
     let outcome = printer.wait()
     reader.stop()
     signals.forEach { $0.cancel() }
     printer.flush()
+    if stats {
+        StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
     switch outcome {
     case .success:
         return
     case .failure(let error):
         printError(error.description)
         throw ExitCode(ReadCommand.exitCode(for: error))
+    case .timedOut(let seconds):
+        printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "
+                   + "check the antenna's view of the sky (a cold start can take a minute or more)")
+        throw ExitCode(75)
     }
 }
 
@@ -119,6 +152,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     enum Outcome {
         case success
         case failure(GPSError)
+        case timedOut(Double)
     }
 
     private let format: OutputFormat
@@ -132,9 +166,16 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     private let outcome = Protected<Outcome?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(format: OutputFormat, limit: Int?) {
+    private let minimumMode: FixMode
+    private let printed = Protected(false)
+
+    /// Whether a fix has been printed (read from any thread).
+    var hasPrinted: Bool { printed.withLock { $0 } }
+
+    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown) {
         self.format = format
         self.limit = limit
+        self.minimumMode = minimumMode
         if let header = format.header {
             output.write(header)
             output.flush()
@@ -142,7 +183,8 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     }
 
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
-        guard !isDone else { return }
+        guard !isDone, fix.mode >= minimumMode else { return }
+        printed.withLock { $0 = true }
         switch format {
         case .json:
             writer.reset()

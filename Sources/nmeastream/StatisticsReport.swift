@@ -2,9 +2,14 @@ import NMEAStream
 
 /// The `--stats` report on standard error.
 enum StatisticsReport {
-    static func print(_ statistics: NMEAStatistics) {
+    /// `seconds`: how long the live command read, for the fix rate; `nil` for a replay.
+    static func print(_ statistics: NMEAStatistics, seconds: Double? = nil) {
         var lines = ["bytes \(statistics.bytes)", "sentences \(statistics.sentenceCount)",
                      "fixes \(statistics.fixes)", "satellite-views \(statistics.satelliteViews)"]
+        if let seconds, seconds > 0 {
+            lines.append("seconds \(fixedPoint(seconds, decimals: 1))")
+            lines.append("fix-rate \(fixedPoint(Double(statistics.fixes) / seconds, decimals: 2)) per second")
+        }
         for (address, count) in statistics.sentences.sorted(by: { $0.key < $1.key }) {
             lines.append("sentence \(address) \(count)")
         }

@@ -61,6 +61,28 @@ struct ReadCommandTests {
         #expect(result.error.contains("sleep"), "\(result.error)")
     }
 
+    @Test("--timeout: no fix from a silent receiver by then is exit 75 with what to check; the device is put back")
+    func timeout() throws {
+        let terminal = try PseudoTerminal()
+        let start = Date()
+        let result = try Command.run(["read", "--timeout", "0.5", "--min-mode", "3d", terminal.devicePath])
+        #expect(result.status == 75)
+        #expect(result.error.contains("no fix of 3d or better after 0.5 s"))
+        #expect(Date().timeIntervalSince(start) < 5)
+        var settings = termios()
+        #expect(tcgetattr(terminal.master, &settings) == 0)
+        #expect(settings.c_lflag & tcflag_t(ICANON) != 0, "settings restored")
+    }
+
+    @Test("--stats: counts and the fix rate on standard error at the end")
+    func stats() throws {
+        let result = try Command.run(["demo", "--count", "2", "--speed", "5", "--stats"])
+        #expect(result.status == 0)
+        for line in ["sentences ", "fixes 2", "reject bad-checksum 0", "fix-rate "] {
+            #expect(result.error.contains("\n" + line) || result.error.hasPrefix(line), "\(line) in \(result.error)")
+        }
+    }
+
     @Test("a missing device says so")
     func missing() throws {
         let result = try Command.run(["read", "/dev/ttyNMEASTREAM-none"])

@@ -36,6 +36,16 @@ public final class NMEAReader: @unchecked Sendable {
     private var bytes: (any ByteSource)?
     private var decoder: NMEADecoder?
     private var isFinished = false
+    private var finalStatistics = NMEAStatistics()
+
+    /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
+    /// every device a ``GPSSource/watch`` reader has read). Do not read it on the queue given
+    /// at creation outside a delegate call (it waits for the reader's queue).
+    public var statistics: NMEAStatistics {
+        if DispatchQueue.getSpecific(key: queueKey) != nil { return decoder?.statistics ?? finalStatistics }
+        return queue.sync { decoder?.statistics ?? finalStatistics }
+    }
+
     /// How long ``SerialSpeed/automatic`` gives each speed (shorter in tests).
     var huntWindow = SpeedHunt.window
 
@@ -95,12 +105,13 @@ public final class NMEAReader: @unchecked Sendable {
         }
     }
 
-    /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered and
-    /// the next device starts with a fresh decoder (no half sentence carried across).
+    /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered; the
+    /// next device starts on a clean stream.
     private func deviceLost(_ path: String) {
         guard !isFinished, let decoder else { return }
+        // Finishing delivers the epoch in progress and leaves the decoder ready for a new stream
+        // (no half sentence carried across); its counts go on.
         decoder.finish { event in notify(event) }
-        self.decoder = NMEADecoder()
         callDelegates { $0.reader(self, didLoseDevice: path) }
     }
 
@@ -142,6 +153,7 @@ public final class NMEAReader: @unchecked Sendable {
         isFinished = true
         guard let bytes else { return nil }
         self.bytes = nil
+        if let decoder { finalStatistics = decoder.statistics }
         decoder = nil
         bytes.stop()
         return bytes.released
@@ -162,6 +174,7 @@ public final class NMEAReader: @unchecked Sendable {
         }
         isFinished = true
         bytes = nil
+        if let decoder { finalStatistics = decoder.statistics }
         decoder = nil
         if let error {
             callDelegates { $0.reader(self, didFailWith: error) }
