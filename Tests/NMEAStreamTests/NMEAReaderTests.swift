@@ -91,7 +91,12 @@ struct NMEAReaderTests {
 
     @Test("a log file: every fix, then the end; bytes in memory give the same")
     func log() throws {
-        let path = Fixtures.directory.appendingPathComponent("ublox-multi.nmea").path
+        // A copy of its own: other tests read the fixture at the same time, and the check at
+        // the end counts this process's descriptors open on the path.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-log-\(UUID().uuidString).nmea")
+        try Data(try Fixtures.bytes("ublox-multi.nmea")).write(to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let path = copy.path
         let expected = Fixtures.expectedFixes(try Fixtures.bytes("ublox-multi.nmea"))
         for source in [GPSSource.log(path: path), .bytes(try Fixtures.bytes("ublox-multi.nmea"))] {
             let reader = NMEAReader(source: source)
