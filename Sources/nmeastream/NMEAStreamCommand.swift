@@ -7,7 +7,9 @@ struct NMEAStreamCommand: ParsableCommand {
         abstract: "Decode NMEA 0183 from GPS receivers and recorded logs into fixes.",
         discussion: """
             Exit codes: 0 success; 64 usage error; 66 input file cannot be opened or read; \
-            69 a device cannot be used; 74 a device went away or failed while reading.
+            69 no receiver, or a device cannot be used; 74 a device went away or failed while \
+            reading; 75 no fix before --timeout. Ctrl-C and SIGTERM stop cleanly (exit 0); a \
+            second one exits at once.
             """,
         subcommands: [ReadCommand.self, ReplayCommand.self, DemoCommand.self, SimulateCommand.self, ListCommand.self, UdevRulesCommand.self],
         defaultSubcommand: ReadCommand.self

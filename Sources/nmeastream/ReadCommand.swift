@@ -24,14 +24,22 @@ struct ReadCommand: ParsableCommand {
               nmeastream --watch
               nmeastream read /dev/ttyACM0
               nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
-            """
+            """,
+        aliases: ["stream"]
     )
 
     @Argument(help: "The serial device, such as /dev/ttyACM0 or a /dev/serial/by-id/ link; the best receiver plugged in when left out.")
-    var device: String?
+    var devicePath: String?
 
-    @Option(help: "The speed in bits per second (4800 to 921600), or auto to find it (default: 9600 for a named device, auto otherwise).")
+    @Option(name: .customLong("device"), help: "The serial device (the same as the argument).")
+    var deviceOption: String?
+
+    @Option(name: [.customLong("speed"), .customLong("baud")],
+            help: "The speed in bits per second (4800 to 921600), or auto to find it (default: 9600 for a named device, auto otherwise).")
     var speed: SpeedArgument?
+
+    /// The device named, by argument or option.
+    var device: String? { devicePath ?? deviceOption }
 
     @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
     var format: OutputFormat = .text
@@ -53,6 +61,9 @@ struct ReadCommand: ParsableCommand {
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if devicePath != nil, deviceOption != nil {
+            throw ValidationError("name the device once: as the argument or with --device")
+        }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be above 0") }
         if device != nil, watch {
             throw ValidationError("--watch follows the best receiver plugged in; leave the device out")
@@ -264,14 +275,23 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     }
 }
 
-/// Runs `stop` on SIGINT or SIGTERM instead of dying, so that devices are put back in order;
-/// cancel the sources to stop listening.
+/// Runs `stop` on SIGINT or SIGTERM instead of dying, so that devices are put back in order
+/// and documents closed; a second signal exits at once (status 130). Cancel the sources to
+/// stop listening.
 func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
+    let received = Protected(0)
     return [SIGINT, SIGTERM].map { number in
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler(handler: stop)
+        source.setEventHandler {
+            let count = received.withLock { count in
+                count += 1
+                return count
+            }
+            if count > 1 { _exit(130) }
+            stop()
+        }
         source.resume()
         return source
     }

@@ -25,7 +25,18 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print counts of sentences and rejects by reason to standard error at the end.")
     var stats = false
 
+    @Option(help: "Replay at the pace of the log's own timestamps, this many times faster (1 is real time), as a live receiver would send it.")
+    var speed: Double?
+
+    func validate() throws {
+        if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
+    }
+
     func run() throws {
+        if let speed {
+            // Paced: through the reader, as a live source.
+            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed)), format: format, count: nil, stats: stats)
+        }
         let output = BufferedOutput()
         let decoder = NMEADecoder()
         var writer = JSONWriter()

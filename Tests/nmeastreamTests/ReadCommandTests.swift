@@ -83,6 +83,28 @@ struct ReadCommandTests {
         }
     }
 
+    @Test("replay --speed paces the log by its timestamps: 19 s of log at ×20 take about a second")
+    func pacedReplay() throws {
+        let start = Date()
+        let result = try Command.run(["replay", "--speed", "20", "--format", "json", Command.fixture("sirf-cycle.nmea")])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == 0)
+        #expect(result.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }.count == 20)
+        #expect(elapsed >= 0.9)
+    }
+
+    @Test("stream is read; --device and --baud name the device and its speed")
+    func aliases() throws {
+        let terminal = try PseudoTerminal()
+        let log = try Data(contentsOf: URL(fileURLWithPath: Command.fixture("sirf-cycle.nmea")))
+        let result = try Command.run(["stream", "--device", terminal.devicePath, "--baud", "4800", "--count", "1"]) {
+            #expect(eventuallyOpen(terminal.devicePath))
+            terminal.write(Array(log))
+        }
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.outputLines.count == 1)
+    }
+
     @Test("a missing device says so")
     func missing() throws {
         let result = try Command.run(["read", "/dev/ttyNMEASTREAM-none"])
