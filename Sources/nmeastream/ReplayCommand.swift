@@ -66,8 +66,13 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         if let header = format.header { output.write(header) }
+        let progress = ProgressBar(path: file)
+        defer { progress?.finish() }
         do {
-            try RecordedLog(path: file).read { chunk in decoder.feed(chunk, handle) }
+            try RecordedLog(path: file).read { chunk in
+                decoder.feed(chunk, handle)
+                progress?.advance(chunk.count)
+            }
         } catch {
             if let footer = format.footer { output.write(footer) }
             output.flush()

@@ -80,3 +80,31 @@ struct FormatTests {
         #expect(try gpsbabelPoints(gpx) == points)
     }
 }
+
+@Suite("replay's progress bar")
+struct ProgressBarTests {
+    @Test("on a terminal, a bar on standard error; never when standard error is a file")
+    func progress() throws {
+        let log = try Data(contentsOf: URL(fileURLWithPath: Command.fixture("ublox-multi.nmea")))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-big-\(UUID().uuidString).nmea")
+        try Data((0..<400).flatMap { _ in log }).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // `script` gives the command a terminal; what it prints on it comes back on our side.
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        script.arguments = ["-qec", "'\(Command.executable.path)' replay --format json '\(file.path)' > /dev/null", "/dev/null"]
+        let output = Pipe()
+        script.standardOutput = output
+        script.standardInput = FileHandle.nullDevice
+        try script.run()
+        let terminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 0)
+        #expect(terminal.contains("%  ") && terminal.contains(" MB/s"), "\(terminal.prefix(200))")
+        #expect(terminal.contains("\r\u{1B}[K"), "the bar is cleared at the end")
+
+        let plain = try Command.run(["replay", "--format", "json", file.path])
+        #expect(plain.status == 0)
+        #expect(plain.error.isEmpty)
+    }
+}
