@@ -51,6 +51,7 @@ struct DemoCommand: ParsableCommand {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
             receiver.play(.bytes(DemoRecording.bytes, pace: .recorded(speed: speed)), loop: true)
         }
-        try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), format: format, count: count, stats: stats)
+        try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), format: format, count: count, stats: stats,
+                      title: "nmeastream demo  (a recorded u-blox receiver on \(receiver.devicePath))")
     }
 }

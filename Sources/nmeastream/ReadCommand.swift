@@ -97,8 +97,9 @@ enum MinimumMode: String, ExpressibleByArgument, CaseIterable {
 /// Reads `source` and prints its fixes in `format` until `count` fixes, its end, or Ctrl-C;
 /// a failure is one line on standard error and an exit code.
 func readFixes(from source: GPSSource, format: OutputFormat, count: Int?, stats: Bool = false,
-               timeout: Double? = nil, minimumMode: FixMode = .unknown) throws {
-    let printer = FixPrinter(format: format, limit: count, minimumMode: minimumMode)
+               timeout: Double? = nil, minimumMode: FixMode = .unknown, title: String? = nil) throws {
+    let printer = FixPrinter(format: format, limit: count, minimumMode: minimumMode,
+                             panelTitle: title ?? "nmeastream  \(source)")
     let reader = NMEAReader(source: source)
     reader.delegate = printer
     // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
@@ -179,14 +180,17 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
 
     private let minimumMode: FixMode
     private let printed = Protected(false)
+    /// The live panel, for the text format on a terminal.
+    private let panel: LivePanel?
 
     /// Whether a fix has been printed (read from any thread).
     var hasPrinted: Bool { printed.withLock { $0 } }
 
-    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown) {
+    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown, panelTitle: String = "nmeastream") {
         self.format = format
         self.limit = limit
         self.minimumMode = minimumMode
+        panel = format == .text && LivePanel.isWanted ? LivePanel(title: panelTitle + "   (Ctrl-C to stop)") : nil
         if let header = format.header {
             output.write(header)
             output.flush()
@@ -202,7 +206,11 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
             GPSDJSON.writeTPV(fix, to: &writer)
             writer.withBytes { output.writeLine($0) }
         case .text:
-            output.write(FixText.line(fix) + "\n")
+            if let panel {
+                panel.update(fix, to: output)
+            } else {
+                output.write(FixText.line(fix) + "\n")
+            }
         case .csv:
             output.write(CSV.row(fix))
         case .gpx:
@@ -220,6 +228,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     }
 
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
+        panel?.update(satellites)
         guard format == .json, !isDone else { return }
         writer.reset()
         GPSDJSON.writeSKY(satellites, to: &writer)
@@ -270,6 +279,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     /// Closes the document (a GPX track) and writes what is buffered; call once, after the
     /// reader has stopped.
     func flush() {
+        panel?.close(to: output)
         if let footer = format.footer { output.write(footer) }
         output.flush()
     }

@@ -65,3 +65,45 @@ struct DemoSimulateTests {
         #expect(!FileManager.default.fileExists(atPath: link), "the link is removed")
     }
 }
+
+@Suite("the live panel")
+struct LivePanelTests {
+    @Test("in a real terminal (tmux), the text format is a panel: the fix and a satellite table, redrawn in place")
+    func panel() throws {
+        let tmux = "/usr/bin/tmux"
+        try #require(FileManager.default.isExecutableFile(atPath: tmux), "tmux is not installed (apt-get install tmux)")
+        // One shell runs the session and captures the pane once the third fix is drawn (or
+        // after 10 s), then ends the session.
+        let server = "nmeastream-test-\(getpid())"
+        let shell = """
+            tmux -L \(server) new-session -d -x 100 -y 40 "'\(Command.executable.path)' demo --speed 4" </dev/null >/dev/null 2>&1
+            for i in $(seq 100); do
+              sleep 0.1
+              tmux -L \(server) capture-pane -p > "$1"
+              grep -q 2024-06-05T12:30:03 "$1" && break
+            done
+            tmux -L \(server) kill-server </dev/null >/dev/null 2>&1
+            """
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-pane-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: capture) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shell, "sh", capture.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let screen = String(decoding: (try? Data(contentsOf: capture)) ?? Data(), as: UTF8.self)
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("nmeastream demo") == true, "\(screen)")
+        #expect(lines.contains { $0.hasPrefix("Latitude   52.1234568 N") })
+        #expect(lines.contains { $0.hasPrefix("GNSS      PRN  Elev  Azim   SNR  Used") })
+        // One row per satellite of the four constellations, the used ones marked.
+        #expect(lines.filter { $0.hasPrefix("GPS ") }.count == 6)
+        #expect(lines.contains { $0.hasPrefix("Galileo   330") && $0.hasSuffix("N") })
+        #expect(lines.contains { $0.hasPrefix("BeiDou    411") && $0.hasSuffix("Y") })
+        // Redrawn in place: one panel on the screen, not a scroll of them.
+        #expect(lines.filter { $0.hasPrefix("Latitude") }.count == 1)
+    }
+}
