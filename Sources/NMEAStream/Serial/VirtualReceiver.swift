@@ -22,6 +22,7 @@ public final class VirtualReceiver: @unchecked Sendable {
     public let linkPath: String?
     private let master: Int32
     private let queue = DispatchQueue(label: "nmeastream.virtual-receiver")
+    private let queueKey = DispatchSpecificKey<Void>()
     // Confined to `queue`.
     private var player: (any ByteSource)?
     private var timer: DispatchSourceTimer?
@@ -55,6 +56,7 @@ public final class VirtualReceiver: @unchecked Sendable {
             }
         }
         linkPath = link
+        queue.setSpecific(key: queueKey, value: ())
     }
 
     deinit { close() }
@@ -120,17 +122,21 @@ public final class VirtualReceiver: @unchecked Sendable {
     }
 
     /// Stops playing, removes the link and closes the terminal (readers see the device go away).
+    /// Safe from any thread, the `ended` callback of ``play(_:loop:ended:)`` included.
     public func close() {
-        queue.sync {
-            guard !isClosed else { return }
-            isClosed = true
-            player?.stop()
-            player = nil
-            timer?.cancel()
-            timer = nil
-            if let linkPath { unlink(linkPath) }
-            Glibc.close(master)
-        }
+        if DispatchQueue.getSpecific(key: queueKey) != nil { return shutDown() }
+        queue.sync { shutDown() }
+    }
+
+    private func shutDown() {
+        guard !isClosed else { return }
+        isClosed = true
+        player?.stop()
+        player = nil
+        timer?.cancel()
+        timer = nil
+        if let linkPath { unlink(linkPath) }
+        Glibc.close(master)
     }
 
     private func write(_ chunk: UnsafeRawBufferPointer) {
