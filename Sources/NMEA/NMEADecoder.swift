@@ -80,7 +80,8 @@ public final class NMEADecoder {
             let handler = Unmanaged.passUnretained(box)
             let core = self.core
             framer.finish { event in Self.handle(event, core, handler) }
-            core.pointee.assembler.finish { output in Self.handle(output, core, handler) }
+            var sink = Sink(core: core, handler: handler)
+            core.pointee.assembler.finish(into: &sink)
             withExtendedLifetime(box) {}
         }
     }
@@ -136,77 +137,85 @@ public final class NMEADecoder {
         }
 
         mutating func visit(_ s: GGA) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: RMC) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: GSA) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: GSV) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: VTG) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: GLL) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: ZDA) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: GST) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: GNS) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: GBS) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: DTM) { _ = announce() }
         mutating func visit(_ s: TXT) { _ = announce() }
         mutating func visit(_ s: HDT) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
 
         mutating func visit(_ s: PGRMZ) {
-            let (core, handler) = (self.core, self.handler)
-            announce().pointee.assembler.add(s) { NMEADecoder.handle($0, core, handler) }
+            var sink = Sink(core: announce(), handler: handler)
+            core.pointee.assembler.add(s, into: &sink)
         }
     }
 
-    private static func handle(_ output: EpochAssembler.Output, _ core: CorePointer, _ handler: Handler) {
-        switch output {
-        case .fix(let fix):
+    /// Takes what the assembler completes to the caller's handler, counted.
+    private struct Sink: EpochSink {
+        let core: CorePointer
+        let handler: Handler
+
+        mutating func fix(_ fix: borrowing Fix) {
             core.pointee.statistics.fixes += 1
-            handler._withUnsafeGuaranteedRef { $0.call(.fix(fix)) }
-        case .satellites(let view):
+            let event = Event.fix(copy fix)
+            handler._withUnsafeGuaranteedRef { $0.call(event) }
+        }
+
+        mutating func satellites(_ view: consuming SatelliteView) {
             core.pointee.statistics.satelliteViews += 1
             handler._withUnsafeGuaranteedRef { $0.call(.satellites(view)) }
-        case .rejected(let reject):
+        }
+
+        mutating func rejected(_ reject: consuming RejectedInput) {
             core.pointee.statistics.count(reject)
             handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
         }

@@ -112,4 +112,44 @@ struct FramerTests {
         #expect(result.sentences == [ais])
         #expect(result.decoded.isEmpty)
     }
+
+    @Test("addresses of every length up to twelve are checked byte by byte, wherever the bad byte is")
+    func addressCharacters() {
+        // The framer checks short addresses eight bytes at a time: every length and position.
+        for length in 1...12 {
+            let good = String("PQRST61234Zz".prefix(length))
+            let fields = ",1,2"
+            #expect(decode(nmea(good + fields)).sentences.count == 1, "\(good)")
+            for position in 0..<length {
+                for bad in ["-", "@", "[", "`", "{", "/", ":", " ", "~", "_"] {
+                    var characters = Array(good)
+                    characters[position] = Character(bad)
+                    let address = String(characters)
+                    let result = decode(nmea(address + fields))
+                    #expect(result.sentences.isEmpty, "\(address)")
+                    #expect(result.rejects.map(\.reason) == [.malformedField], "\(address)")
+                }
+            }
+        }
+    }
+
+    @Test("fields and checksum are found wherever the line end falls within a word")
+    func lineEndInEveryLane() {
+        // Sentences of every length from 9 to 40 bytes, with commas at varied places: the
+        // fields the framer indexes equal a plain split on commas.
+        for length in 0...31 {
+            var body = "GPXYZ"
+            for index in 0..<length { body += index % 3 == 1 ? "," : String(index % 10) }
+            let text = nmea(body)
+            let decoder = NMEAFramer()
+            var seen: [[String]] = []
+            Array(text.utf8).withUnsafeBytes { buffer in
+                decoder.feed(buffer) { event in
+                    guard case .sentence(let raw) = event else { return }
+                    seen.append((0..<raw.fieldCount).map { raw[$0].text })
+                }
+            }
+            #expect(seen == [body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)], "\(text)")
+        }
+    }
 }

@@ -75,39 +75,47 @@ public struct EpochAssembler: Sendable {
 
     /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var sink = ClosureEpochSink(emit: emit)
+            add(sentence, into: &sink)
+        }
+    }
+
+    /// Adds a decoded sentence; `sink` receives any fix or satellite view it completes.
+    mutating func add<Sink: EpochSink>(_ sentence: NMEASentence, into sink: inout Sink) {
         switch sentence {
-        case .gga(let s): add(s, emit: emit)
-        case .rmc(let s): add(s, emit: emit)
-        case .gsa(let s): add(s, emit: emit)
-        case .gsv(let s): add(s, emit: emit)
-        case .vtg(let s): add(s, emit: emit)
-        case .gll(let s): add(s, emit: emit)
-        case .zda(let s): add(s, emit: emit)
-        case .gst(let s): add(s, emit: emit)
-        case .gns(let s): add(s, emit: emit)
-        case .gbs(let s): add(s, emit: emit)
-        case .hdt(let s): add(s, emit: emit)
-        case .pgrmz(let s): add(s, emit: emit)
+        case .gga(let s): add(s, into: &sink)
+        case .rmc(let s): add(s, into: &sink)
+        case .gsa(let s): add(s, into: &sink)
+        case .gsv(let s): add(s, into: &sink)
+        case .vtg(let s): add(s, into: &sink)
+        case .gll(let s): add(s, into: &sink)
+        case .zda(let s): add(s, into: &sink)
+        case .gst(let s): add(s, into: &sink)
+        case .gns(let s): add(s, into: &sink)
+        case .gbs(let s): add(s, into: &sink)
+        case .hdt(let s): add(s, into: &sink)
+        case .pgrmz(let s): add(s, into: &sink)
         case .dtm, .txt: break
         }
     }
 
     // One entry point per type, so the decoder can hand sentences over without building (and
     // copying) an ``NMEASentence`` for each.
-    mutating func add(_ s: GGA, emit: (Output) -> Void) { process(.gga, s.time, emit, { .gga(s) }) { $0.apply(s) } }
-    mutating func add(_ s: RMC, emit: (Output) -> Void) { process(.rmc, s.time, emit, { .rmc(s) }) { $0.apply(s) } }
-    mutating func add(_ s: GSA, emit: (Output) -> Void) { process(.gsa, nil, emit, { .gsa(s) }) { $0.apply(s) } }
-    mutating func add(_ s: VTG, emit: (Output) -> Void) { process(.vtg, nil, emit, { .vtg(s) }) { $0.apply(s) } }
-    mutating func add(_ s: GLL, emit: (Output) -> Void) { process(.gll, s.time, emit, { .gll(s) }) { $0.apply(s) } }
-    mutating func add(_ s: ZDA, emit: (Output) -> Void) { process(.zda, s.time, emit, { .zda(s) }) { $0.apply(s) } }
-    mutating func add(_ s: GST, emit: (Output) -> Void) { process(.gst, s.time, emit, { .gst(s) }) { $0.apply(s) } }
-    mutating func add(_ s: GNS, emit: (Output) -> Void) { process(.gns, s.time, emit, { .gns(s) }) { $0.apply(s) } }
-    mutating func add(_ s: GBS, emit: (Output) -> Void) { process(.gbs, s.time, emit, { .gbs(s) }) { $0.apply(s) } }
-    mutating func add(_ s: HDT, emit: (Output) -> Void) { process(.hdt, nil, emit, { .hdt(s) }) { $0.apply(s) } }
-    mutating func add(_ s: PGRMZ, emit: (Output) -> Void) { process(.pgrmz, nil, emit, { .pgrmz(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: GGA, into sink: inout Sink) { process(.gga, s.time, &sink, { .gga(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: RMC, into sink: inout Sink) { process(.rmc, s.time, &sink, { .rmc(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: GSA, into sink: inout Sink) { process(.gsa, nil, &sink, { .gsa(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: VTG, into sink: inout Sink) { process(.vtg, nil, &sink, { .vtg(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: GLL, into sink: inout Sink) { process(.gll, s.time, &sink, { .gll(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: ZDA, into sink: inout Sink) { process(.zda, s.time, &sink, { .zda(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: GST, into sink: inout Sink) { process(.gst, s.time, &sink, { .gst(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: GNS, into sink: inout Sink) { process(.gns, s.time, &sink, { .gns(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: GBS, into sink: inout Sink) { process(.gbs, s.time, &sink, { .gbs(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: HDT, into sink: inout Sink) { process(.hdt, nil, &sink, { .hdt(s) }) { $0.apply(s) } }
+    mutating func add<Sink: EpochSink>(_ s: PGRMZ, into sink: inout Sink) { process(.pgrmz, nil, &sink, { .pgrmz(s) }) { $0.apply(s) } }
 
-    mutating func add(_ gsv: GSV, emit: (Output) -> Void) {
-        guard var view = sky.add(gsv, dropped: { emit(.rejected($0)) }) else { return }
+    mutating func add<Sink: EpochSink>(_ gsv: GSV, into sink: inout Sink) {
+        guard var view = sky.add(gsv, dropped: { sink.rejected($0) }) else { return }
         // Resolved once per completed view, not for every part.
         view.time = fix.timeOfDay.flatMap(dates.resolve)
         view.satellites.withUnsafeMutableBufferPointer { satellites in
@@ -115,13 +123,13 @@ public struct EpochAssembler: Sendable {
                 if let id = satellites[index].id, used.contains(id) { satellites[index].used = true }
             }
         }
-        emit(.satellites(view))
+        sink.satellites(view)
     }
 
     /// The cycle logic shared by every fix-bearing sentence: `hold` makes the sentence a value
     /// to keep for the next epoch (rarely needed), `apply` merges it into the epoch.
-    private mutating func process(
-        _ kind: Kind, _ time: TimeOfDay?, _ emit: (Output) -> Void,
+    private mutating func process<Sink: EpochSink>(
+        _ kind: Kind, _ time: TimeOfDay?, _ sink: inout Sink,
         _ hold: () -> NMEASentence, _ apply: (inout EpochAssembler) -> Void
     ) {
         if let time {
@@ -137,7 +145,7 @@ public struct EpochAssembler: Sendable {
                 applyPending()
             } else if let current = fix.timeOfDay, current != time {
                 if cycleEnd == nil, let last { cycleEnd = last }
-                if epochHasData { deliver(emit) }
+                if epochHasData { deliver(&sink) }
                 startEpoch()
             }
         } else if endedEarly {
@@ -148,32 +156,40 @@ public struct EpochAssembler: Sendable {
             if held == cycleEnd?.occurrence || pending.count >= Self.maximumHeldSentences {
                 startEpoch()
                 applyPending()
-                deliver(emit)
+                deliver(&sink)
             }
             return
         } else if fix.timeOfDay == nil, epochHasData, kind == first {
             // No time in this epoch, and its first sentence type comes round again: a new cycle.
-            deliver(emit)
+            deliver(&sink)
             startEpoch()
         }
 
         note(kind)
         apply(&self)
         if let cycleEnd, cycleEnd == last, fix.timeOfDay != nil {
-            deliver(emit)
+            deliver(&sink)
             endedEarly = true
         }
     }
 
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     public mutating func finish(emit: (Output) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var sink = ClosureEpochSink(emit: emit)
+            finish(into: &sink)
+        }
+    }
+
+    /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
+    mutating func finish<Sink: EpochSink>(into sink: inout Sink) {
         if endedEarly {
             endedEarly = false
             guard !pending.isEmpty else { return }
             startEpoch()
             applyPending()
         }
-        if epochHasData { deliver(emit) }
+        if epochHasData { deliver(&sink) }
         startEpoch()
     }
 
@@ -219,7 +235,7 @@ public struct EpochAssembler: Sendable {
         epochSerial &+= 1
     }
 
-    private mutating func deliver(_ emit: (Output) -> Void) {
+    private mutating func deliver<Sink: EpochSink>(_ sink: inout Sink) {
         var out = fix
         if out.altitudeMSL == nil { out.altitudeMSL = garminAltitude }
         out.mode = modeEvidence.mode(previous: previousMode)
@@ -253,7 +269,7 @@ public struct EpochAssembler: Sendable {
             lastDelivered = Reference(time: time, altitude: out.altitudeMSL, latitude: out.latitude, longitude: out.longitude)
         }
         epochHasData = false
-        emit(.fix(out))
+        sink.fix(out)
     }
 
     /// Counts a sentence of `kind` into the epoch (for learning where cycles end).

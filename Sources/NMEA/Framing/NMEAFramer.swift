@@ -211,18 +211,27 @@ public final class NMEAFramer {
         var fields = 1
         fieldStarts[0] = 1
         var end = 1
-        // Eight bytes at a time while none of them can end a sentence.
-        while end + 8 <= to {
+        // Eight bytes at a time; the word that holds the line end is taken up to it, so no
+        // byte-by-byte tail remains unless `to` cuts the sentence short.
+        while end &+ 8 <= to {
             let word = UInt64(littleEndian: UnsafeRawPointer(sentence + end).loadUnaligned(as: UInt64.self))
-            if SWAR.endsSentence(word) { break }
-            wide ^= word
+            let stops = SWAR.sentenceEnds(word)
             var commas = SWAR.zeroBytes(word ^ SWAR.commas)
+            var taken = word
+            if stops != 0 {
+                // The bytes before the first stop: its high bit and everything above cleared.
+                let below = (stops & (0 &- stops)) &- 1
+                commas &= below
+                taken &= below >> 7
+            }
+            wide ^= taken
             let first = Int32(truncatingIfNeeded: end &+ 1)
             while commas != 0 {
                 fieldStarts[fields] = first &+ Int32(truncatingIfNeeded: commas.trailingZeroBitCount &>> 3)
                 fields &+= 1
                 commas &= commas &- 1
             }
+            if stops != 0 { return (end &+ (stops.trailingZeroBitCount &>> 3), SWAR.fold(wide), fields) }
             end &+= 8
         }
         var sum = SWAR.fold(wide)
@@ -266,7 +275,7 @@ public final class NMEAFramer {
             }
         }
         let addressEnd = fields > 1 ? Int(fieldStarts[1]) - 1 : dataEnd
-        guard addressEnd > 1, isAlphanumeric(sentence + 1, count: addressEnd - 1) else {
+        guard addressEnd > 1, isAlphanumeric(sentence + 1, count: addressEnd - 1, available: length - 1) else {
             reject(.malformedField, sentence, length: length, byteCount: length, handler, fieldIndex: 0, detail: "expected an address of letters and digits")
             return
         }
@@ -275,8 +284,18 @@ public final class NMEAFramer {
         handler(.sentence(RawSentence(base: sentence, dataEnd: dataEnd, length: length, starts: fieldStarts, fieldCount: fields)))
     }
 
+    /// Whether `count` bytes are all letters or digits; `available` bytes may be read.
     @inline(__always)
-    private func isAlphanumeric(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+    private func isAlphanumeric(_ bytes: UnsafePointer<UInt8>, count: Int, available: Int) -> Bool {
+        if count <= 8, available >= 8 {
+            // One word: the bytes past the address are replaced by a letter. The sentence's
+            // bytes are printable ASCII, so no lane carries into the next.
+            let keep: UInt64 = count == 8 ? .max : (1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1
+            let loaded = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
+            let word = loaded & keep | 0x4141_4141_4141_4141 & ~keep
+            return SWAR.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
+                | SWAR.inRange(word | 0x2020_2020_2020_2020, UInt8(ascii: "a"), UInt8(ascii: "z")) == SWAR.highs
+        }
         for index in 0..<count {
             let byte = bytes[index]
             let isDigit = byte &- UInt8(ascii: "0") < 10
@@ -337,13 +356,26 @@ enum SWAR {
         ~(((word & lows) &+ lows) | word | lows)
     }
 
-    /// Whether any byte is outside printable ASCII (0x20...0x7E) or is `$`.
+    /// The high bit of each byte of `word` within `low...high`; every byte must be below 0x80.
     @inline(__always)
-    static func endsSentence(_ word: UInt64) -> Bool {
+    static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
+        let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
+        return atLeastLow & ~aboveHigh & highs
+    }
+
+    /// The high bit of each byte outside printable ASCII (0x20...0x7E) or equal to `$`. Bytes
+    /// above the first such byte may be flagged wrongly (a borrow); the lowest flag is exact.
+    @inline(__always)
+    static func sentenceEnds(_ word: UInt64) -> UInt64 {
         let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
         let high = word & highs
         let delete = zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
         let dollar = zeroBytes(word ^ 0x2424_2424_2424_2424)
-        return control | high | delete | dollar != 0
+        return control | high | delete | dollar
     }
+
+    /// Whether any byte is outside printable ASCII (0x20...0x7E) or is `$`.
+    @inline(__always)
+    static func endsSentence(_ word: UInt64) -> Bool { sentenceEnds(word) != 0 }
 }
