@@ -197,13 +197,16 @@ public struct EpochAssembler: Sendable {
     static let maximumHeldSentences = 64
 
     private mutating func applyPending() {
-        let held = pending
-        pending.removeAll(keepingCapacity: true)
+        // Taken out and put back emptied: the buffer is reused, not copied on write.
+        var held: [NMEASentence] = []
+        swap(&held, &pending)
         for sentence in held {
             guard let (kind, _) = Self.classify(sentence) else { continue }
             note(kind)
             apply(sentence)
         }
+        held.removeAll(keepingCapacity: true)
+        swap(&held, &pending)
     }
 
     /// The kind and time of a sentence that bears on the fix; `nil` for GSV, TXT and DTM.

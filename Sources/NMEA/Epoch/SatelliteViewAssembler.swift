@@ -49,7 +49,7 @@ public struct SatelliteViewAssembler: Sendable {
     /// completed view, if any, and hands a dropped group to `dropped`.
     mutating func add(_ gsv: GSV, dropped: (RejectedInput) -> Void) -> SatelliteView? {
         guard gsv.messageCount <= Self.maximumParts else {
-            dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
+            dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: gsv.talker.description + "GSV",
                                   detail: "\(gsv.messageCount) parts is more than \(Self.maximumParts)"))
             return nil
         }
@@ -71,7 +71,7 @@ public struct SatelliteViewAssembler: Sendable {
         let complete = groups.withUnsafeMutableBufferPointer { buffer -> Bool in
             let group = buffer.baseAddress! + slot
             if group.pointee.isOpen, group.pointee.total != gsv.messageCount || group.pointee.received & bit != 0 {
-                dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: "\(gsv.talker)GSV",
+                dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: gsv.talker.description + "GSV",
                                       detail: "group of \(group.pointee.total) ended with parts missing"))
                 group.pointee.received = 0
             }

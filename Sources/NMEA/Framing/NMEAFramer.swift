@@ -320,7 +320,11 @@ public final class NMEAFramer {
 
     @inline(__always)
     private func noteSkipped(_ byte: UInt8) {
-        if state.pointee.skippedCount < configuration.maximumSentenceLength { state.pointee.skippedSample.append(byte) }
+        if state.pointee.skippedCount < configuration.maximumSentenceLength {
+            // One allocation per run of skipped bytes, not one per doubling.
+            if state.pointee.skippedCount == 0 { state.pointee.skippedSample.reserveCapacity(64) }
+            state.pointee.skippedSample.append(byte)
+        }
         state.pointee.skippedCount += 1
     }
 

@@ -48,7 +48,12 @@ public struct Talker: Sendable, Hashable, CustomStringConvertible {
 
     /// The two letters.
     public var description: String {
-        String(decoding: [UInt8(code >> 8), UInt8(code & 0xFF)], as: UTF8.self)
+        // Written in place: a string this short is stored inline, with no allocation.
+        String(unsafeUninitializedCapacity: 2) { buffer in
+            buffer[0] = UInt8(code >> 8)
+            buffer[1] = UInt8(code & 0xFF)
+            return 2
+        }
     }
 }
 
@@ -63,7 +68,12 @@ public struct SentenceFormatter: Sendable, Hashable, CustomStringConvertible {
 
     /// The three letters.
     public var description: String {
-        String(decoding: [UInt8(code >> 16), UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)], as: UTF8.self)
+        String(unsafeUninitializedCapacity: 3) { buffer in
+            buffer[0] = UInt8(code >> 16)
+            buffer[1] = UInt8(code >> 8 & 0xFF)
+            buffer[2] = UInt8(code & 0xFF)
+            return 3
+        }
     }
 }
 
