@@ -22,6 +22,38 @@ struct FieldTests {
         #expect(abs(try #require(gga.latitude) - (48 + 7.0381234567891234567891234 / 60)) < 1e-12)
     }
 
+    @Test("the word-at-a-time coordinate reader agrees with the general one, value and error")
+    func quickCoordinatesAgree() {
+        var generator = SystemRandomNumberGenerator()
+        var samples = ["4807.038", "0000.0000", "00.0", "0.5", "9000.0000", "9000.0001", "8959.99999999", "4860.0000",
+                       "4807.", "48.07", "480.7038", "48070.38", "-4807.038", "+4807.038", "48a7.038", "4807.03a",
+                       "4807..038", "4807.038.1", "4807.0381234", "4807", ".4807", "4807.038 ", "12345678.9"]
+        let alphabet = Array("0123456789.")
+        for _ in 0..<3000 {
+            let length = Int.random(in: 1...12, using: &generator)
+            samples.append(String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
+        }
+        for text in samples {
+            let general = Result { () throws(FieldError) -> Double? in
+                try Array(text.utf8).withUnsafeBufferPointer { buffer throws(FieldError) in
+                    try NMEAField(base: buffer.baseAddress!, count: buffer.count).degreesMinutes(maximumDegrees: 90)
+                }
+            }
+            let result = decode(nmea("GPGLL,\(text),N,01131.000,E,123519,A,A"))
+            switch general {
+            case .success(let value?):
+                guard case .gll(let gll)? = result.decoded.first else {
+                    Issue.record("\(text): no GLL")
+                    continue
+                }
+                #expect(gll.latitude?.bitPattern == value.bitPattern, "\(text)")
+            case .success(nil), .failure:
+                #expect(result.decoded.isEmpty, "\(text)")
+                #expect(result.rejects.first?.fieldIndex == 1, "\(text)")
+            }
+        }
+    }
+
     @Test("latitude above 90 is rejected with its field named")
     func latitudeOutOfRange() {
         let result = decode(nmea("GPGGA,120000.00,9107.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))

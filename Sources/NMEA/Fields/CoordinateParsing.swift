@@ -45,8 +45,15 @@ extension RawSentence {
 
     @inlinable
     func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
-        let value = try read(index) { field throws(FieldError) in try field.degreesMinutes(maximumDegrees: maximumDegrees) }
-        guard let value else { return nil }
+        let quick = quickDegreesMinutes(index, maximumDegrees: maximumDegrees)
+        let value: Double
+        if !quick.isNaN {
+            value = quick
+        } else {
+            let general = try read(index) { field throws(FieldError) in try field.degreesMinutes(maximumDegrees: maximumDegrees) }
+            guard let general else { return nil }
+            value = general
+        }
         let hemisphere = self[index + 1]
         guard hemisphere.count == 1 else {
             throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
@@ -57,6 +64,37 @@ extension RawSentence {
         default:
             throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
         }
+    }
+
+    /// ``NMEAField/degreesMinutes(maximumDegrees:)`` for the common field: `dddmm.mmmm` with at
+    /// most eight bytes of minutes, read a word at a time. NaN for anything else (an empty
+    /// field included), which the general reader then decodes or rejects: the value, when
+    /// there is one, is the general reader's to the last bit.
+    @usableFromInline @inline(__always)
+    func quickDegreesMinutes(_ index: Int, maximumDegrees: Int) -> Double {
+        guard index < fieldCount else { return .nan }
+        let start = Int(starts[index])
+        let end = Int(starts[index &+ 1]) &- 1
+        let count = end &- start
+        // Eight bytes from the field's start, and eight before its end, lie within the sentence.
+        guard count >= 3, start &+ 8 <= length, end >= 8 else { return .nan }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+        let lanes: UInt64 = count >= 8 ? .max : (1 &<< UInt64(8 &* count)) &- 1
+        let points = SWAR.zeroBytes(word ^ 0x2E2E_2E2E_2E2E_2E2E) & lanes
+        guard points != 0 else { return .nan }
+        let point = points.trailingZeroBitCount &>> 3
+        guard point >= 2, point <= 5 else { return .nan }
+        var degrees = 0
+        if point > 2 {
+            degrees = Self.shortWholeNumber(word, count: point &- 2)
+            guard degrees >= 0 else { return .nan }
+        }
+        let minutesCount = count &- (point &- 2)
+        guard minutesCount <= 8,
+              let minutes = Self.eightByteDecimal(endingAt: base + end, count: minutesCount), minutes < 60
+        else { return .nan }
+        let value = Double(degrees) + minutes / 60
+        return value <= Double(maximumDegrees) ? value : .nan
     }
 
     /// Reads field `index` with `reader`, naming the field in the error.
