@@ -118,11 +118,7 @@ public struct EpochAssembler: Sendable {
         guard var view = sky.add(gsv, dropped: { sink.rejected($0) }) else { return }
         // Resolved once per completed view, not for every part.
         view.time = fix.timeOfDay.flatMap(dates.resolve)
-        view.satellites.withUnsafeMutableBufferPointer { satellites in
-            for index in satellites.indices {
-                if let id = satellites[index].id, used.contains(id) { satellites[index].used = true }
-            }
-        }
+        used.markUsed(&view.satellites)
         sink.satellites(view)
     }
 

@@ -3,7 +3,10 @@ struct SatelliteSet: Sendable, Hashable {
     // Indexed in place: reading one word copies nothing else.
     private var words = InlineArray<32, UInt64>(repeating: 0)
 
-    mutating func removeAll() { self = SatelliteSet() }
+    mutating func removeAll() {
+        // Word by word in place: a fresh set assigned would be built and copied whole.
+        for index in 0..<32 { words[index] = 0 }
+    }
 
     @inline(__always)
     private static func position(_ id: SatelliteID) -> (word: Int, bit: UInt64)? {
@@ -20,6 +23,16 @@ struct SatelliteSet: Sendable, Hashable {
     func contains(_ id: SatelliteID) -> Bool {
         guard let (word, bit) = Self.position(id) else { return false }
         return words[word] & bit != 0
+    }
+
+    /// Sets `used` on each satellite in the set. Mutating only to read the words in place,
+    /// through a mutable span: subscripting a borrowed inline array copies all of it.
+    mutating func markUsed(_ satellites: inout [Satellite]) {
+        let words = self.words.mutableSpan
+        for index in satellites.indices {
+            guard let id = satellites[index].id, let (word, bit) = Self.position(id) else { continue }
+            if words[word] & bit != 0 { satellites[index].used = true }
+        }
     }
 
     static func == (lhs: SatelliteSet, rhs: SatelliteSet) -> Bool {
