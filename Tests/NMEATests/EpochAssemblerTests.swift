@@ -112,6 +112,31 @@ struct EpochAssemblerTests {
         #expect(first[3].satellites.map { $0.id?.gpsdPRN } == [411, 412])
     }
 
+    @Test("views kept by their receiver stay intact; views let go of are built in one buffer")
+    func viewStorageReuse() throws {
+        let bytes = try fixture("ublox-multi.nmea")
+        // Kept: every view equals what a fresh decoder gives for it, after all were decoded.
+        let kept = decode(bytes)
+        #expect(kept.views.count > 8)
+        let again = decode(bytes)
+        #expect(kept.views == again.views)
+        #expect(Set(kept.views.map { $0.satellites.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }).count
+            == kept.views.count)
+        // Let go of: the next view reuses the storage, so no allocation per view.
+        let decoder = NMEADecoder()
+        var addresses: [Int] = []
+        var satellites: [[Int]] = []
+        bytes.withUnsafeBytes { buffer in
+            decoder.feed(buffer) { event in
+                guard case .satellites(let view) = event else { return }
+                addresses.append(view.satellites.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
+                satellites.append(view.satellites.map(\.nmeaID))
+            }
+        }
+        #expect(Set(addresses).count == 1)
+        #expect(satellites == kept.views.map { $0.satellites.map(\.nmeaID) })
+    }
+
     @Test("GSV parts out of order still assemble; a missing part drops the group")
     func gsvOrder() {
         let parts = [

@@ -119,6 +119,7 @@ public struct EpochAssembler: Sendable {
         // Resolved once per completed view, not for every part.
         view.time = fix.timeOfDay.flatMap(dates.resolve)
         used.markUsed(&view.satellites)
+        sky.recycle(view.satellites)
         sink.satellites(view)
     }
 

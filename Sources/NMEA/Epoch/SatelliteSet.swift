@@ -26,12 +26,16 @@ struct SatelliteSet: Sendable, Hashable {
     }
 
     /// Sets `used` on each satellite in the set. Mutating only to read the words in place,
-    /// through a mutable span: subscripting a borrowed inline array copies all of it.
+    /// through a pointer: subscripting a borrowed inline array copies all of it, and a span
+    /// of it costs an allocation.
     mutating func markUsed(_ satellites: inout [Satellite]) {
-        let words = self.words.mutableSpan
-        for index in satellites.indices {
-            guard let id = satellites[index].id, let (word, bit) = Self.position(id) else { continue }
-            if words[word] & bit != 0 { satellites[index].used = true }
+        withUnsafeMutablePointer(to: &words) { storage in
+            // An inline array's elements are laid out contiguously from its start.
+            let words = UnsafeMutableRawPointer(storage).assumingMemoryBound(to: UInt64.self)
+            for index in satellites.indices {
+                guard let id = satellites[index].id, let (word, bit) = Self.position(id) else { continue }
+                if words[word] & bit != 0 { satellites[index].used = true }
+            }
         }
     }
 

@@ -33,6 +33,9 @@ public struct SatelliteViewAssembler: Sendable {
     public static let maximumParts = 64
 
     private var groups: [Group] = []
+    /// The satellites array of the last view handed out (see ``recycle(_:)``): when its
+    /// receiver has let go of it, the next view is built in the same buffer.
+    private var spare: [Satellite] = []
 
     /// Creates an assembler with no open group.
     public init() {}
@@ -93,7 +96,12 @@ public struct SatelliteViewAssembler: Sendable {
 
         let hint = gsv.talker.constellation
         var satellites: [Satellite] = []
-        satellites.reserveCapacity(gsv.messageCount * 4)
+        swap(&satellites, &spare)
+        // Unique (the last view's receiver let it go): emptied in place. Still shared: a fresh
+        // buffer, the allocation a new array would have cost anyway.
+        satellites.removeAll(keepingCapacity: true)
+        // Room for the common groups at once, so a recycled buffer serves any of them.
+        satellites.reserveCapacity(max(gsv.messageCount * 4, 32))
         for part in groups[slot].parts.prefix(gsv.messageCount) {
             for satellite in part {
                 satellites.append(Satellite(
@@ -104,4 +112,9 @@ public struct SatelliteViewAssembler: Sendable {
         return SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,
                              satellites: satellites)
     }
+
+    /// Keeps a reference to the satellites of a view about to be handed out, so the next view
+    /// can reuse their storage once the receiver is done with them: no allocation per view
+    /// for a receiver that does not keep views.
+    mutating func recycle(_ satellites: [Satellite]) { spare = satellites }
 }
