@@ -152,4 +152,36 @@ struct FramerTests {
             #expect(seen == [body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)], "\(text)")
         }
     }
+
+    @Test("the checksum digits are checked in either case, and every other byte in their place is a bad checksum")
+    func checksumDigits() {
+        let printable = (0x20...0x7E).map { UInt8($0) }.filter { $0 != UInt8(ascii: "$") && $0 != UInt8(ascii: "!") }
+        // Bodies chosen to give every sum printable text can have (0x00 to 0x7F).
+        var bodies: [UInt8: String] = [:]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,")
+        for first in alphabet {
+            for second in alphabet {
+                let body = "PXYZW,\(first)\(second)"
+                bodies[body.utf8.reduce(UInt8(0), ^)] = body
+            }
+        }
+        #expect(bodies.count == 128)
+        for (sum, body) in bodies {
+            let digits = Array(String(format: "%02X", sum).utf8)
+            for (position, right) in digits.enumerated() {
+                for byte in printable {
+                    var candidate = digits
+                    candidate[position] = byte
+                    let text = Array(("$" + body + "*").utf8) + candidate + [0x0D, 0x0A]
+                    let sameLetter = right >= UInt8(ascii: "A") && byte == right | 0x20
+                    let result = decode(text)
+                    if byte == right || sameLetter {
+                        #expect(result.sentences.count == 1, "\(body) \(String(decoding: candidate, as: UTF8.self))")
+                    } else {
+                        #expect(result.rejects.map(\.reason) == [.badChecksum], "\(body) \(String(decoding: candidate, as: UTF8.self))")
+                    }
+                }
+            }
+        }
+    }
 }

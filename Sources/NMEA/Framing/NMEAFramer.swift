@@ -255,13 +255,11 @@ public final class NMEAFramer {
         var sum = sum
         var dataEnd = length
         if length >= 4, sentence[length - 3] == UInt8(ascii: "*") {
-            guard let high = hexDigitValue(sentence[length - 2]), let low = hexDigitValue(sentence[length - 1]) else {
-                reject(.badChecksum, sentence, length: length, byteCount: length, handler)
-                return
-            }
             // The running XOR took in `*hh` too; take it out again.
             sum ^= UInt8(ascii: "*") ^ sentence[length - 2] ^ sentence[length - 1]
-            guard sum == high << 4 | low else {
+            // The sum written out compared with the digits sent: no branch on whether each
+            // digit is a figure or a letter, which is as good as random.
+            guard SWAR.hexDigitMismatch(sum &>> 4, sentence[length - 2]) | SWAR.hexDigitMismatch(sum & 15, sentence[length - 1]) == 0 else {
                 reject(.badChecksum, sentence, length: length, byteCount: length, handler)
                 return
             }
@@ -377,6 +375,15 @@ enum SWAR {
         let delete = zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
         let dollar = zeroBytes(word ^ 0x2424_2424_2424_2424)
         return control | high | delete | dollar
+    }
+
+    /// Zero when `byte` is the hexadecimal digit of `nibble` (0...15), in either case.
+    @inline(__always)
+    static func hexDigitMismatch(_ nibble: UInt8, _ byte: UInt8) -> UInt8 {
+        let isLetter = nibble > 9
+        let upper = nibble &+ (isLetter ? 0x37 : 0x30)
+        // A figure must match exactly; a letter may differ in the case bit only.
+        return (byte ^ upper) & ~(isLetter ? 0x20 : 0)
     }
 
     /// Whether any byte is outside printable ASCII (0x20...0x7E) or is `$`.
