@@ -26,9 +26,9 @@ public struct NMEAStatistics: Sendable, Hashable {
     // Sentence counts by packed address, in a small open-addressing table stored inline (no
     // allocation, no copy-on-write check per sentence), then a dictionary for the rare stream
     // with more types than the table takes.
-    private static let tableLimit = 48  // of 64 slots: probes stay short
-    private var tableKeys = InlineArray<64, UInt64>(repeating: 0)
-    private var tableCounts = InlineArray<64, Int>(repeating: 0)
+    private static let tableLimit = 96  // of 256 slots: probes stay short
+    private var tableKeys = InlineArray<256, UInt64>(repeating: 0)
+    private var tableCounts = InlineArray<256, Int>(repeating: 0)
     private var tableCount = 0
     private var otherCounts: [UInt64: Int] = [:]
 
@@ -77,7 +77,7 @@ public struct NMEAStatistics: Sendable, Hashable {
     @inline(__always)
     mutating func countSentence(_ address: NMEAField, length: Int, decoded: Bool) {
         let key = Self.key(address, sentenceLength: length)
-        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 56)
         while true {
             let stored = tableKeys[slot]
             if stored == key {
