@@ -184,4 +184,31 @@ struct FramerTests {
             }
         }
     }
+
+    @Test("the word tests find the first byte that ends a sentence, and every comma before it")
+    func wordTests() {
+        func isStop(_ byte: UInt8) -> Bool { byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "$") }
+        // Printable bytes below the lane under test, every byte in it, and above it bytes that
+        // provoke borrows and carries (which may only disturb lanes above the first stop).
+        let below: [UInt8] = Array(" ,-0A*z~".utf8)
+        let above: [UInt8] = [0x00, 0x01, 0x0A, 0x2C, 0x2D, 0x7F, 0x80, 0xFF]
+        for lane in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                for filler in above {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    for index in 0..<lane { bytes[index] = below[(index + Int(byte)) % below.count] }
+                    bytes[lane] = byte
+                    let word = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+                    let stops = SWAR.sentenceEnds(word)
+                    let firstStop = bytes.firstIndex(where: isStop) ?? 8
+                    #expect((stops == 0 ? 8 : stops.trailingZeroBitCount / 8) == firstStop, "lane \(lane) byte \(byte) filler \(filler)")
+                    let commas = SWAR.printableZeroBytes(word ^ SWAR.commas)
+                    for index in 0..<firstStop {
+                        #expect((commas >> UInt64(8 * index + 7)) & 1 == (bytes[index] == UInt8(ascii: ",") ? 1 : 0),
+                                "lane \(index) of \(bytes)")
+                    }
+                }
+            }
+        }
+    }
 }
