@@ -22,6 +22,7 @@ struct GPSMonitorTests {
         let subscriptions = [fixes.observe(gps.fixes), views.observe(gps.satellites),
                              sentences.observe(gps.sentences), rejects.observe(gps.rejects)]
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
         // Line noise first: it is reported when the next sentence starts.
         terminal.write(Array("\u{1}noise\r\n".utf8) + bytes)
         #expect(eventually { fixes.values.count == expected.count && !views.values.isEmpty && !rejects.values.isEmpty })
@@ -40,6 +41,7 @@ struct GPSMonitorTests {
         let again = SignalRecorder<Fix>()
         let subscription = again.observe(gps.fixes)
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
         #expect(again.values.isEmpty, "no fix from before the reconnect is replayed")
         terminal.write(bytes)
         #expect(eventually { !again.values.isEmpty })
@@ -57,6 +59,7 @@ struct GPSMonitorTests {
         let first = SignalRecorder<Fix>()
         let keep = first.observe(gps.fixes)
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
         terminal.write(bytes)
         #expect(eventually { first.values.count == expected.count })
         let late = SignalRecorder<Fix>()
@@ -81,6 +84,7 @@ struct GPSMonitorTests {
             fast.observe(gps.fixes),
         ]
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
         terminal.write(bytes)
         // The fast one reaches the last fix while the slow one is still stuck in its first; with
         // a backlog of two it may itself have skipped some in the burst, but never reordered.
@@ -105,6 +109,7 @@ struct GPSMonitorTests {
         let fixes = SignalRecorder<Fix>(), views = SignalRecorder<SatelliteView>()
         let subscriptions = [fixes.observe(gps.fixes), views.observe(gps.satellites)]
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
         terminal.closeMaster()
         #expect(eventually { fixes.ended && views.ended })
         guard case .deviceLost? = fixes.error, case .deviceLost? = views.error else {

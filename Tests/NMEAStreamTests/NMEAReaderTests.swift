@@ -173,10 +173,6 @@ func startReadingPseudoTerminal() throws -> (PseudoTerminal, NMEAReader, ReaderR
     reader.delegate = recorder
     reader.start()
     #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
-    // The reader sets raw mode and then drops unread input, as it should with a real
-    // receiver: bytes written before that are lost. Its flush follows raw mode at once; the
-    // pause covers the two calls' gap on a loaded machine.
-    #expect(recorder.wait { terminal.slaveIsRaw })
-    usleep(20_000)
+    #expect(terminal.waitUntilConfigured())
     return (terminal, reader, recorder)
 }

@@ -53,6 +53,21 @@ public final class PseudoTerminal {
         return settings.c_lflag & tcflag_t(ICANON) == 0
     }
 
+    /// Waits, up to five seconds, until the slave is in raw mode, and then 20 ms more; false
+    /// on timeout. A serial reader sets raw mode and then drops unread input, as it should
+    /// with a real receiver: bytes written before that may be lost. The flush follows raw
+    /// mode at once; the pause covers the gap between the two calls on a loaded machine.
+    public func waitUntilConfigured() -> Bool {
+        for _ in 0..<5000 {
+            if slaveIsRaw {
+                usleep(20_000)
+                return true
+            }
+            usleep(1000)
+        }
+        return false
+    }
+
     /// Closes the master side: the slave's reader sees the device go away.
     public func closeMaster() {
         guard !isClosed else { return }
