@@ -47,7 +47,7 @@ public final class PseudoTerminal {
 
     /// Whether the slave side is in raw mode (no line editing), as a serial reader sets it.
     /// Terminal-attribute requests on the master act on the slave.
-    public var slaveIsRaw: Bool {
+    private var slaveIsRaw: Bool {
         var settings = termios()
         guard tcgetattr(master, &settings) == 0 else { return false }
         return settings.c_lflag & tcflag_t(ICANON) == 0
