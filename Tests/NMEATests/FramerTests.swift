@@ -133,23 +133,29 @@ struct FramerTests {
         }
     }
 
-    @Test("fields and checksum are found wherever the line end falls within a word")
-    func lineEndInEveryLane() {
-        // Sentences of every length from 9 to 40 bytes, with commas at varied places: the
-        // fields the framer indexes equal a plain split on commas.
-        for length in 0...31 {
+    @Test("fields and checksum are found wherever the line end falls within a word", arguments: [3, 4, 7])
+    func lineEndInEveryLane(commaEvery: Int) {
+        // Sentences of every length from 9 to 160 bytes (the commas of 64 bytes are indexed
+        // at a time), with commas at varied places, whole or split in two: the fields the
+        // framer indexes equal a plain split on commas.
+        for length in 0...151 {
             var body = "GPXYZ"
-            for index in 0..<length { body += index % 3 == 1 ? "," : String(index % 10) }
-            let text = nmea(body)
-            let decoder = NMEAFramer()
-            var seen: [[String]] = []
-            Array(text.utf8).withUnsafeBytes { buffer in
-                decoder.feed(buffer) { event in
-                    guard case .sentence(let raw) = event else { return }
-                    seen.append((0..<raw.fieldCount).map { raw[$0].text })
+            for index in 0..<length { body += index % commaEvery == 1 ? "," : String(index % 10) }
+            let text = Array(nmea(body).utf8)
+            let expected = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            for split in [text.count, text.count / 2] {
+                let decoder = NMEAFramer()
+                var seen: [[String]] = []
+                for chunk in [text[..<split], text[split...]] {
+                    Array(chunk).withUnsafeBytes { buffer in
+                        decoder.feed(buffer) { event in
+                            guard case .sentence(let raw) = event else { return }
+                            seen.append((0..<raw.fieldCount).map { raw[$0].text })
+                        }
+                    }
                 }
+                #expect(seen == [expected], "\(body) split at \(split)")
             }
-            #expect(seen == [body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)], "\(text)")
         }
     }
 
@@ -209,6 +215,15 @@ struct FramerTests {
                     }
                 }
             }
+        }
+    }
+
+    @Test("the high bits of a word's eight bytes gather into eight bits, in byte order")
+    func gatherHighBits() {
+        for pattern in UInt64(0)...255 {
+            var word: UInt64 = 0
+            for lane in 0..<8 where pattern >> UInt64(lane) & 1 == 1 { word |= 0x80 << UInt64(8 * lane) }
+            #expect(SWAR.gatherHighBits(word) == pattern, "\(String(pattern, radix: 2))")
         }
     }
 }
