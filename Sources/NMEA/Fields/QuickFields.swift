@@ -47,18 +47,18 @@ extension RawSentence {
     /// arithmetic only: a `?:` here would be compiled back into the branches this avoids.
     @inline(__always)
     static func shortWholeNumber(_ word: UInt64, count: Int) -> Int {
-        // '0'...'9' become 0...9; every other byte becomes 10 or more.
-        let digits = word ^ 0x3030_3030
+        // '0'...'9' become 0...9, moved to the top of four lanes with zeros (leading zeros)
+        // below them; the bytes past the field move out of the low 32 bits.
+        let digits = (word ^ 0x3030_3030) &<< UInt64(truncatingIfNeeded: 32 &- 8 &* count) & 0xFFFF_FFFF
+        // Any lane that is not a digit: 10 or more, or its high bit set.
         let nonDigits = ((digits & 0x7F7F_7F7F) &+ 0x7676_7676 | digits) & 0x8080_8080
-        let lanes = min(count, 3)
-        let laneMask: UInt64 = (1 &<< UInt64(8 &* lanes)) &- 1
-        let bad = Int(truncatingIfNeeded: (nonDigits & laneMask) | UInt64(count) >> 2)
-        // Right-align the digits in three bytes: value = 100 a + 10 b + c.
-        let aligned = (digits & laneMask) &<< UInt64(8 &* (3 &- lanes))
-        let value = Int(truncatingIfNeeded: (aligned & 0xFF) &* 100 &+ (aligned >> 8 & 0xFF) &* 10 &+ (aligned >> 16 & 0xFF))
+        let bad = nonDigits | UInt64(truncatingIfNeeded: count) >> 2
+        // Pairs of digits, then the pairs: 1000 a + 100 b + 10 c + d in two multiplications.
+        let pairs = (digits &* 10 &+ digits >> 8) & 0x00FF_00FF
+        let value = Int(truncatingIfNeeded: (pairs &* 100 &+ pairs >> 16) & 0xFFFF)
         let empty = Int(truncatingIfNeeded: UInt64(bitPattern: Int64(count &- 1)) >> 63)
         // Empty: 0 - 2; malformed: all bits set, -1.
-        return (value &- 2 &* empty) | (0 &- Int(truncatingIfNeeded: UInt64(bitPattern: Int64(bad | (0 &- bad))) >> 63))
+        return (value &- 2 &* empty) | (0 &- Int(truncatingIfNeeded: (bad | (0 &- bad)) >> 63))
     }
 
     /// What ``shortWholeNumber(_:)`` returns for an empty field.
