@@ -135,9 +135,8 @@ struct FramerTests {
 
     @Test("fields and checksum are found wherever the line end falls within a word", arguments: [3, 4, 7])
     func lineEndInEveryLane(commaEvery: Int) {
-        // Sentences of every length from 9 to 160 bytes (the commas of 64 bytes are indexed
-        // at a time), with commas at varied places, whole or split in two: the fields the
-        // framer indexes equal a plain split on commas.
+        // Sentences of every length from 9 to 160 bytes, with commas at varied places, whole
+        // or split in two: the fields the framer indexes equal a plain split on commas.
         for length in 0...151 {
             var body = "GPXYZ"
             for index in 0..<length { body += index % commaEvery == 1 ? "," : String(index % 10) }
@@ -215,15 +214,6 @@ struct FramerTests {
                     }
                 }
             }
-        }
-    }
-
-    @Test("the high bits of a word's eight bytes gather into eight bits, in byte order")
-    func gatherHighBits() {
-        for pattern in UInt64(0)...255 {
-            var word: UInt64 = 0
-            for lane in 0..<8 where pattern >> UInt64(lane) & 1 == 1 { word |= 0x80 << UInt64(8 * lane) }
-            #expect(SWAR.gatherHighBits(word) == pattern, "\(String(pattern, radix: 2))")
         }
     }
 }

@@ -211,12 +211,6 @@ public final class NMEAFramer {
         var fields = 1
         fieldStarts[0] = 1
         var end = 1
-        // Commas are gathered one bit a byte over up to 64 bytes, then indexed in one loop: a
-        // loop per word would end after a different number of commas each time, a branch
-        // mispredicted about once a word.
-        var commaBits: UInt64 = 0
-        var bitsStart = Int32(2)
-        var shift: UInt64 = 0
         // Eight bytes at a time; the word that holds the line end is taken up to it, so no
         // byte-by-byte tail remains unless `to` cuts the sentence short.
         while end &+ 8 <= to {
@@ -231,21 +225,15 @@ public final class NMEAFramer {
                 taken &= below >> 7
             }
             wide ^= taken
-            commaBits |= SWAR.gatherHighBits(commas) &<< shift
-            if stops != 0 {
-                fields = indexCommas(commaBits, from: bitsStart, fields: fields)
-                return (end &+ (stops.trailingZeroBitCount &>> 3), SWAR.fold(wide), fields)
+            let first = Int32(truncatingIfNeeded: end &+ 1)
+            while commas != 0 {
+                fieldStarts[fields] = first &+ Int32(truncatingIfNeeded: commas.trailingZeroBitCount &>> 3)
+                fields &+= 1
+                commas &= commas &- 1
             }
-            shift &+= 8
+            if stops != 0 { return (end &+ (stops.trailingZeroBitCount &>> 3), SWAR.fold(wide), fields) }
             end &+= 8
-            if shift == 64 {
-                fields = indexCommas(commaBits, from: bitsStart, fields: fields)
-                commaBits = 0
-                shift = 0
-                bitsStart = Int32(truncatingIfNeeded: end &+ 1)
-            }
         }
-        fields = indexCommas(commaBits, from: bitsStart, fields: fields)
         var sum = SWAR.fold(wide)
         while end < to {
             let byte = sentence[end]
@@ -258,20 +246,6 @@ public final class NMEAFramer {
             end += 1
         }
         return (end, sum, fields)
-    }
-
-    /// Records a field start after each comma in `bits` (bit `i`: a comma at byte `start - 1 + i`);
-    /// returns the new field count.
-    @inline(__always)
-    private func indexCommas(_ bits: UInt64, from start: Int32, fields: Int) -> Int {
-        var bits = bits
-        var fields = fields
-        while bits != 0 {
-            fieldStarts[fields] = start &+ Int32(truncatingIfNeeded: bits.trailingZeroBitCount)
-            fields &+= 1
-            bits &= bits &- 1
-        }
-        return fields
     }
 
     /// Checks the checksum (`sum` is the XOR of every byte after the delimiter, `*hh`
@@ -376,14 +350,6 @@ enum SWAR {
         word ^= word >> 16
         word ^= word >> 8
         return UInt8(truncatingIfNeeded: word)
-    }
-
-    /// The high bits of the eight bytes of `word` as eight bits, the first byte's lowest; every
-    /// other bit of `word` must be clear.
-    @inline(__always)
-    static func gatherHighBits(_ word: UInt64) -> UInt64 {
-        // Bit 8i + 7 moves to bit 56 + i; no other product reaches the top byte.
-        ((word >> 7) &* 0x0102_0408_1020_4080) >> 56
     }
 
     /// The high bit of each byte of `word` that is zero, exactly (no borrow between bytes).
