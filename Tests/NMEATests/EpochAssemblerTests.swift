@@ -112,6 +112,26 @@ struct EpochAssemblerTests {
         #expect(first[3].satellites.map { $0.id?.gpsdPRN } == [411, 412])
     }
 
+    @Test("a satellite's unknown values read back nil, however they were set, and equal each other")
+    func satelliteUnknownValues() {
+        let gps5 = SatelliteID(constellation: .gps, svid: 5)
+        var satellite = Satellite(id: gps5, nmeaID: 5, elevation: 45, azimuth: nil, snr: 40)
+        #expect(satellite.elevation == 45 && satellite.azimuth == nil && satellite.snr == 40)
+        satellite.snr = nil
+        satellite.azimuth = 120.5
+        #expect(satellite.snr == nil && satellite.azimuth == 120.5)
+        let same = Satellite(id: gps5, nmeaID: 5, elevation: 45, azimuth: 120.5)
+        #expect(satellite == same && satellite.hashValue == same.hashValue)
+        satellite.used = true
+        #expect(satellite != same)
+        // A GSV part's empty fields become nil in the view built from it.
+        let result = decode("$GPGSV,1,1,02,05,,120,40,13,30,,*48\r\n")
+        #expect(result.views.first?.satellites == [
+            Satellite(id: gps5, nmeaID: 5, azimuth: 120, snr: 40),
+            Satellite(id: SatelliteID(constellation: .gps, svid: 13), nmeaID: 13, elevation: 30),
+        ])
+    }
+
     @Test("views kept by their receiver stay intact; views let go of are built in one buffer")
     func viewStorageReuse() throws {
         let bytes = try fixture("ublox-multi.nmea")

@@ -23,6 +23,7 @@ public struct SatelliteID: Sendable, Hashable, Comparable, CustomStringConvertib
     ///   - constellation: the constellation the talker or the NMEA 4.10 system ID names, or
     ///     `nil` for `GP`/`GN` ranges.
     /// - Returns: the identity, or `nil` for a number no range explains.
+    @inline(__always)
     public init?(nmeaID n: Int, constellation: Constellation?) {
         switch constellation {
         case .glonass?:

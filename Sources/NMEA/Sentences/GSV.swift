@@ -120,9 +120,10 @@ public struct GSVSatellite: Sendable, Hashable {
     // Compact storage (NaN for an empty field) keeps a GSV sentence small enough to pass around
     // without copying hundreds of bytes.
     private let storedID: Int32
-    private let storedElevation: Double
-    private let storedAzimuth: Double
-    private let storedSNR: Double
+    // Read as they are when a view is built (see ``Satellite``).
+    let storedElevation: Double
+    let storedAzimuth: Double
+    let storedSNR: Double
 
     /// The satellite's NMEA ID as sent (its meaning depends on the talker; see ``SatelliteID``).
     public var id: Int { Int(storedID) }
