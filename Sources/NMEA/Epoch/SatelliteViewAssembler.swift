@@ -104,7 +104,7 @@ public struct SatelliteViewAssembler: Sendable {
         satellites.reserveCapacity(max(gsv.messageCount * 4, 32))
         for part in groups[slot].parts.prefix(gsv.messageCount) {
             for satellite in part {
-                satellites.append(Satellite(satellite, id: SatelliteID(nmeaID: satellite.id, constellation: hint)))
+                satellites.append(Satellite(satellite, id: SatelliteID(nmeaID: satellite.id, talkerConstellation: hint)))
             }
         }
         return SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,

@@ -26,18 +26,18 @@ public struct GSV: Sendable, Hashable {
 
     /// Decodes `$--GSV,t,n,ss,(id,el,az,snr)*[1-4][,h]`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
-        if let common = GSV(common: raw, talker: talker) {
-            self = common
-        } else {
+        // Filled in place: a GSV value is large, and one built aside would be copied here.
+        self.init(talker: talker, messageCount: 1, messageNumber: 1)
+        if !decodeCommon(raw) {
             try self.init(general: raw, talker: talker)
         }
     }
 
     /// The common case, in one straight pass: every number one to three plain digits, within
-    /// range, and a signal ID of one digit or none. `nil` for anything else, which ``init(general:talker:)`` then
-    /// decodes or rejects with the field named.
+    /// range, and a signal ID of one digit or none. `false` for anything else, which
+    /// ``init(general:talker:)`` then decodes or rejects with the field named.
     @inline(__always)
-    private init?(common raw: RawSentence, talker: Talker) {
+    private mutating func decodeCommon(_ raw: RawSentence) -> Bool {
         var end = raw.fieldCount
         var signal: Int?
         if (end &- 4) & 3 == 1 {
@@ -46,14 +46,13 @@ public struct GSV: Sendable, Hashable {
             if field.count == 1, let digit = hexDigitValue(field[0]) {
                 signal = Int(digit)
             } else if field.count != 0 {
-                return nil
+                return false
             }
         }
         let rest = end &- 4
-        guard rest >= 0, rest & 3 == 0, rest <= 4 * GSVSatellites.capacity else { return nil }
+        guard rest >= 0, rest & 3 == 0, rest <= 4 * GSVSatellites.capacity else { return false }
         let total = raw.shortWholeNumber(1), number = raw.shortWholeNumber(2), inView = raw.shortWholeNumber(3)
-        guard total >= 1, number >= 1, number <= total, inView >= RawSentence.emptyField, inView != -1 else { return nil }
-        var satellites = GSVSatellites()
+        guard total >= 1, number >= 1, number <= total, inView >= RawSentence.emptyField, inView != -1 else { return false }
         var first = 4
         while first < end {
             let id = raw.shortWholeNumber(first)
@@ -62,18 +61,17 @@ public struct GSV: Sendable, Hashable {
             let snr = raw.shortWholeNumber(first &+ 3)
             // -1 (not a short number) anywhere, or a value out of range: the general path.
             guard id != -1, elevation != -1, azimuth != -1, snr != -1,
-                  elevation <= 90, azimuth <= 360, snr <= 99 else { return nil }
+                  elevation <= 90, azimuth <= 360, snr <= 99 else { return false }
             if id >= 0 {
                 satellites.append(GSVSatellite(id: id, elevation: elevation, azimuth: azimuth, snr: snr))
             }
             first &+= 4
         }
-        self.talker = talker
         messageCount = total
         messageNumber = number
         satellitesInView = inView >= 0 ? inView : nil
-        self.satellites = satellites
         signalID = signal
+        return true
     }
 
     /// Every case, with the malformed field named.
