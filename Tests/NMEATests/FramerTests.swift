@@ -216,4 +216,26 @@ struct FramerTests {
             }
         }
     }
+
+    @Test("the block test marks exactly the bytes that end a sentence, and the commas, in all sixteen lanes")
+    func blockTests() {
+        func isStop(_ byte: UInt8) -> Bool { byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "$") }
+        let fillers: [UInt8] = [0x00, 0x1F, 0x20, 0x24, 0x2C, 0x7E, 0x7F, 0x80, 0xFF, UInt8(ascii: "A")]
+        for lane in 0..<16 {
+            for byte in UInt8.min...UInt8.max {
+                for filler in fillers {
+                    var bytes = [UInt8](repeating: filler, count: 16)
+                    bytes[lane] = byte
+                    let block = bytes.withUnsafeBytes { $0.loadUnaligned(as: SIMD16<UInt8>.self) }
+                    let (stops, commas) = SIMDScan.classify(block)
+                    for index in 0..<16 {
+                        let word = index < 8 ? 0 : 1
+                        let shift = UInt64(8 * (index % 8))
+                        #expect((stops[word] >> shift) & 0xFF == (isStop(bytes[index]) ? 0xFF : 0), "lane \(index) of \(bytes)")
+                        #expect((commas[word] >> shift) & 0xFF == (bytes[index] == UInt8(ascii: ",") ? 0xFF : 0), "lane \(index) of \(bytes)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -211,8 +211,36 @@ public final class NMEAFramer {
         var fields = 1
         fieldStarts[0] = 1
         var end = 1
-        // Eight bytes at a time; the word that holds the line end is taken up to it, so no
-        // byte-by-byte tail remains unless `to` cuts the sentence short.
+        // Sixteen bytes at a time in vector registers; the block that holds the line end is
+        // taken up to it. Lanes are 0xFF where the test holds, so the byte masks below keep
+        // whole lanes and the comma loop looks at their high bits.
+        while end &+ 16 <= to {
+            let block = UnsafeRawPointer(sentence + end).loadUnaligned(as: SIMD16<UInt8>.self)
+            let (stops, commas) = SIMDScan.classify(block)
+            let words = unsafeBitCast(block, to: SIMD2<UInt64>.self)
+            if stops[0] | stops[1] == 0 {
+                wide ^= words[0] ^ words[1]
+                fields = indexCommas(commas[0], first: end &+ 1, fields: fields)
+                fields = indexCommas(commas[1], first: end &+ 9, fields: fields)
+                end &+= 16
+                continue
+            }
+            var half = 0
+            if stops[0] == 0 {
+                wide ^= words[0]
+                fields = indexCommas(commas[0], first: end &+ 1, fields: fields)
+                half = 1
+            }
+            let stop = stops[half]
+            // The bytes before the first stop: its lane and everything above cleared.
+            let below = (stop & (0 &- stop)) &- 1
+            wide ^= words[half] & below
+            let start = end &+ 8 &* half
+            fields = indexCommas(commas[half] & below, first: start &+ 1, fields: fields)
+            return (start &+ (stop.trailingZeroBitCount &>> 3), SWAR.fold(wide), fields)
+        }
+        // Eight bytes at a time for what is left; the word that holds the line end is taken
+        // up to it, so no byte-by-byte tail remains unless `to` cuts the sentence short.
         while end &+ 8 <= to {
             let word = UInt64(littleEndian: UnsafeRawPointer(sentence + end).loadUnaligned(as: UInt64.self))
             let stops = SWAR.sentenceEnds(word)
@@ -225,12 +253,7 @@ public final class NMEAFramer {
                 taken &= below >> 7
             }
             wide ^= taken
-            let first = Int32(truncatingIfNeeded: end &+ 1)
-            while commas != 0 {
-                fieldStarts[fields] = first &+ Int32(truncatingIfNeeded: commas.trailingZeroBitCount &>> 3)
-                fields &+= 1
-                commas &= commas &- 1
-            }
+            fields = indexCommas(commas, first: end &+ 1, fields: fields)
             if stops != 0 { return (end &+ (stops.trailingZeroBitCount &>> 3), SWAR.fold(wide), fields) }
             end &+= 8
         }
@@ -246,6 +269,21 @@ public final class NMEAFramer {
             end += 1
         }
         return (end, sum, fields)
+    }
+
+    /// Records a field start after each comma lane of `commas` (a byte with its high bit set;
+    /// lane 0 is the byte before `first`); returns the new field count.
+    @inline(__always)
+    private func indexCommas(_ commas: UInt64, first: Int, fields: Int) -> Int {
+        var commas = commas & SWAR.highs
+        var fields = fields
+        let first = Int32(truncatingIfNeeded: first)
+        while commas != 0 {
+            fieldStarts[fields] = first &+ Int32(truncatingIfNeeded: commas.trailingZeroBitCount &>> 3)
+            fields &+= 1
+            commas &= commas &- 1
+        }
+        return fields
     }
 
     /// Checks the checksum (`sum` is the XOR of every byte after the delimiter, `*hh`
@@ -332,6 +370,21 @@ public final class NMEAFramer {
         state.pointee.skippedCount = 0
         state.pointee.skippedSample = []
         handler(.rejected(event))
+    }
+}
+
+/// Byte tests on sixteen bytes at once, in vector registers.
+enum SIMDScan {
+    /// Per lane, 0xFF where the byte ends or interrupts a sentence (outside printable ASCII
+    /// 0x20...0x7E, or `$`) and 0 elsewhere; then the same for commas. Exact in every lane.
+    @inline(__always)
+    static func classify(_ block: SIMD16<UInt8>) -> (stops: SIMD2<UInt64>, commas: SIMD2<UInt64>) {
+        // As signed bytes, 0x80 and up are negative: below 0x20 like the control bytes.
+        let signed = unsafeBitCast(block, to: SIMD16<Int8>.self)
+        let stops = (signed .< SIMD16<Int8>(repeating: 0x20)) .| (signed .== SIMD16<Int8>(repeating: 0x7F))
+            .| (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "$")))
+        let commas = block .== SIMD16<UInt8>(repeating: UInt8(ascii: ","))
+        return (unsafeBitCast(stops, to: SIMD2<UInt64>.self), unsafeBitCast(commas, to: SIMD2<UInt64>.self))
     }
 }
 
