@@ -369,7 +369,7 @@ public struct EpochAssembler: Sendable {
             used.removeAll()
         }
         let system = s.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? s.talker.constellation
-        for number in s.satellites {
+        s.satellites.forEachNumber { number in
             if let id = SatelliteID(nmeaID: number, constellation: system) { used.insert(id) }
         }
     }

@@ -108,6 +108,15 @@ public struct SatelliteNumbers: Sendable, Hashable, RandomAccessCollection {
         return Int(withUnsafeBytes(of: storage) { $0.load(fromByteOffset: position * 2, as: UInt16.self) })
     }
 
+    /// Calls `body` with each number in order, with one read of the storage rather than one
+    /// per number.
+    @inline(__always)
+    func forEachNumber(_ body: (Int) -> Void) {
+        withUnsafeBytes(of: storage) { bytes in
+            for position in 0..<count { body(Int(bytes.load(fromByteOffset: position &* 2, as: UInt16.self))) }
+        }
+    }
+
     /// Equal when they hold the same numbers in the same order.
     public static func == (lhs: SatelliteNumbers, rhs: SatelliteNumbers) -> Bool { lhs.elementsEqual(rhs) }
     /// Hashes the numbers held.

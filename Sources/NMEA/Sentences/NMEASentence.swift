@@ -77,12 +77,16 @@ public enum NMEASentence: Sendable, Hashable {
     /// Decodes `raw` and hands the typed value to `visitor`, with no enum in between.
     /// Returns `false` for a type this module does not decode.
     static func decode<Visitor: SentenceVisitor>(_ raw: RawSentence, into visitor: inout Visitor) throws(MalformedSentence) -> Bool {
-        guard let talker = raw.talker, let formatter = raw.formatter else {
+        // A standard address is five bytes, the talker then the formatter (what ``RawSentence/talker``
+        // and ``RawSentence/formatter`` give), read here straight from the sentence.
+        let base = raw.base
+        guard raw.fieldCount > 0, raw.starts[1] == 7, base[1] != UInt8(ascii: "P") else {
             guard raw.isProprietary, raw.address.equals("PGRMZ") else { return false }
             visitor.visit(try PGRMZ(raw))
             return true
         }
-        switch formatter.code {
+        let talker = Talker(base[1], base[2])
+        switch UInt32(base[3]) << 16 | UInt32(base[4]) << 8 | UInt32(base[5]) {
         case 0x47_47_41: visitor.visit(try GGA(raw, talker: talker))
         case 0x52_4D_43: visitor.visit(try RMC(raw, talker: talker))
         case 0x47_53_41: visitor.visit(try GSA(raw, talker: talker))
