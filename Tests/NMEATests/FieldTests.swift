@@ -27,11 +27,21 @@ struct FieldTests {
         var generator = SystemRandomNumberGenerator()
         var samples = ["4807.038", "0000.0000", "00.0", "0.5", "9000.0000", "9000.0001", "8959.99999999", "4860.0000",
                        "4807.", "48.07", "480.7038", "48070.38", "-4807.038", "+4807.038", "48a7.038", "4807.03a",
-                       "4807..038", "4807.038.1", "4807.0381234", "4807", ".4807", "4807.038 ", "12345678.9"]
+                       "4807..038", "4807.038.1", "4807.0381234", "4807", ".4807", "4807.038 ", "12345678.9",
+                       "4717.1125789", "4807.03824712345", "0000.000000000001", "5959.9999999999999", "4807.0382471234567",
+                       "4807.03824.12345", "4807.038247123.5", "4807.03824712a45", "8959.999999999999"]
         let alphabet = Array("0123456789.")
         for _ in 0..<3000 {
-            let length = Int.random(in: 1...12, using: &generator)
+            let length = Int.random(in: 1...20, using: &generator)
             samples.append(String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
+        }
+        // Well-formed fields with every length of fraction, as high-precision receivers send them.
+        let digits = Array("0123456789")
+        for _ in 0..<3000 {
+            let fraction = String((0..<Int.random(in: 0...15, using: &generator)).map { _ in digits[Int.random(in: 0..<10, using: &generator)] })
+            let degrees = String(format: "%02d", Int.random(in: 0...90, using: &generator))
+            let minutes = String(format: "%02d", Int.random(in: 0...60, using: &generator))
+            samples.append(degrees + minutes + "." + fraction)
         }
         for text in samples {
             let general = Result { () throws(FieldError) -> Double? in

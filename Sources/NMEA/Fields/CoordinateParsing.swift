@@ -67,7 +67,7 @@ extension RawSentence {
     }
 
     /// ``NMEAField/degreesMinutes(maximumDegrees:)`` for the common field: `dddmm.mmmm` with at
-    /// most eight bytes of minutes, read a word at a time. NaN for anything else (an empty
+    /// most sixteen bytes of minutes, read a word at a time. NaN for anything else (an empty
     /// field included), which the general reader then decodes or rejects: the value, when
     /// there is one, is the general reader's to the last bit.
     @usableFromInline @inline(__always)
@@ -90,9 +90,26 @@ extension RawSentence {
             guard degrees >= 0 else { return .nan }
         }
         let minutesCount = count &- (point &- 2)
-        guard minutesCount <= 8,
-              let minutes = Self.eightByteDecimal(endingAt: base + end, count: minutesCount), minutes < 60
-        else { return .nan }
+        let minutes: Double
+        if minutesCount <= 8 {
+            guard let value = Self.eightByteDecimal(endingAt: base + end, count: minutesCount) else { return .nan }
+            minutes = value
+        } else {
+            // Up to sixteen bytes (high-precision receivers): the first eight, with the point,
+            // and the digits after them, joined into one whole number as the general reader
+            // would form it, then divided once.
+            guard minutesCount <= 16,
+                  let (head, headFraction) = Self.eightByteMantissa(endingAt: base + start + point - 2 + 8, count: 8),
+                  headFraction > 0,
+                  let (tail, tailFraction) = Self.eightByteMantissa(endingAt: base + end, count: minutesCount &- 8),
+                  // Digits only: a point would be a second one (a point as the last byte leaves
+                  // no fraction digits, so it is looked for too).
+                  tailFraction == 0, base[end &- 1] != UInt8(ascii: ".")
+            else { return .nan }
+            let tailDigits = minutesCount &- 8
+            minutes = Double(head &* UInt64(powerOfTen(tailDigits)) &+ tail) / powerOfTen(headFraction &+ tailDigits)
+        }
+        guard minutes < 60 else { return .nan }
         let value = Double(degrees) + minutes / 60
         return value <= Double(maximumDegrees) ? value : .nan
     }

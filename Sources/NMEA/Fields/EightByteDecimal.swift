@@ -25,6 +25,15 @@ extension RawSentence {
     /// then judges. The eight bytes before `end` must be readable.
     @inline(__always)
     static func eightByteDecimal(endingAt end: UnsafePointer<UInt8>, count: Int) -> Double? {
+        guard let (mantissa, fractionDigits) = eightByteMantissa(endingAt: end, count: count) else { return nil }
+        let number = Double(mantissa)
+        return fractionDigits == 0 ? number : number / powerOfTen(fractionDigits)
+    }
+
+    /// ``eightByteDecimal(endingAt:count:)`` before the division: the digits as a whole number,
+    /// and how many of them follow the point.
+    @inline(__always)
+    static func eightByteMantissa(endingAt end: UnsafePointer<UInt8>, count: Int) -> (mantissa: UInt64, fractionDigits: Int)? {
         let word = UInt64(littleEndian: UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self))
         // The field's bytes are the top `count` bytes; the last byte of the field is the top byte.
         let lanes: UInt64 = .max &<< UInt64(8 &* (8 &- count))
@@ -42,7 +51,6 @@ extension RawSentence {
         var value = packed &* 10 &+ (packed >> 8)
         value = ((value & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
             &+ ((value >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) >> 32
-        let number = Double(value)
-        return fractionDigits == 0 ? number : number / powerOfTen(fractionDigits)
+        return (value, fractionDigits)
     }
 }
