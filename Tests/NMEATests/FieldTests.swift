@@ -104,6 +104,46 @@ struct FieldTests {
         #expect(time.description == "23:59:60.000")
     }
 
+    @Test("the word-at-a-time time reader agrees with the general one, value and error")
+    func quickTimesAgree() {
+        var generator = SystemRandomNumberGenerator()
+        var samples = ["120000", "120000.00", "235960", "235960.5", "000000.000000001", "235959.99999999", "235959.123456789",
+                       "120000.", "120000..", "120000.1.", "120000.1.2", "12000.00", "1200000.0", "240000", "236000", "235961",
+                       "12a000.00", "120000.0a", "-12000.00", "120000.123456789012", ""]
+        let alphabet = Array("0123456789.")
+        for _ in 0..<3000 {
+            let length = Int.random(in: 1...18, using: &generator)
+            samples.append(String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
+        }
+        // Well-formed fields with every length of fraction, some of them impossible times.
+        let digits = Array("0123456789")
+        for _ in 0..<3000 {
+            let fraction = String((0..<Int.random(in: 0...10, using: &generator)).map { _ in digits[Int.random(in: 0..<10, using: &generator)] })
+            let clock = String(format: "%02d%02d%02d", Int.random(in: 0...24, using: &generator), Int.random(in: 0...60, using: &generator),
+                               Int.random(in: 0...61, using: &generator))
+            samples.append(fraction.isEmpty ? clock : clock + "." + fraction)
+        }
+        for text in samples {
+            let general = Result { () throws(FieldError) -> TimeOfDay? in
+                try Array(text.utf8).withUnsafeBufferPointer { buffer throws(FieldError) in
+                    try NMEAField(base: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: buffer.count).timeOfDay()
+                }
+            }
+            let result = decode(nmea("GPZDA,\(text),05,06,2024,00,00"))
+            switch general {
+            case .success(let value):
+                guard case .zda(let zda)? = result.decoded.first else {
+                    Issue.record("\(text): no ZDA")
+                    continue
+                }
+                #expect(zda.time == value, "\(text)")
+            case .failure:
+                #expect(result.decoded.isEmpty, "\(text)")
+                #expect(result.rejects.first?.fieldIndex == 1, "\(text)")
+            }
+        }
+    }
+
     @Test("impossible times are rejected", arguments: ["245959", "236059", "235961", "12000", "12a000", "120000."])
     func badTime(text: String) {
         let result = decode(nmea("GPGGA,\(text),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))

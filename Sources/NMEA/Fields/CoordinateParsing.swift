@@ -142,7 +142,8 @@ extension RawSentence {
 
     @inlinable
     func timeOfDay(_ index: Int) throws(MalformedSentence) -> TimeOfDay? {
-        try read(index) { field throws(FieldError) in try field.timeOfDay() }
+        if let time = quickTimeOfDay(index) { return time }
+        return try read(index) { field throws(FieldError) in try field.timeOfDay() }
     }
 }
 
