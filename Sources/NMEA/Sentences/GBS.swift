@@ -48,7 +48,7 @@ public struct GBS: Sendable, Hashable {
         latitudeError = try raw.fastDecimal(2)
         longitudeError = try raw.fastDecimal(3)
         altitudeError = try raw.fastDecimal(4)
-        failedSatellite = try raw.integer(5)
+        failedSatellite = try raw.quickInteger(5)
         missedDetectionProbability = try raw.fastDecimal(6)
         bias = try raw.fastDecimal(7)
         biasDeviation = try raw.fastDecimal(8)

@@ -81,12 +81,12 @@ public struct GNS: Sendable, Hashable {
             }
         }
         self.modes = modes
-        satellitesUsed = try raw.integer(7)
+        satellitesUsed = try raw.quickInteger(7)
         hdop = try raw.decimal(8, in: 0...9999)
         altitudeMSL = try raw.fastDecimal(9)
         geoidSeparation = try raw.fastDecimal(10)
         differentialAge = try raw.fastDecimal(11)
-        differentialStation = try raw.integer(12)
+        differentialStation = try raw.quickInteger(12)
         navigationalStatus = try raw.navigationalStatus(13)
     }
 }
