@@ -71,17 +71,6 @@ public struct SatelliteID: Sendable, Hashable, Comparable, CustomStringConvertib
         }
     }
 
-    /// ``init(nmeaID:constellation:)`` with the most common case inline: GPS 1-32 from a GPS
-    /// or combined (`GN`) talker, which is most satellites of most views.
-    @inline(__always)
-    init?(nmeaID n: Int, talkerConstellation constellation: Constellation?) {
-        if constellation == nil || constellation == .gps, UInt(bitPattern: n &- 1) < 32 {
-            self.init(constellation: .gps, svid: n)
-        } else {
-            self.init(nmeaID: n, constellation: constellation)
-        }
-    }
-
     /// The satellite's `PRN` in gpsd's JSON numbering: GPS 1-32, SBAS 33-64 (for 120-151) or
     /// 152-158, GLONASS 65-96, IMES 173-182, QZSS 193-202, Galileo 301-336, BeiDou 401-463,
     /// NavIC 501-514 (gpsd has no NavIC range; this follows its pattern).

@@ -102,9 +102,15 @@ public struct SatelliteViewAssembler: Sendable {
         satellites.removeAll(keepingCapacity: true)
         // Room for the common groups at once, so a recycled buffer serves any of them.
         satellites.reserveCapacity(max(gsv.messageCount * 4, 32))
+        // GPS 1-32 from a GPS or combined talker, most satellites of most views, mapped here
+        // without the call the other numbering ranges take.
+        let gpsNumbering = hint == nil || hint == .gps
         for part in groups[slot].parts.prefix(gsv.messageCount) {
             for satellite in part {
-                satellites.append(Satellite(satellite, id: SatelliteID(nmeaID: satellite.id, talkerConstellation: hint)))
+                let number = satellite.id
+                let id = gpsNumbering && UInt(bitPattern: number &- 1) < 32
+                    ? SatelliteID(constellation: .gps, svid: number) : SatelliteID(nmeaID: number, constellation: hint)
+                satellites.append(Satellite(satellite, id: id))
             }
         }
         return SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,
