@@ -43,6 +43,16 @@ extension RawSentence {
         return Self.shortWholeNumber(word, count: count)
     }
 
+    /// ``shortWholeNumber(_:)`` without its checks, for a caller that has made them once for
+    /// many fields: the field must exist and start at least three bytes before ``length``.
+    @inline(__always)
+    func shortWholeNumber(unchecked index: Int) -> Int {
+        let start = Int(starts[index])
+        let count = Int(starts[index &+ 1]) &- 1 &- start
+        let word = UInt64(UInt32(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt32.self)))
+        return Self.shortWholeNumber(word, count: count)
+    }
+
     /// ``shortWholeNumber(_:)`` on the first `count` bytes of `word` (first byte lowest), in
     /// arithmetic only: a `?:` here would be compiled back into the branches this avoids.
     @inline(__always)

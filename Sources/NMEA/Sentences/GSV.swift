@@ -50,15 +50,19 @@ public struct GSV: Sendable, Hashable {
             }
         }
         let rest = end &- 4
-        guard rest >= 0, rest & 3 == 0, rest <= 4 * GSVSatellites.capacity else { return false }
-        let total = raw.shortWholeNumber(1), number = raw.shortWholeNumber(2), inView = raw.shortWholeNumber(3)
+        // Every field read below exists, and the last starts three bytes or more before the
+        // end (so do all the others): the reads need no checks of their own.
+        guard rest >= 0, rest & 3 == 0, rest <= 4 * GSVSatellites.capacity,
+              Int(raw.starts[end &- 1]) &+ 3 <= raw.length else { return false }
+        let total = raw.shortWholeNumber(unchecked: 1), number = raw.shortWholeNumber(unchecked: 2)
+        let inView = raw.shortWholeNumber(unchecked: 3)
         guard total >= 1, number >= 1, number <= total, inView >= RawSentence.emptyField, inView != -1 else { return false }
         var first = 4
         while first < end {
-            let id = raw.shortWholeNumber(first)
-            let elevation = raw.shortWholeNumber(first &+ 1)
-            let azimuth = raw.shortWholeNumber(first &+ 2)
-            let snr = raw.shortWholeNumber(first &+ 3)
+            let id = raw.shortWholeNumber(unchecked: first)
+            let elevation = raw.shortWholeNumber(unchecked: first &+ 1)
+            let azimuth = raw.shortWholeNumber(unchecked: first &+ 2)
+            let snr = raw.shortWholeNumber(unchecked: first &+ 3)
             // -1 (not a short number) anywhere, or a value out of range: the general path.
             guard id != -1, elevation != -1, azimuth != -1, snr != -1,
                   elevation <= 90, azimuth <= 360, snr <= 99 else { return false }
