@@ -91,6 +91,15 @@ struct SentenceTests {
         #expect(s.satellites[1] == GSVSatellite(id: 12, elevation: 25, azimuth: 210, snr: 36))
     }
 
+    @Test("GSV without a checksum, its last field at the very end, reads the same", arguments: ["", "4", "41"])
+    func gsvWithoutChecksum(lastSNR: String) {
+        let body = "GPGSV,1,1,02,11,50,100,41,12,25,210,\(lastSNR)"
+        let framer = NMEAFramer.Configuration(acceptsMissingChecksum: true)
+        let bare = decode("$\(body)\r\n", framer: framer).decoded
+        let checked = decode(nmea(body)).decoded
+        #expect(bare.count == 1 && bare == checked, "\(bare)")
+    }
+
     @Test("GSV with more than 58 satellites in view (two-digit part count)")
     func gsvManySatellites() throws {
         guard case .gsv(let s)? = try sentence("GPGSV,16,12,63,45,10,100,30,46,11,101,31,47,12,102,32,48,13,103,") else { Issue.record("no GSV"); return }
