@@ -456,12 +456,13 @@ struct ModeEvidence: Sendable {
 struct KindCounts: Sendable {
     private var packed: UInt64 = 0
 
-    /// Adds one to counter `index` and returns its new value.
+    /// Adds one to counter `index` (0...15) and returns its new value.
+    @inline(__always)
     mutating func increment(_ index: Int) -> Int {
-        let shift = UInt64(index * 4)
-        let value = (packed >> shift) & 0xF
+        let shift = UInt64(truncatingIfNeeded: index &* 4)
+        let value = (packed &>> shift) & 0xF
         guard value < 15 else { return 15 }
-        packed += 1 << shift
-        return Int(value + 1)
+        packed &+= 1 &<< shift
+        return Int(truncatingIfNeeded: value &+ 1)
     }
 }
