@@ -22,6 +22,14 @@ struct FieldTests {
         #expect(abs(try #require(gga.latitude) - (48 + 7.0381234567891234567891234 / 60)) < 1e-12)
     }
 
+    /// `count` fields of digits and points in any order, of lengths in `lengths`.
+    private func randomFields(_ count: Int, lengths: ClosedRange<Int>, using generator: inout some RandomNumberGenerator) -> [String] {
+        let alphabet = Array("0123456789.")
+        return (0..<count).map { _ in
+            String((0..<Int.random(in: lengths, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+    }
+
     @Test("the word-at-a-time coordinate reader agrees with the general one, value and error")
     func quickCoordinatesAgree() {
         var generator = SystemRandomNumberGenerator()
@@ -30,11 +38,7 @@ struct FieldTests {
                        "4807..038", "4807.038.1", "4807.0381234", "4807", ".4807", "4807.038 ", "12345678.9",
                        "4717.1125789", "4807.03824712345", "0000.000000000001", "5959.9999999999999", "4807.0382471234567",
                        "4807.03824.12345", "4807.038247123.5", "4807.03824712a45", "8959.999999999999"]
-        let alphabet = Array("0123456789.")
-        for _ in 0..<3000 {
-            let length = Int.random(in: 1...20, using: &generator)
-            samples.append(String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
-        }
+        samples += randomFields(3000, lengths: 1...20, using: &generator)
         // Well-formed fields with every length of fraction, as high-precision receivers send them.
         let digits = Array("0123456789")
         for _ in 0..<3000 {
@@ -110,11 +114,7 @@ struct FieldTests {
         var samples = ["120000", "120000.00", "235960", "235960.5", "000000.000000001", "235959.99999999", "235959.123456789",
                        "120000.", "120000..", "120000.1.", "120000.1.2", "12000.00", "1200000.0", "240000", "236000", "235961",
                        "12a000.00", "120000.0a", "-12000.00", "120000.123456789012", ""]
-        let alphabet = Array("0123456789.")
-        for _ in 0..<3000 {
-            let length = Int.random(in: 1...18, using: &generator)
-            samples.append(String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
-        }
+        samples += randomFields(3000, lengths: 1...18, using: &generator)
         // Well-formed fields with every length of fraction, some of them impossible times.
         let digits = Array("0123456789")
         for _ in 0..<3000 {

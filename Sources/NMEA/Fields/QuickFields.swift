@@ -32,15 +32,13 @@ extension RawSentence {
     @inline(__always)
     func shortWholeNumber(_ index: Int) -> Int {
         guard index < fieldCount else { return Self.emptyField }
-        let start = Int(starts[index])
-        let count = Int(starts[index &+ 1]) &- 1 &- start
         // Four bytes from the field's start stay inside the sentence and the byte after it
         // (its line end, or the framer's spare room) when a checksum follows the data.
-        guard start &+ 3 <= length else {
-            return count == 0 ? Self.emptyField : NMEAField(base: base + start, count: count).shortWholeNumber
+        guard Int(starts[index]) &+ 3 <= length else {
+            let field = self[index]
+            return field.isEmpty ? Self.emptyField : field.shortWholeNumber
         }
-        let word = UInt64(UInt32(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt32.self)))
-        return Self.shortWholeNumber(word, count: count)
+        return shortWholeNumber(unchecked: index)
     }
 
     /// ``shortWholeNumber(_:)`` without its checks, for a caller that has made them once for

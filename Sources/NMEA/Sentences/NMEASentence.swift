@@ -77,16 +77,16 @@ public enum NMEASentence: Sendable, Hashable {
     /// Decodes `raw` and hands the typed value to `visitor`, with no enum in between.
     /// Returns `false` for a type this module does not decode.
     static func decode<Visitor: SentenceVisitor>(_ raw: RawSentence, into visitor: inout Visitor) throws(MalformedSentence) -> Bool {
-        // A standard address is five bytes, the talker then the formatter (what ``RawSentence/talker``
-        // and ``RawSentence/formatter`` give), read here straight from the sentence.
-        let base = raw.base
-        guard raw.fieldCount > 0, raw.starts[1] == 7, base[1] != UInt8(ascii: "P") else {
-            guard raw.isProprietary, raw.address.equals("PGRMZ") else { return false }
+        // A standard address is five bytes, the talker then the formatter: read here as bytes,
+        // without the optionals of ``RawSentence/talker`` and ``RawSentence/formatter``.
+        let address = raw.address
+        guard address.count == 5, !raw.isProprietary else {
+            guard raw.isProprietary, address.equals("PGRMZ") else { return false }
             visitor.visit(try PGRMZ(raw))
             return true
         }
-        let talker = Talker(base[1], base[2])
-        switch UInt32(base[3]) << 16 | UInt32(base[4]) << 8 | UInt32(base[5]) {
+        let talker = Talker(address[0], address[1])
+        switch UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4]) {
         case 0x47_47_41: visitor.visit(try GGA(raw, talker: talker))
         case 0x52_4D_43: visitor.visit(try RMC(raw, talker: talker))
         case 0x47_53_41: visitor.visit(try GSA(raw, talker: talker))
