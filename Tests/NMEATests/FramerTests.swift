@@ -190,9 +190,12 @@ struct FramerTests {
         }
     }
 
+    /// Whether `byte` ends or interrupts a sentence, read byte by byte: the reference the word
+    /// and block tests are held to.
+    private func isStop(_ byte: UInt8) -> Bool { byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "$") }
+
     @Test("the word tests find the first byte that ends a sentence, and every comma before it")
     func wordTests() {
-        func isStop(_ byte: UInt8) -> Bool { byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "$") }
         // Printable bytes below the lane under test, every byte in it, and above it bytes that
         // provoke borrows and carries (which may only disturb lanes above the first stop).
         let below: [UInt8] = Array(" ,-0A*z~".utf8)
@@ -219,7 +222,6 @@ struct FramerTests {
 
     @Test("the block test marks exactly the bytes that end a sentence, and the commas, in all sixteen lanes")
     func blockTests() {
-        func isStop(_ byte: UInt8) -> Bool { byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "$") }
         let fillers: [UInt8] = [0x00, 0x1F, 0x20, 0x24, 0x2C, 0x7E, 0x7F, 0x80, 0xFF, UInt8(ascii: "A")]
         for lane in 0..<16 {
             for byte in UInt8.min...UInt8.max {
