@@ -129,73 +129,12 @@ public final class NMEADecoder {
         let raw: RawSentence
         let handler: Handler
 
-        /// Counts the sentence and hands it out before it reaches the assembler.
-        private func announce() -> CorePointer {
+        mutating func visit<Sentence: SentenceType>(_ sentence: Sentence) {
+            // Counted and handed out before it reaches the assembler.
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
             handler._withUnsafeGuaranteedRef { $0.call(.sentence(raw)) }
-            return core
-        }
-
-        mutating func visit(_ s: GGA) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: RMC) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: GSA) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: GSV) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: VTG) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: GLL) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: ZDA) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: GST) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: GNS) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: GBS) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: DTM) { _ = announce() }
-        mutating func visit(_ s: TXT) { _ = announce() }
-        mutating func visit(_ s: HDT) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
-        }
-
-        mutating func visit(_ s: PGRMZ) {
-            var sink = Sink(core: announce(), handler: handler)
-            core.pointee.assembler.add(s, into: &sink)
+            var sink = Sink(core: core, handler: handler)
+            core.pointee.assembler.add(sentence, into: &sink)
         }
     }
 

@@ -47,3 +47,12 @@ public struct DTM: Sendable, Hashable {
         return (direction[0] == negative ? -minutes : minutes) / 60
     }
 }
+
+extension DTM: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("D", "T", "M") }
+    var sentence: NMEASentence { .dtm(self) }
+
+    /// Nothing in it bears on the fix (gpsd does not use it either).
+    func apply(to epoch: inout EpochAccumulator) {}
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink) {}
+}

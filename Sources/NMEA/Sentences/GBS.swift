@@ -56,3 +56,11 @@ public struct GBS: Sendable, Hashable {
         signalID = try raw.read(10) { field throws(FieldError) in try field.hexInteger() }
     }
 }
+
+extension GBS: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "B", "S") }
+    static var timeField: Int? { 1 }
+    var sentence: NMEASentence { .gbs(self) }
+
+    func apply(to epoch: inout EpochAccumulator) { epoch.noteTime(time) }
+}

@@ -63,3 +63,18 @@ public struct GGA: Sendable, Hashable {
         differentialStation = try raw.quickInteger(14)
     }
 }
+
+extension GGA: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "G", "A") }
+    static var timeField: Int? { 1 }
+    var sentence: NMEASentence { .gga(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.noteTime(time)
+        if quality != .invalid { epoch.setPosition(latitude, longitude) }
+        epoch.fix.quality = quality ?? epoch.fix.quality
+        epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: altitudeMSL, separation: geoidSeparation,
+                            age: differentialAge, station: differentialStation)
+        epoch.mode.quality(satellitesUsed == 0 ? .invalid : quality, hasAltitude: altitudeMSL != nil)
+    }
+}

@@ -34,3 +34,17 @@ public struct GLL: Sendable, Hashable {
         mode = try raw.positioningMode(7)
     }
 }
+
+extension GLL: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "L", "L") }
+    static var timeField: Int? { 5 }
+    var sentence: NMEASentence { .gll(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.noteTime(time)
+        let valid = isValid != false && mode?.isValid != false
+        if valid { epoch.setPosition(latitude, longitude) }
+        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+        epoch.mode.validity(isValid.map { $0 && mode?.isValid != false }, hasAltitude: false)
+    }
+}

@@ -126,3 +126,20 @@ public struct PositioningModes: Sendable, Hashable, RandomAccessCollection, Expr
         return PositioningMode(rawValue: UInt8(truncatingIfNeeded: packed >> UInt64(8 * position)))!
     }
 }
+
+extension GNS: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "N", "S") }
+    static var timeField: Int? { 1 }
+    var sentence: NMEASentence { .gns(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.noteTime(time)
+        let mode = bestMode
+        if mode?.isValid ?? true { epoch.setPosition(latitude, longitude) }
+        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+        epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: altitudeMSL, separation: geoidSeparation,
+                            age: differentialAge, station: differentialStation)
+        epoch.fix.navigationalStatus = navigationalStatus ?? epoch.fix.navigationalStatus
+        epoch.mode.validity(mode.map(\.isValid), hasAltitude: altitudeMSL != nil)
+    }
+}

@@ -122,3 +122,21 @@ public struct SatelliteNumbers: Sendable, Hashable, RandomAccessCollection {
     /// Hashes the numbers held.
     public func hash(into hasher: inout Hasher) { for number in self { hasher.combine(number) } }
 }
+
+extension GSA: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "S", "A") }
+    var sentence: NMEASentence { .gsa(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.fix.pdop = pdop ?? epoch.fix.pdop
+        epoch.fix.hdop = hdop ?? epoch.fix.hdop
+        epoch.fix.vdop = vdop ?? epoch.fix.vdop
+        epoch.mode.fixType(fixType)
+        let system = systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? talker.constellation
+        epoch.markUsed { used in
+            satellites.forEachNumber { number in
+                if let id = SatelliteID(nmeaID: number, constellation: system) { used.insert(id) }
+            }
+        }
+    }
+}

@@ -48,3 +48,17 @@ public struct GST: Sendable, Hashable {
         altitudeDeviation = try raw.decimal(8, in: 0...1e9)
     }
 }
+
+extension GST: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "S", "T") }
+    static var timeField: Int? { 1 }
+    var sentence: NMEASentence { .gst(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.noteTime(time)
+        epoch.fix.errors = PositionErrors(
+            latitude: latitudeDeviation, longitude: longitudeDeviation, altitude: altitudeDeviation,
+            rangeRMS: rangeRMS, semiMajor: semiMajorDeviation, semiMinor: semiMinorDeviation,
+            orientation: orientation)
+    }
+}

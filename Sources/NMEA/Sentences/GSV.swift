@@ -209,3 +209,15 @@ public struct GSVSatellites: Sendable, Hashable, RandomAccessCollection {
         return storage[unchecked: position]
     }
 }
+
+extension GSV: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("G", "S", "V") }
+    var sentence: NMEASentence { .gsv(self) }
+
+    /// Its satellites go to the sky assembler, not into the fix.
+    func apply(to epoch: inout EpochAccumulator) {}
+
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink) {
+        assembler.addSatellites(self, into: &sink)
+    }
+}

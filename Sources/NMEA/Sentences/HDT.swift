@@ -18,3 +18,10 @@ public struct HDT: Sendable, Hashable {
         try raw.expectUnit(2, UInt8(ascii: "T"))
     }
 }
+
+extension HDT: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("H", "D", "T") }
+    var sentence: NMEASentence { .hdt(self) }
+
+    func apply(to epoch: inout EpochAccumulator) { epoch.fix.heading = heading ?? epoch.fix.heading }
+}

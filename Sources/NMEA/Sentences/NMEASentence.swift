@@ -1,4 +1,8 @@
 /// A decoded NMEA 0183 sentence of one of the types this module understands.
+///
+/// Each type lives in a file of its own, where it declares its formatter, its time and how it
+/// applies itself to an epoch; this file is the one list of them: a case here, and a line in
+/// ``NMEASentence/withType(of:_:)`` (proprietary types in ``NMEASentence/decode(_:into:)``).
 public enum NMEASentence: Sendable, Hashable {
     /// Fix data.
     case gga(GGA)
@@ -29,38 +33,63 @@ public enum NMEASentence: Sendable, Hashable {
     /// Garmin altitude (proprietary `$PGRMZ`).
     case pgrmz(PGRMZ)
 
+    /// Hands the typed value to `visitor`.
+    func accept<Visitor: SentenceVisitor>(_ visitor: inout Visitor) {
+        switch self {
+        case .gga(let s): visitor.visit(s)
+        case .rmc(let s): visitor.visit(s)
+        case .gsa(let s): visitor.visit(s)
+        case .gsv(let s): visitor.visit(s)
+        case .vtg(let s): visitor.visit(s)
+        case .gll(let s): visitor.visit(s)
+        case .zda(let s): visitor.visit(s)
+        case .gst(let s): visitor.visit(s)
+        case .gns(let s): visitor.visit(s)
+        case .gbs(let s): visitor.visit(s)
+        case .dtm(let s): visitor.visit(s)
+        case .txt(let s): visitor.visit(s)
+        case .hdt(let s): visitor.visit(s)
+        case .pgrmz(let s): visitor.visit(s)
+        }
+    }
+
+    /// Calls `visitor` with the talker sentence type whose formatter is `formatter`; returns
+    /// `false` for a formatter this module does not decode.
+    @inline(__always)
+    static func withType<Visitor: SentenceTypeVisitor>(
+        of formatter: SentenceFormatter, _ visitor: inout Visitor
+    ) throws(MalformedSentence) -> Bool {
+        switch formatter {
+        case GGA.formatter: try visitor.visit(GGA.self)
+        case RMC.formatter: try visitor.visit(RMC.self)
+        case GSA.formatter: try visitor.visit(GSA.self)
+        case GSV.formatter: try visitor.visit(GSV.self)
+        case VTG.formatter: try visitor.visit(VTG.self)
+        case GLL.formatter: try visitor.visit(GLL.self)
+        case ZDA.formatter: try visitor.visit(ZDA.self)
+        case GST.formatter: try visitor.visit(GST.self)
+        case GNS.formatter: try visitor.visit(GNS.self)
+        case GBS.formatter: try visitor.visit(GBS.self)
+        case DTM.formatter: try visitor.visit(DTM.self)
+        case TXT.formatter: try visitor.visit(TXT.self)
+        case HDT.formatter: try visitor.visit(HDT.self)
+        default: return false
+        }
+        return true
+    }
+
     /// The sentence's talker; `nil` for proprietary sentences.
     public var talker: Talker? {
-        switch self {
-        case .gga(let s): s.talker
-        case .rmc(let s): s.talker
-        case .gsa(let s): s.talker
-        case .gsv(let s): s.talker
-        case .vtg(let s): s.talker
-        case .gll(let s): s.talker
-        case .zda(let s): s.talker
-        case .gst(let s): s.talker
-        case .gns(let s): s.talker
-        case .gbs(let s): s.talker
-        case .dtm(let s): s.talker
-        case .txt(let s): s.talker
-        case .hdt(let s): s.talker
-        case .pgrmz: nil
-        }
+        var reader = TalkerReader()
+        accept(&reader)
+        return reader.talker
     }
 
     /// The time of day the sentence carries, for the types that carry one.
     public var time: TimeOfDay? {
-        switch self {
-        case .gga(let s): s.time
-        case .rmc(let s): s.time
-        case .gll(let s): s.time
-        case .zda(let s): s.time
-        case .gst(let s): s.time
-        case .gns(let s): s.time
-        case .gbs(let s): s.time
-        default: nil
-        }
+        var reader = TimeReader()
+        accept(&reader)
+        return reader.time
     }
 
     /// Decodes `raw` when its type is one this module knows.
@@ -76,68 +105,75 @@ public enum NMEASentence: Sendable, Hashable {
 
     /// Decodes `raw` and hands the typed value to `visitor`, with no enum in between.
     /// Returns `false` for a type this module does not decode.
+    @inline(__always)
     static func decode<Visitor: SentenceVisitor>(_ raw: RawSentence, into visitor: inout Visitor) throws(MalformedSentence) -> Bool {
-        // A standard address is five bytes, the talker then the formatter: read here as bytes,
-        // without the optionals of ``RawSentence/talker`` and ``RawSentence/formatter``.
         let address = raw.address
         guard address.count == 5, !raw.isProprietary else {
+            // Proprietary sentences, by their whole address.
             guard raw.isProprietary, address.equals("PGRMZ") else { return false }
             visitor.visit(try PGRMZ(raw))
             return true
         }
-        let talker = Talker(address[0], address[1])
-        switch UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4]) {
-        case 0x47_47_41: visitor.visit(try GGA(raw, talker: talker))
-        case 0x52_4D_43: visitor.visit(try RMC(raw, talker: talker))
-        case 0x47_53_41: visitor.visit(try GSA(raw, talker: talker))
-        case 0x47_53_56: visitor.visit(try GSV(raw, talker: talker))
-        case 0x56_54_47: visitor.visit(try VTG(raw, talker: talker))
-        case 0x47_4C_4C: visitor.visit(try GLL(raw, talker: talker))
-        case 0x5A_44_41: visitor.visit(try ZDA(raw, talker: talker))
-        case 0x47_53_54: visitor.visit(try GST(raw, talker: talker))
-        case 0x47_4E_53: visitor.visit(try GNS(raw, talker: talker))
-        case 0x47_42_53: visitor.visit(try GBS(raw, talker: talker))
-        case 0x44_54_4D: visitor.visit(try DTM(raw, talker: talker))
-        case 0x54_58_54: visitor.visit(try TXT(raw, talker: talker))
-        case 0x48_44_54: visitor.visit(try HDT(raw, talker: talker))
-        default: return false
+        // A standard address is five bytes, the talker then the formatter: read here as bytes,
+        // without the optionals of ``RawSentence/talker`` and ``RawSentence/formatter``.
+        var reader = Reader(raw: raw, talker: Talker(address[0], address[1]), visitor: visitor)
+        defer { visitor = reader.visitor }
+        return try withType(of: SentenceFormatter(address[2], address[3], address[4]), &reader)
+    }
+
+    /// Decodes the fields of the type it is given and passes the value on.
+    private struct Reader<Visitor: SentenceVisitor>: SentenceTypeVisitor {
+        let raw: RawSentence
+        let talker: Talker
+        var visitor: Visitor
+
+        @inline(__always)
+        mutating func visit<Sentence: TalkerSentence>(_ type: Sentence.Type) throws(MalformedSentence) {
+            visitor.visit(try Sentence(raw, talker: talker))
         }
-        return true
     }
 
     private struct Builder: SentenceVisitor {
         var sentence: NMEASentence?
-        mutating func visit(_ s: GGA) { sentence = .gga(s) }
-        mutating func visit(_ s: RMC) { sentence = .rmc(s) }
-        mutating func visit(_ s: GSA) { sentence = .gsa(s) }
-        mutating func visit(_ s: GSV) { sentence = .gsv(s) }
-        mutating func visit(_ s: VTG) { sentence = .vtg(s) }
-        mutating func visit(_ s: GLL) { sentence = .gll(s) }
-        mutating func visit(_ s: ZDA) { sentence = .zda(s) }
-        mutating func visit(_ s: GST) { sentence = .gst(s) }
-        mutating func visit(_ s: GNS) { sentence = .gns(s) }
-        mutating func visit(_ s: GBS) { sentence = .gbs(s) }
-        mutating func visit(_ s: DTM) { sentence = .dtm(s) }
-        mutating func visit(_ s: TXT) { sentence = .txt(s) }
-        mutating func visit(_ s: HDT) { sentence = .hdt(s) }
-        mutating func visit(_ s: PGRMZ) { sentence = .pgrmz(s) }
+        mutating func visit<Sentence: SentenceType>(_ s: Sentence) { sentence = s.sentence }
+    }
+
+    private struct TalkerReader: SentenceVisitor {
+        var talker: Talker?
+        mutating func visit<Sentence: SentenceType>(_ s: Sentence) { talker = s.sentenceTalker }
+    }
+
+    private struct TimeReader: SentenceVisitor {
+        var time: TimeOfDay?
+        mutating func visit<Sentence: SentenceType>(_ s: Sentence) { time = s.time }
     }
 }
 
-/// Receives each decoded sentence as its own type.
-protocol SentenceVisitor {
-    mutating func visit(_ s: GGA)
-    mutating func visit(_ s: RMC)
-    mutating func visit(_ s: GSA)
-    mutating func visit(_ s: GSV)
-    mutating func visit(_ s: VTG)
-    mutating func visit(_ s: GLL)
-    mutating func visit(_ s: ZDA)
-    mutating func visit(_ s: GST)
-    mutating func visit(_ s: GNS)
-    mutating func visit(_ s: GBS)
-    mutating func visit(_ s: DTM)
-    mutating func visit(_ s: TXT)
-    mutating func visit(_ s: HDT)
-    mutating func visit(_ s: PGRMZ)
+extension NMEASentence {
+    /// The UTC time of day in one line of a log (`$` through the checksum; the checksum is not
+    /// checked), for the sentence types that carry the time of a fix. `nil` for any other line,
+    /// and when the time field is empty or not a time.
+    package static func timeOfDay(inLine line: UnsafeRawBufferPointer) -> TimeOfDay? {
+        guard line.count > 7, line[0] == UInt8(ascii: "$"), line[1] != UInt8(ascii: "P"),
+              line[6] == UInt8(ascii: ","), let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else { return nil }
+        var reader = TimeFieldReader()
+        guard (try? withType(of: SentenceFormatter(line[3], line[4], line[5]), &reader)) == true,
+              let field = reader.index else { return nil }
+        var start = 7
+        for _ in 1..<field {
+            while start < line.count, line[start] != UInt8(ascii: ",") { start += 1 }
+            start += 1
+        }
+        var end = start
+        while end < line.count, line[end] != UInt8(ascii: ","), line[end] != UInt8(ascii: "*"),
+              line[end] != UInt8(ascii: "\r"), line[end] != UInt8(ascii: "\n") { end += 1 }
+        guard end <= line.count else { return nil }
+        return try? NMEAField(base: base + start, count: end - start).timeOfDay()
+    }
+
+    private struct TimeFieldReader: SentenceTypeVisitor {
+        var index: Int?
+        mutating func visit<Sentence: TalkerSentence>(_ type: Sentence.Type) { index = Sentence.timeField }
+    }
 }

@@ -24,3 +24,11 @@ public struct PGRMZ: Sendable, Hashable {
         dimension = try raw.integer(3)
     }
 }
+
+extension PGRMZ: SentenceType {
+    var sentenceTalker: Talker? { nil }
+    var sentence: NMEASentence { .pgrmz(self) }
+
+    /// Feet-resolution altitude: used only when the epoch has no GGA or GNS altitude.
+    func apply(to epoch: inout EpochAccumulator) { epoch.garminAltitude = altitude ?? epoch.garminAltitude }
+}

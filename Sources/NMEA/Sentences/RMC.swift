@@ -85,3 +85,24 @@ extension NMEAField {
         return date
     }
 }
+
+extension RMC: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("R", "M", "C") }
+    static var timeField: Int? { 1 }
+    var sentence: NMEASentence { .rmc(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        if let date { epoch.dates.noteTwoDigitDate(date, at: time) }
+        epoch.noteTime(time)
+        let valid = isValid != false && mode?.isValid != false
+        if valid {
+            epoch.setPosition(latitude, longitude)
+            epoch.fix.speed = speed ?? epoch.fix.speed
+            epoch.fix.track = course ?? epoch.fix.track
+        }
+        epoch.fix.magneticVariation = magneticVariation ?? epoch.fix.magneticVariation
+        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+        epoch.fix.navigationalStatus = navigationalStatus ?? epoch.fix.navigationalStatus
+        epoch.mode.validity(isValid.map { $0 && mode?.isValid != false }, hasAltitude: false)
+    }
+}

@@ -51,3 +51,12 @@ public struct TXT: Sendable, Hashable {
         return result
     }
 }
+
+extension TXT: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("T", "X", "T") }
+    var sentence: NMEASentence { .txt(self) }
+
+    /// Text for people: nothing in it bears on the fix.
+    func apply(to epoch: inout EpochAccumulator) {}
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink) {}
+}

@@ -66,6 +66,13 @@ public struct SentenceFormatter: Sendable, Hashable, CustomStringConvertible {
     @inlinable
     public init(_ a: UInt8, _ b: UInt8, _ c: UInt8) { code = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
 
+    /// Creates a formatter from its three letters, such as `("G", "G", "A")`: a constant the
+    /// compiler folds, as it does not fold one read from a string.
+    @inlinable
+    public init(_ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar) {
+        code = a.value << 16 | b.value << 8 | c.value
+    }
+
     /// The three letters.
     public var description: String {
         String(unsafeUninitializedCapacity: 3) { buffer in

@@ -46,3 +46,16 @@ public struct VTG: Sendable, Hashable {
         }
     }
 }
+
+extension VTG: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("V", "T", "G") }
+    var sentence: NMEASentence { .vtg(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        if mode?.isValid != false {
+            epoch.fix.speed = speed ?? epoch.fix.speed
+            epoch.fix.track = courseTrue ?? epoch.fix.track
+        }
+        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+    }
+}

@@ -45,3 +45,14 @@ public struct ZDA: Sendable, Hashable {
         localZoneMinutes = try raw.quickInteger(6)
     }
 }
+
+extension ZDA: TalkerSentence {
+    static var formatter: SentenceFormatter { SentenceFormatter("Z", "D", "A") }
+    static var timeField: Int? { 1 }
+    var sentence: NMEASentence { .zda(self) }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        if let date { epoch.dates.noteFullDate(date, at: time) }
+        epoch.noteTime(time)
+    }
+}

@@ -1,0 +1,181 @@
+/// Decides where one reporting cycle ends and the next begins, from the kind and time of each
+/// sentence that bears on the fix: a pure state machine that returns what to do, and holds no
+/// sentence and no fix (``EpochAssembler`` does what it says).
+///
+/// The rules, as gpsd's:
+/// - A sentence with a time different from the epoch's ends the epoch.
+/// - At each such change, the last sentence of the ended cycle (its kind, and how many of that
+///   kind the cycle had) is learned as the cycle's end, unless one is known already; from then
+///   on, that sentence ends the epoch at once ("ended early"), without waiting for the next time.
+/// - After an early end, sentences without a time belong to the next epoch: they are held. A
+///   timed sentence then either starts the next epoch (the held ones go into it) or carries the
+///   ended epoch's time: the learned end was wrong, so it is forgotten and the epoch goes on (to
+///   be delivered again, revised). Held sentences that end the way a cycle ends, or that pile up
+///   to ``maximumHeld``, are a cycle of their own: a receiver with no clock.
+/// - In an epoch with no time, the first kind of the epoch coming round again starts a new one.
+struct CycleTracker: Sendable {
+    /// What to do with one sentence, in this order: hold it, deliver the epoch, start a new
+    /// epoch, merge the held sentences, merge it, deliver the epoch.
+    struct Step: Sendable, Equatable {
+        /// Keep the sentence for the next epoch instead of merging it now.
+        var hold = false
+        /// Deliver the epoch in progress first.
+        var deliverFirst = false
+        /// Start a new epoch (no field of the last one carries over).
+        var startEpoch = false
+        /// Merge the held sentences, in the order they came.
+        var releaseHeld = false
+        /// Deliver the epoch once everything above is merged.
+        var deliverAfter = false
+
+        /// Merge the sentence into the epoch in progress.
+        var merge: Bool { !hold }
+    }
+
+    /// What to do at the end of the input, in this order: start a new epoch and merge the held
+    /// sentences into it; deliver the epoch; start a new epoch.
+    struct Finish: Sendable, Equatable {
+        var releaseHeld = false
+        var deliver = false
+        var startEpoch = false
+    }
+
+    /// The most sentences held after an early end before they are taken as a cycle of their own.
+    static let maximumHeld = 64
+
+    /// One kind of sentence, counted in a cycle: the sentence's type.
+    struct Kind: Sendable, Hashable {
+        let id: ObjectIdentifier
+        init<Sentence: SentenceType>(_ type: Sentence.Type) { id = ObjectIdentifier(type) }
+    }
+
+    /// A sentence's place in a cycle: its kind, and how many of that kind came up to it.
+    struct Position: Sendable, Equatable {
+        var kind: Kind
+        var occurrence: Int
+    }
+
+    private var counts = KindCounts()
+    private var first: Kind?
+    private var last: Position?
+    /// The learned end of a cycle.
+    private(set) var cycleEnd: Position?
+    private var endedEarly = false
+    /// The first time any sentence of the epoch carried.
+    private(set) var epochTime: TimeOfDay?
+    /// Whether anything was merged since the epoch started or was last delivered.
+    private(set) var hasData = false
+    /// Kinds of the held sentences, in order.
+    private var held: [Kind] = []
+    private var heldEnds = 0
+
+    /// A sentence of `kind` with `time` has arrived.
+    mutating func arrive(_ kind: Kind, time: TimeOfDay?) -> Step {
+        var step = Step()
+        if let time {
+            if endedEarly {
+                endedEarly = false
+                if time == epochTime {
+                    cycleEnd = nil
+                    hasData = true
+                } else {
+                    step.startEpoch = true
+                    startEpoch()
+                }
+                step.releaseHeld = true
+                releaseHeld()
+            } else if let current = epochTime, current != time {
+                if cycleEnd == nil, let last { cycleEnd = last }
+                step.deliverFirst = hasData
+                step.startEpoch = true
+                startEpoch()
+            }
+        } else if endedEarly {
+            step.hold = true
+            held.append(kind)
+            if kind == cycleEnd?.kind { heldEnds += 1 }
+            if heldEnds == cycleEnd?.occurrence || held.count >= Self.maximumHeld {
+                step.startEpoch = true
+                startEpoch()
+                step.releaseHeld = true
+                releaseHeld()
+                step.deliverAfter = true
+                hasData = false
+            }
+            return step
+        } else if epochTime == nil, hasData, kind == first {
+            step.deliverFirst = true
+            step.startEpoch = true
+            startEpoch()
+        }
+
+        note(kind)
+        if let time, epochTime == nil { epochTime = time }
+        if let cycleEnd, cycleEnd == last, epochTime != nil {
+            step.deliverAfter = true
+            hasData = false
+            endedEarly = true
+        }
+        return step
+    }
+
+    /// The input has ended.
+    mutating func finish() -> Finish {
+        var finish = Finish()
+        if endedEarly {
+            endedEarly = false
+            guard !held.isEmpty else { return finish }
+            startEpoch()
+            finish.releaseHeld = true
+            releaseHeld()
+        }
+        finish.deliver = hasData
+        finish.startEpoch = true
+        startEpoch()
+        return finish
+    }
+
+    private mutating func startEpoch() {
+        counts = KindCounts()
+        first = nil
+        last = nil
+        epochTime = nil
+        hasData = false
+    }
+
+    private mutating func releaseHeld() {
+        for kind in held { note(kind) }
+        held.removeAll(keepingCapacity: true)
+        heldEnds = 0
+    }
+
+    /// Counts a sentence of `kind` into the epoch.
+    private mutating func note(_ kind: Kind) {
+        let occurrence = counts.increment(kind)
+        if first == nil { first = kind }
+        last = Position(kind: kind, occurrence: occurrence)
+        hasData = true
+    }
+}
+
+/// How many sentences of each kind an epoch had, for the first sixteen kinds (no receiver sends
+/// more kinds that bear on the fix); a count stops at 15 (no cycle has more of one kind that
+/// matter).
+struct KindCounts: Sendable {
+    private var kinds: InlineArray<16, ObjectIdentifier?> = .init(repeating: nil)
+    private var counts: InlineArray<16, UInt8> = .init(repeating: 0)
+    private var kindCount = 0
+
+    /// Adds one to the count of `kind` and returns its new value.
+    mutating func increment(_ kind: CycleTracker.Kind) -> Int {
+        var slot = 0
+        while slot < kindCount, kinds[slot] != kind.id { slot &+= 1 }
+        if slot == kindCount {
+            guard slot < 16 else { return 15 }
+            kinds[slot] = kind.id
+            kindCount &+= 1
+        }
+        counts[slot] = min(counts[slot] &+ 1, 15)
+        return Int(counts[slot])
+    }
+}

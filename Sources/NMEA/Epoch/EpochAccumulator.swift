@@ -1,0 +1,68 @@
+/// The epoch being built: what the sentences of one cycle have said so far, merged field by
+/// field (each sentence type's `apply(to:)` says how), and the two things sentences update
+/// that outlast an epoch: the date resolver and the satellites the last GSA marked used.
+struct EpochAccumulator: Sendable {
+    /// The fields merged so far; its mode, climb and derived speed are set when it is finished.
+    var fix = Fix()
+    /// What the sentences said about the fix's dimension.
+    var mode = ModeEvidence()
+    /// Garmin's `$PGRMZ` altitude, used only when no GGA or GNS gave one.
+    var garminAltitude: Double?
+    /// Dates and years, from RMC and ZDA.
+    var dates: DateResolver
+    /// The satellites the epoch's GSA sentences mark used; kept until the next epoch's first
+    /// GSA, as the satellite views that follow are marked from them.
+    private var used = SatelliteSet()
+    private var usedCleared = false
+
+    init(dates: DateResolver) {
+        self.dates = dates
+    }
+
+    /// Forgets the fields of the epoch (the used satellites wait for the next GSA).
+    mutating func startEpoch() {
+        fix = Fix()
+        mode = ModeEvidence()
+        garminAltitude = nil
+        usedCleared = false
+    }
+
+    /// Takes the time of the epoch from its first sentence that has one.
+    mutating func noteTime(_ time: TimeOfDay?) {
+        if let time, fix.timeOfDay == nil { fix.timeOfDay = time }
+    }
+
+    /// Sets the position when both coordinates are known.
+    mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
+        guard let latitude, let longitude else { return }
+        fix.latitude = latitude
+        fix.longitude = longitude
+    }
+
+    /// The solution data GGA and GNS share.
+    mutating func mergeSolution(satellites: Int?, hdop: Double?, altitude: Double?, separation: Double?,
+                                age: Double?, station: Int?) {
+        fix.satellitesUsed = satellites ?? fix.satellitesUsed
+        fix.hdop = hdop ?? fix.hdop
+        fix.altitudeMSL = altitude ?? fix.altitudeMSL
+        fix.geoidSeparation = separation ?? fix.geoidSeparation
+        fix.differentialAge = age ?? fix.differentialAge
+        fix.differentialStation = station ?? fix.differentialStation
+    }
+
+    /// Marks satellites used, for a GSA: the epoch's first GSA (even one that names none)
+    /// clears the marks of the epoch before.
+    mutating func markUsed(_ mark: (inout SatelliteSet) -> Void) {
+        if !usedCleared {
+            usedCleared = true
+            used.removeAll()
+        }
+        mark(&used)
+    }
+
+    /// Sets the used flags of a view's satellites from the marks (mutating only to read the
+    /// marks in place).
+    mutating func markUsed(in satellites: inout [Satellite]) {
+        used.markUsed(&satellites)
+    }
+}
