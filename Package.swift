@@ -21,12 +21,16 @@ let package = Package(
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
         // The libudev C API: device discovery and hotplug.
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // The C library as the device code uses it: system headers, fixed-arity wrappers for
+        // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
+        .target(name: "CPlatform"),
         // Devices, discovery, sources and the reader; re-exports NMEA and Signals.
-        .target(name: "NMEAStream", dependencies: ["NMEA", "Signals", "CUdev"]),
+        .target(name: "NMEAStream", dependencies: ["NMEA", "Signals", "CUdev", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
                 "NMEAStream",
+                "CPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,6 +43,7 @@ let package = Package(
         // beside the project: for the tests of the core, the reader and the command.
         .target(
             name: "TestSupport",
+            dependencies: ["CPlatform"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

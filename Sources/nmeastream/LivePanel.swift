@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 import NMEAStream
 
 /// The `text` format on a terminal: the current fix and a satellite table, redrawn in place

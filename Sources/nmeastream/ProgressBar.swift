@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 import Dispatch
 import NMEAStream
 
@@ -17,7 +15,7 @@ final class ProgressBar {
     init?(path: String) {
         guard isatty(STDERR_FILENO) == 1, path != "-" else { return nil }
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return nil }
+        guard stat(path, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG), status.st_size > 0 else { return nil }
         total = Int(status.st_size)
     }
 
@@ -47,6 +45,6 @@ final class ProgressBar {
 
     private func write(_ text: String) {
         var text = text
-        text.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        text.withUTF8 { try? Syscall.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

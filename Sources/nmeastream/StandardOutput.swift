@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
+import NMEAStream
 
 /// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not per line.
 final class BufferedOutput {
@@ -57,15 +56,10 @@ final class BufferedOutput {
 
     private func writeAll(_ base: UnsafePointer<UInt8>, _ total: Int) {
         guard !failed else { return }
-        var offset = 0
-        while offset < total {
-            let written = Glibc.write(fd, base + offset, total - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failed = true
-                return
-            }
-            offset += written
+        do throws(Errno) {
+            try Syscall.writeAll(fd, UnsafeRawBufferPointer(start: base, count: total))
+        } catch {
+            failed = true
         }
     }
 }
@@ -73,5 +67,5 @@ final class BufferedOutput {
 /// Writes one line to standard error at once.
 func printError(_ message: String) {
     let line = Array("nmeastream: \(message)\n".utf8)
-    line.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    line.withUnsafeBytes { try? Syscall.writeAll(STDERR_FILENO, $0) }
 }

@@ -73,7 +73,7 @@ struct NMEAReaderTests {
             Issue.record("expected a lost device, got \(String(describing: recorder.error))")
             return
         }
-        #expect(path == terminal.devicePath && (code == nil || code == EIO))
+        #expect(path == terminal.devicePath && (code == nil || code == .ioError))
         #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
         reader.stop()
     }

@@ -82,7 +82,7 @@ struct SerialPortTests {
         let dialout = getgrnam("dialout")
         try #require(dialout != nil)
         #expect(chown(file, 0, dialout!.pointee.gr_gid) == 0)
-        let error = GPSError.opening(file, errno: EACCES)
+        let error = GPSError.opening(file, errno: .permissionDenied)
         #expect(error == .permissionDenied(path: file, group: "dialout"))
         #expect(error.description.contains("usermod -aG dialout"))
         #expect(error.description.contains("udev-rules/"))

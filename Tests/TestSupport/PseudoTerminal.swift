@@ -1,3 +1,4 @@
+import CPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,19 +14,10 @@ public final class PseudoTerminal {
     private var isClosed = false
 
     public init() throws {
-        // posix_openpt and friends are not visible from Swift here; these are their ioctls
-        // (grantpt has nothing to do on devpts). The request numbers are macros Swift cannot
-        // import: _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int) in the generic
-        // encoding (x86_64, arm64 and most others).
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw PseudoTerminalError(errno: errno) }
-        var unlock: Int32 = 0
+        // The library's own call (CPlatform), so the tests open terminals as it does.
         var number: UInt32 = 0
-        guard ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
-            let code = errno
-            close(master)
-            throw PseudoTerminalError(errno: code)
-        }
+        master = nmeastream_open_pseudoterminal(&number)
+        guard master >= 0 else { throw PseudoTerminalError(errno: errno) }
         devicePath = "/dev/pts/\(number)"
     }
 

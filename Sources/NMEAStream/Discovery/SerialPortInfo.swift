@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 
 /// A serial port as discovery sees it: its node, the USB device behind it, and what it is.
 public struct SerialPortInfo: Sendable, Hashable {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 
 /// Why a GPS source could not be opened or read; its ``description`` says what to do.
 public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -20,11 +18,11 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
     case noNMEAFound(path: String, speedsTried: [Int])
     /// The device went away while open (unplugged): end of file, `EIO`, `ENXIO` or a hang-up;
     /// `errno` is `nil` for an end of file.
-    case deviceLost(path: String, errno: Int32?)
+    case deviceLost(path: String, errno: Errno?)
     /// Reading failed for another reason.
-    case readError(path: String, errno: Int32)
+    case readError(path: String, errno: Errno)
     /// Opening or setting up the device failed for another reason.
-    case openFailed(path: String, errno: Int32)
+    case openFailed(path: String, errno: Errno)
     /// Automatic discovery found no GPS receiver.
     case noReceiverFound(detail: String)
     /// udev could not be asked about devices.
@@ -57,11 +55,11 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
         case .deviceLost(let path, nil):
             return "\(path): the device went away (end of file); plug it back in and start again"
         case .deviceLost(let path, let code?):
-            return "\(path): the device went away (\(Self.reason(code))); plug it back in and start again"
+            return "\(path): the device went away (\(code)); plug it back in and start again"
         case .readError(let path, let code):
-            return "\(path): read failed: \(Self.reason(code))"
+            return "\(path): read failed: \(code)"
         case .openFailed(let path, let code):
-            return "\(path): cannot open: \(Self.reason(code))"
+            return "\(path): cannot open: \(code)"
         case .noReceiverFound(let detail):
             return "no GPS receiver found: \(detail)"
         case .discoveryFailed(let detail):
@@ -71,14 +69,12 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
-
     /// The error for an `open` of `path` that failed with `code`.
-    static func opening(_ path: String, errno code: Int32) -> GPSError {
+    static func opening(_ path: String, errno code: Errno) -> GPSError {
         switch code {
-        case ENOENT, ENODEV, ENXIO: .noSuchDevice(path: path)
-        case EACCES, EPERM: .permissionDenied(path: path, group: owningGroup(of: path))
-        case EBUSY: .busy(path: path, holders: processesHolding(path))
+        case .noSuchFile, .noSuchDevice, .noSuchDeviceOrAddress: .noSuchDevice(path: path)
+        case .permissionDenied, .notPermitted: .permissionDenied(path: path, group: owningGroup(of: path))
+        case .busy: .busy(path: path, holders: processesHolding(path))
         default: .openFailed(path: path, errno: code)
         }
     }

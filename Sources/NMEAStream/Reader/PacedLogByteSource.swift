@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 
 /// A recorded log replayed at the pace of its own timestamps (see ``LogPace``): each line
 /// goes out when its time comes, with one timed wait on the reader's queue between epochs.
@@ -90,14 +88,14 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         pending.removeSubrange(0..<offset)
         offset = 0
         var chunk = [UInt8](repeating: 0, count: log.chunkSize)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { return RecordedLogError(location: log.location, errno: errno, operation: .read) }
-            if count == 0 { atEnd = true }
-            pending.append(contentsOf: chunk.prefix(count))
-            return nil
+        var failure: Errno?
+        let count = chunk.withUnsafeMutableBytes { buffer in
+            do throws(Errno) { return try Syscall.read(descriptor, into: buffer) } catch { failure = error; return 0 }
         }
+        if let failure { return RecordedLogError(location: log.location, errno: failure, operation: .read) }
+        if count == 0 { atEnd = true }
+        pending.append(contentsOf: chunk.prefix(count))
+        return nil
     }
 
     /// How long to wait before a line stamped `time` (seconds of day) is due.
@@ -127,7 +125,7 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         isStopped = true
         guard isOpen else { return }
         isOpen = false
-        if descriptor >= 0, descriptor != STDIN_FILENO { close(descriptor) }
+        if descriptor >= 0, descriptor != STDIN_FILENO { Syscall.close(descriptor) }
         released.leave()
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 
 /// An open serial device, set up for a GPS receiver: raw 8N1, no flow control, held
 /// exclusively.
@@ -25,29 +23,34 @@ final class SerialPort {
         self.path = path
         if let speed, SerialSpeed.termiosSpeed(speed) == nil { throw .unsupportedSpeed(path: path, speed: speed) }
         var writable = true
-        var fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0, errno == EACCES || errno == EROFS {
-            // Some setups allow reading only; a GPS needs nothing written to it.
-            fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-            writable = false
+        let fd: Int32
+        do throws(Errno) {
+            do throws(Errno) {
+                fd = try Syscall.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            } catch where error == .permissionDenied || error == .readOnlyFileSystem {
+                // Some setups allow reading only; a GPS needs nothing written to it.
+                fd = try Syscall.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+                writable = false
+            }
+        } catch {
+            throw GPSError.opening(path, errno: error)
         }
-        guard fd >= 0 else { throw GPSError.opening(path, errno: errno) }
         // A terminal is what answers tcgetattr (isatty asks the same question, but inside
         // glibc, where umockdev's emulated devices cannot answer it).
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw code == ENOTTY || code == EINVAL ? .notATerminal(path: path) : .openFailed(path: path, errno: code)
+            let error = Errno.current
+            Syscall.close(fd)
+            throw error == .notATerminal || error == .invalidArgument ? .notATerminal(path: path) : .openFailed(path: path, errno: error)
         }
         // TIOCEXCL keeps other non-root processes out; flock tells cooperating processes
         // (gpsd and others that lock) that it is taken, root included.
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            Glibc.close(fd)
-            throw code == EWOULDBLOCK ? .busy(path: path, holders: GPSError.processesHolding(path)) : .openFailed(path: path, errno: code)
+            let error = Errno.current
+            Syscall.close(fd)
+            throw error == .wouldBlock ? .busy(path: path, holders: GPSError.processesHolding(path)) : .openFailed(path: path, errno: error)
         }
-        _ = ioctl(fd, UInt(TIOCEXCL))
+        _ = nmeastream_ioctl(fd, UInt(TIOCEXCL))
         descriptor = fd
         isWritable = writable
         saved = settings
@@ -81,7 +84,7 @@ final class SerialPort {
             cfsetispeed(&settings, constant)
             cfsetospeed(&settings, constant)
         }
-        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { throw .openFailed(path: path, errno: errno) }
+        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { throw .openFailed(path: path, errno: .current) }
         tcflush(descriptor, TCIFLUSH)
     }
 
@@ -97,8 +100,8 @@ final class SerialPort {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        _ = ioctl(descriptor, UInt(TIOCNXCL))
+        _ = nmeastream_ioctl(descriptor, UInt(TIOCNXCL))
         _ = tcsetattr(descriptor, TCSANOW, &saved)
-        Glibc.close(descriptor)
+        Syscall.close(descriptor)
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 
 /// The speed of a serial line, in bits per second, or a request to find it.
 ///

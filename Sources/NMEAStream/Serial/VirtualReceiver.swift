@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
+import CPlatform
 
 /// A receiver that is not there: a pseudo-terminal whose device side any program can open as
 /// if it were a serial GPS (nmeastream, gpsd, minicom…), fed with NMEA by this object.
@@ -31,28 +29,20 @@ public final class VirtualReceiver: @unchecked Sendable {
     /// Creates the pseudo-terminal, and a symbolic link to its device side at `link` when given
     /// (replacing a link already there, never another file).
     public init(link: String? = nil) throws(GPSError) {
-        // posix_openpt, grantpt and unlockpt are not visible from Swift on Linux: these are the
-        // ioctls they make (the request numbers are macros Swift cannot import).
-        let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw .openFailed(path: "/dev/ptmx", errno: errno) }
-        var unlock: Int32 = 0
         var number: UInt32 = 0
-        guard ioctl(fd, UInt(0x4004_5431), &unlock) == 0, ioctl(fd, UInt(0x8004_5430), &number) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw .openFailed(path: "/dev/ptmx", errno: code)
-        }
+        let fd = nmeastream_open_pseudoterminal(&number)
+        guard fd >= 0 else { throw .openFailed(path: "/dev/ptmx", errno: .current) }
         // Writes never block: with nobody reading, the data is dropped.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = nmeastream_set_nonblocking(fd)
         master = fd
         devicePath = "/dev/pts/\(number)"
         if let link {
             var status = stat()
-            if lstat(link, &status) == 0, status.st_mode & S_IFMT == S_IFLNK { unlink(link) }
+            if lstat(link, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFLNK) { unlink(link) }
             guard symlink(devicePath, link) == 0 else {
-                let code = errno
-                Glibc.close(fd)
-                throw .openFailed(path: link, errno: code)
+                let error = Errno.current
+                Syscall.close(fd)
+                throw .openFailed(path: link, errno: error)
             }
         }
         linkPath = link
@@ -136,20 +126,12 @@ public final class VirtualReceiver: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         if let linkPath { unlink(linkPath) }
-        Glibc.close(master)
+        Syscall.close(master)
     }
 
     private func write(_ chunk: UnsafeRawBufferPointer) {
         guard !isClosed, let base = chunk.baseAddress else { return }
-        var offset = 0
-        while offset < chunk.count {
-            let written = Glibc.write(master, base + offset, chunk.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                // EAGAIN: nobody is reading and the buffer is full; the rest is dropped.
-                return
-            }
-            offset += written
-        }
+        // Fails with wouldBlock when nobody is reading and the buffer is full: the rest is dropped.
+        try? Syscall.writeAll(master, UnsafeRawBufferPointer(start: base, count: chunk.count))
     }
 }

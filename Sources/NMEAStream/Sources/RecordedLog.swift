@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPlatform
 
 /// A recorded NMEA log (a file, or standard input), read in chunks.
 ///
@@ -39,16 +35,17 @@ public struct RecordedLog: Sendable {
     /// Reads the log to its end, calling `body` with each chunk.
     public func read(_ body: (UnsafeRawBufferPointer) -> Void) throws(RecordedLogError) {
         let fd = try openDescriptor()
-        defer { if case .file = location { close(fd) } }
+        defer { if case .file = location { Syscall.close(fd) } }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = Glibc.read(fd, buffer.baseAddress, chunkSize)
-            if count == 0 { return }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw RecordedLogError(location: location, errno: errno, operation: .read)
+            let count: Int
+            do throws(Errno) {
+                count = try Syscall.read(fd, into: buffer)
+            } catch {
+                throw RecordedLogError(location: location, errno: error, operation: .read)
             }
+            if count == 0 { return }
             body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
@@ -66,20 +63,19 @@ public struct RecordedLogError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// The log.
     public var location: RecordedLog.Location
-    /// The system error number.
-    public var errno: Int32
+    /// The system's error.
+    public var errno: Errno
     /// What failed.
     public var operation: Operation
 
     /// One line: what failed, why, and what to do.
     public var description: String {
-        let reason = String(cString: strerror(errno))
         switch (operation, errno) {
-        case (.open, ENOENT): return "cannot open \(location): no such file; check the path"
-        case (.open, EACCES): return "cannot open \(location): permission denied; check the file's permissions"
-        case (.open, EISDIR): return "cannot open \(location): it is a directory; give a log file"
-        case (.open, _): return "cannot open \(location): \(reason)"
-        case (.read, _): return "cannot read \(location): \(reason)"
+        case (.open, .noSuchFile): return "cannot open \(location): no such file; check the path"
+        case (.open, .permissionDenied): return "cannot open \(location): permission denied; check the file's permissions"
+        case (.open, .isDirectory): return "cannot open \(location): it is a directory; give a log file"
+        case (.open, _): return "cannot open \(location): \(errno)"
+        case (.read, _): return "cannot read \(location): \(errno)"
         }
     }
 }
@@ -92,12 +88,16 @@ extension RecordedLog {
         case .standardInput:
             return STDIN_FILENO
         case .file(let path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw RecordedLogError(location: location, errno: errno, operation: .open) }
+            let fd: Int32
+            do throws(Errno) {
+                fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC)
+            } catch {
+                throw RecordedLogError(location: location, errno: error, operation: .open)
+            }
             var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                close(fd)
-                throw RecordedLogError(location: location, errno: EISDIR, operation: .open)
+            if fstat(fd, &info) == 0, info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) {
+                Syscall.close(fd)
+                throw RecordedLogError(location: location, errno: .isDirectory, operation: .open)
             }
             return fd
         }

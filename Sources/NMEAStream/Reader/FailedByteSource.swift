@@ -1,0 +1,16 @@
+import Dispatch
+
+/// A source that cannot start, and says why at once.
+final class FailedByteSource: ByteSource, @unchecked Sendable {
+    let error: GPSError
+    let released = DispatchGroup()
+
+    init(_ error: GPSError) { self.error = error }
+
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+               end: @escaping @Sendable (GPSError?) -> Void) {
+        end(error)
+    }
+
+    func stop() {}
+}

@@ -1,0 +1,141 @@
+import CPlatform
+import Dispatch
+
+/// A serial device read on a Dispatch read source: the process sleeps until bytes arrive.
+///
+/// At ``SerialSpeed/automatic`` it first finds the receiver's speed by listening (see
+/// ``SpeedHunt``), with a deadline timer per speed tried; once found, the timer is gone.
+final class SerialByteSource: ByteSource, @unchecked Sendable {
+    let path: String
+    let speed: SerialSpeed
+    /// How long ``SerialSpeed/automatic`` gives each speed.
+    let huntWindow: Duration
+    /// The receiver's usual speed, tried by ``SerialSpeed/automatic`` after the port's own.
+    let preferredSpeed: Int?
+    /// Told the speed ``SerialSpeed/automatic`` found, before its first bytes are delivered.
+    let speedFound: @Sendable (Int) -> Void
+    let released = DispatchGroup()
+    // Confined to the reader's queue.
+    private var readSource: DispatchSourceRead?
+    private var huntTimer: DispatchSourceTimer?
+    private var hunt: SpeedHunt?
+    private var isStopped = false
+
+    init(path: String, speed: SerialSpeed, huntWindow: Duration = SpeedHunt.window, preferredSpeed: Int? = nil,
+         speedFound: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.path = path
+        self.speed = speed
+        self.huntWindow = huntWindow
+        self.preferredSpeed = preferredSpeed
+        self.speedFound = speedFound
+    }
+
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+               end: @escaping @Sendable (GPSError?) -> Void) {
+        let port: SerialPort
+        do throws(GPSError) {
+            switch speed {
+            case .bitsPerSecond(let bitsPerSecond): port = try SerialPort(path: path, speed: bitsPerSecond)
+            case .automatic: port = try SerialPort(path: path, speed: nil)
+            }
+        } catch {
+            return end(error)
+        }
+        let descriptor = port.descriptor
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+        let path = self.path
+        released.enter()
+        source.setEventHandler { [weak self] in
+            while let self, !self.isStopped {
+                let failure: Errno?
+                do throws(Errno) {
+                    let count = try Syscall.read(descriptor, into: buffer)
+                    if count > 0 {
+                        let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                        if hunt != nil {
+                            huntTake(chunk, port: port, deliver: deliver)
+                        } else {
+                            deliver(chunk)
+                        }
+                        if count < buffer.count { return }
+                        continue
+                    }
+                    failure = nil
+                } catch {
+                    if error == .wouldBlock { return }
+                    failure = error
+                }
+                // End of file, EIO, ENXIO, ENODEV: the device went away (unplugged, or the
+                // other end of a pseudo-terminal closed).
+                let lost = failure.map { [.ioError, .noSuchDeviceOrAddress, .noSuchDevice].contains($0) } ?? true
+                stop()
+                return end(lost ? .deviceLost(path: path, errno: failure) : .readError(path: path, errno: failure ?? .ioError))
+            }
+        }
+        // The one place the device is closed: after the source can no longer read it.
+        source.setCancelHandler { [released] in
+            port.close()
+            buffer.deallocate()
+            released.leave()
+        }
+        readSource = source
+        if speed == .automatic {
+            hunt = SpeedHunt(current: port.currentSpeed, preferred: preferredSpeed)
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.huntTimedOut(port: port, end: end) }
+            huntTimer = timer
+            huntTry(port: port, end: end)
+            timer.resume()
+        }
+        source.resume()
+    }
+
+    /// Sets the port to the speed on trial and gives it its window; fails when none is left.
+    private func huntTry(port: SerialPort, end: @escaping @Sendable (GPSError?) -> Void) {
+        guard let hunt else { return }
+        guard let speed = hunt.speed else {
+            let tried = hunt.candidates
+            stop()
+            return end(.noNMEAFound(path: path, speedsTried: tried))
+        }
+        do throws(GPSError) {
+            try port.configure(speed: speed)
+        } catch {
+            stop()
+            return end(error)
+        }
+        let nanoseconds = huntWindow.components.seconds * 1_000_000_000 + huntWindow.components.attoseconds / 1_000_000_000
+        huntTimer?.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
+    }
+
+    private func huntTimedOut(port: SerialPort, end: @escaping @Sendable (GPSError?) -> Void) {
+        guard !isStopped, hunt != nil else { return }
+        hunt?.next()
+        huntTry(port: port, end: end)
+    }
+
+    private func huntTake(_ chunk: UnsafeRawBufferPointer, port: SerialPort,
+                          deliver: @Sendable (UnsafeRawBufferPointer) -> Void) {
+        guard var current = hunt else { return }
+        hunt = nil
+        let proven = current.take(chunk)
+        guard proven, let speed = current.speed else {
+            hunt = current
+            return
+        }
+        huntTimer?.cancel()
+        huntTimer = nil
+        speedFound(speed)
+        current.kept.withUnsafeBytes { deliver($0) }
+    }
+
+    func stop() {
+        isStopped = true
+        huntTimer?.cancel()
+        huntTimer = nil
+        hunt = nil
+        readSource?.cancel()
+        readSource = nil
+    }
+}
