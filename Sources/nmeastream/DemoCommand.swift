@@ -18,20 +18,14 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
-    var format: OutputFormat = .text
+    @OptionGroup var output: OutputOptions
 
-    @Option(help: "Stop after this many fixes.")
-    var count: Int?
+    @OptionGroup var limit: CountOption
 
     @Option(help: "How many times faster than recorded (1 is real time).")
     var speed: Double = 1
 
-    @Flag(help: "At the end, print counts of sentences and rejects by reason, and the fix rate, to standard error.")
-    var stats = false
-
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
     }
 
@@ -41,7 +35,7 @@ struct DemoCommand: ParsableCommand {
             receiver = try VirtualReceiver()
         } catch {
             printError(error.description)
-            throw ExitCode(69)
+            throw ExitCode.unavailable
         }
         defer { receiver.close() }
         printError("demo: a recorded u-blox receiver playing on \(receiver.devicePath); Ctrl-C to stop")
@@ -51,7 +45,7 @@ struct DemoCommand: ParsableCommand {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
             receiver.play(.bytes(DemoRecording.bytes, pace: .recorded(speed: speed)), loop: true)
         }
-        try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), format: format, count: count, stats: stats,
+        try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), options: output, count: limit.count,
                       title: "nmeastream demo  (a recorded u-blox receiver on \(receiver.devicePath))")
     }
 }

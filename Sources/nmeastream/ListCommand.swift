@@ -41,7 +41,7 @@ struct ListCommand: ParsableCommand {
             ports = try PortDiscovery.ports()
         } catch {
             printError(error.description)
-            throw ExitCode(69)
+            throw ExitCode.unavailable
         }
         let output = BufferedOutput()
         switch format {
@@ -91,7 +91,7 @@ struct ListCommand: ParsableCommand {
         interrupt.forEach { $0.cancel() }
         if let error = failure.withLock({ $0 }) {
             printError(error.description)
-            throw ExitCode(69)
+            throw ExitCode.unavailable
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 import NMEAStream
 
 struct ReadCommand: ParsableCommand {
@@ -41,17 +40,12 @@ struct ReadCommand: ParsableCommand {
     /// The device named, by argument or option.
     var device: String? { devicePath ?? deviceOption }
 
-    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
-    var format: OutputFormat = .text
+    @OptionGroup var output: OutputOptions
 
-    @Option(help: "Stop after this many fixes.")
-    var count: Int?
+    @OptionGroup var limit: CountOption
 
     @Flag(help: "With no device named: wait for a receiver to be plugged in, and carry on with the next one when it is unplugged.")
     var watch = false
-
-    @Flag(help: "At the end, print counts of sentences and rejects by reason, and the fix rate, to standard error.")
-    var stats = false
 
     @Option(help: "Give up, with exit code 75, when no fix (of --min-mode) has come after this many seconds.")
     var timeout: Double?
@@ -60,7 +54,6 @@ struct ReadCommand: ParsableCommand {
     var minMode: MinimumMode?
 
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if devicePath != nil, deviceOption != nil {
             throw ValidationError("name the device once: as the argument or with --device")
         }
@@ -81,228 +74,7 @@ struct ReadCommand: ParsableCommand {
         } else {
             .automatic
         }
-        try readFixes(from: source, format: format, count: count, stats: stats, timeout: timeout,
+        try readFixes(from: source, options: output, count: limit.count, timeout: timeout,
                       minimumMode: minMode?.mode ?? .unknown)
-    }
-}
-
-/// `--min-mode`.
-enum MinimumMode: String, ExpressibleByArgument, CaseIterable {
-    case twoD = "2d"
-    case threeD = "3d"
-
-    var mode: FixMode { self == .twoD ? .twoD : .threeD }
-}
-
-/// Reads `source` and prints its fixes in `format` until `count` fixes, its end, or Ctrl-C;
-/// a failure is one line on standard error and an exit code.
-func readFixes(from source: GPSSource, format: OutputFormat, count: Int?, stats: Bool = false,
-               timeout: Double? = nil, minimumMode: FixMode = .unknown, title: String? = nil) throws {
-    let printer = FixPrinter(format: format, limit: count, minimumMode: minimumMode,
-                             panelTitle: title ?? "nmeastream  \(source)")
-    let reader = NMEAReader(source: source)
-    reader.delegate = printer
-    // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
-    let signals = stopOnSignals { printer.finish(.success) }
-    let start = DispatchTime.now().uptimeNanoseconds
-    if let timeout {
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            if !printer.hasPrinted { printer.finish(.timedOut(timeout)) }
-        }
-    }
-    reader.start()
-    let outcome = printer.wait()
-    reader.stop()
-    signals.forEach { $0.cancel() }
-    printer.flush()
-    if stats {
-        StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    switch outcome {
-    case .success:
-        return
-    case .failure(let error):
-        printError(error.description)
-        throw ExitCode(ReadCommand.exitCode(for: error))
-    case .timedOut(let seconds):
-        printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "
-                   + "check the antenna's view of the sky (a cold start can take a minute or more)")
-        throw ExitCode(75)
-    }
-}
-
-extension ReadCommand {
-    static func exitCode(for error: GPSError) -> Int32 {
-        switch error {
-        case .deviceLost, .readError: 74
-        default: 69
-        }
-    }
-}
-
-/// `--speed`: a number of bits per second, or `auto`.
-struct SpeedArgument: ExpressibleByArgument {
-    var speed: SerialSpeed
-
-    init(speed: SerialSpeed) { self.speed = speed }
-
-    init?(argument: String) {
-        if argument == "auto" || argument == "automatic" {
-            speed = .automatic
-        } else if let value = Int(argument), SerialSpeed.supported.contains(value) {
-            speed = .bitsPerSecond(value)
-        } else {
-            return nil
-        }
-    }
-
-    var defaultValueDescription: String { speed.description }
-}
-
-/// Prints what a reader delivers, and tells the command when to stop.
-final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
-    enum Outcome {
-        case success
-        case failure(GPSError)
-        case timedOut(Double)
-    }
-
-    private let format: OutputFormat
-    private let limit: Int?
-    // Touched on the reader's queue only, until `flush`.
-    private let output = BufferedOutput()
-    private var writer = JSONWriter()
-    private var fixes = 0
-    /// Set once `--count` fixes were printed: what the reader delivers before it stops is dropped.
-    private var isDone = false
-    private let outcome = Protected<Outcome?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    private let minimumMode: FixMode
-    private let printed = Protected(false)
-    /// The live panel, for the text format on a terminal.
-    private let panel: LivePanel?
-
-    /// Whether a fix has been printed (read from any thread).
-    var hasPrinted: Bool { printed.withLock { $0 } }
-
-    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown, panelTitle: String = "nmeastream") {
-        self.format = format
-        self.limit = limit
-        self.minimumMode = minimumMode
-        panel = format == .text && LivePanel.isWanted ? LivePanel(title: panelTitle + "   (Ctrl-C to stop)") : nil
-        if let header = format.header {
-            output.write(header)
-            output.flush()
-        }
-    }
-
-    func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
-        guard !isDone, fix.mode >= minimumMode else { return }
-        printed.withLock { $0 = true }
-        switch format {
-        case .json:
-            writer.reset()
-            GPSDJSON.writeTPV(fix, to: &writer)
-            writer.withBytes { output.writeLine($0) }
-        case .text:
-            if let panel {
-                panel.update(fix, to: output)
-            } else {
-                output.write(FixText.line(fix) + "\n")
-            }
-        case .csv:
-            output.write(CSV.row(fix))
-        case .gpx:
-            if let point = GPX.point(fix) { output.write(point) }
-        case .nmea:
-            break
-        }
-        // A live receiver: each fix is shown as it comes.
-        output.flush()
-        fixes += 1
-        if let limit, fixes >= limit {
-            isDone = true
-            finish(.success)
-        }
-    }
-
-    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
-        panel?.update(satellites)
-        guard format == .json, !isDone else { return }
-        writer.reset()
-        GPSDJSON.writeSKY(satellites, to: &writer)
-        writer.withBytes { output.writeLine($0) }
-    }
-
-    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
-        guard format == .nmea, !isDone else { return }
-        sentence.withUnsafeBytes { output.write($0) }
-        output.write([0x0D, 0x0A])
-        output.flush()
-    }
-
-    func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {
-        let name = port.catalogueEntry?.name ?? [port.vendor, port.product].compactMap { $0 }.joined(separator: " ")
-        printError("reading \(port.preferredPath)\(name.isEmpty ? "" : " (\(name))")")
-    }
-
-    func reader(_ reader: NMEAReader, didLoseDevice path: String) {
-        output.flush()
-        printError("\(path) went away; waiting for a receiver")
-    }
-
-    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {
-        printError("receiving at \(bitsPerSecond) bit/s")
-    }
-
-    func reader(_ reader: NMEAReader, didFailWith error: GPSError) { finish(.failure(error)) }
-
-    func readerDidFinish(_ reader: NMEAReader) { finish(.success) }
-
-    /// Records the outcome, the first time.
-    func finish(_ result: Outcome) {
-        let first = outcome.withLock { outcome -> Bool in
-            guard outcome == nil else { return false }
-            outcome = result
-            return true
-        }
-        if first { done.signal() }
-    }
-
-    /// Waits for the outcome.
-    func wait() -> Outcome {
-        done.wait()
-        return outcome.withLock { $0 } ?? .success
-    }
-
-    /// Closes the document (a GPX track) and writes what is buffered; call once, after the
-    /// reader has stopped.
-    func flush() {
-        panel?.close(to: output)
-        if let footer = format.footer { output.write(footer) }
-        output.flush()
-    }
-}
-
-/// Runs `stop` on SIGINT or SIGTERM instead of dying, so that devices are put back in order
-/// and documents closed; a second signal exits at once (status 130). Cancel the sources to
-/// stop listening.
-func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    let received = Protected(0)
-    return [SIGINT, SIGTERM].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
-            let count = received.withLock { count in
-                count += 1
-                return count
-            }
-            if count > 1 { _exit(130) }
-            stop()
-        }
-        source.resume()
-        return source
     }
 }

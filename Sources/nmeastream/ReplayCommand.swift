@@ -19,11 +19,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The log file, or - for standard input.")
     var file: String
 
-    @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
-    var format: OutputFormat = .text
-
-    @Flag(help: "Print counts of sentences and rejects by reason to standard error at the end.")
-    var stats = false
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "Replay at the pace of the log's own timestamps, this many times faster (1 is real time), as a live receiver would send it.")
     var speed: Double?
@@ -35,34 +31,18 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         if let speed {
             // Paced: through the reader, as a live source.
-            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed)), format: format, count: nil, stats: stats)
+            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed)), options: self.output, count: nil)
         }
         let output = BufferedOutput()
         let decoder = NMEADecoder()
-        var writer = JSONWriter()
-        let format = self.format
-        let crlf: [UInt8] = [0x0D, 0x0A]
+        let format = self.output.format
+        var renderer = FixRenderer(format: format)
         let handle: (NMEADecoder.Event) -> Void = { event in
-            switch (format, event) {
-            case (.json, .fix(let fix)):
-                writer.reset()
-                GPSDJSON.writeTPV(fix, to: &writer)
-                writer.withBytes { output.writeLine($0) }
-            case (.json, .satellites(let view)):
-                writer.reset()
-                GPSDJSON.writeSKY(view, to: &writer)
-                writer.withBytes { output.writeLine($0) }
-            case (.text, .fix(let fix)):
-                output.write(FixText.line(fix) + "\n")
-            case (.csv, .fix(let fix)):
-                output.write(CSV.row(fix))
-            case (.gpx, .fix(let fix)):
-                if let point = GPX.point(fix) { output.write(point) }
-            case (.nmea, .sentence(let raw)):
-                raw.withUnsafeBytes { output.write($0) }
-                crlf.withUnsafeBufferPointer { output.write($0) }
-            default:
-                break
+            switch event {
+            case .fix(let fix): renderer.write(fix, to: output)
+            case .satellites(let view): renderer.write(view, to: output)
+            case .sentence(let raw): renderer.write(raw, to: output)
+            case .rejected: break
             }
         }
         if let header = format.header { output.write(header) }
@@ -77,11 +57,11 @@ struct ReplayCommand: ParsableCommand {
             if let footer = format.footer { output.write(footer) }
             output.flush()
             printError(error.description)
-            throw ExitCode(66)
+            throw ExitCode.noInput
         }
         decoder.finish(handle)
         if let footer = format.footer { output.write(footer) }
         output.flush()
-        if stats { StatisticsReport.print(decoder.statistics) }
+        if self.output.stats { StatisticsReport.print(decoder.statistics) }
     }
 }

@@ -38,7 +38,7 @@ struct SimulateCommand: ParsableCommand {
             receiver = try VirtualReceiver(link: link)
         } catch {
             printError(error.description)
-            throw ExitCode(69)
+            throw ExitCode.unavailable
         }
         let output = BufferedOutput()
         output.write(receiver.devicePath + "\n")
@@ -59,7 +59,7 @@ struct SimulateCommand: ParsableCommand {
         receiver.close()
         if let error = failure.withLock({ $0 }) {
             printError(error.description)
-            throw ExitCode(66)
+            throw ExitCode.noInput
         }
     }
 }

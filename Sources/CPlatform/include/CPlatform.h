@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ static inline int nmeastream_open(const char *path, int flags) { return open(pat
 
 /// `ioctl(fd, request)` for requests that take no argument (TIOCEXCL, TIOCNXCL).
 static inline int nmeastream_ioctl(int fd, unsigned long request) { return ioctl(fd, request); }
+
+/// Ignores `signal` (SIG_IGN is a cast macro Swift cannot import).
+static inline void nmeastream_ignore_signal(int signal_number) { signal(signal_number, SIG_IGN); }
 
 /// Adds O_NONBLOCK to `fd`'s status flags.
 static inline int nmeastream_set_nonblocking(int fd) {

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The command's exit codes, as `sysexits.h` names them (64, usage, is the argument
+/// parser's own).
+extension ExitCode {
+    /// 66: the input cannot be opened or read.
+    static let noInput = ExitCode(66)
+    /// 69: no receiver, or the device or udev cannot be used.
+    static let unavailable = ExitCode(69)
+    /// 74: the device went away or failed while reading.
+    static let ioError = ExitCode(74)
+    /// 75: no fix before `--timeout`.
+    static let noFixInTime = ExitCode(75)
+}

@@ -1,0 +1,113 @@
+import Dispatch
+import NMEAStream
+
+/// Prints what a reader delivers, and tells the command when to stop.
+final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
+    enum Outcome {
+        case success
+        case failure(GPSError)
+        case timedOut(Double)
+    }
+
+    private let format: OutputFormat
+    private let limit: Int?
+    // Touched on the reader's queue only, until `flush`.
+    private let output = BufferedOutput()
+    private var renderer: FixRenderer
+    private var fixes = 0
+    /// Set once `--count` fixes were printed: what the reader delivers before it stops is dropped.
+    private var isDone = false
+    private let outcome = Protected<Outcome?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    private let minimumMode: FixMode
+    private let printed = Protected(false)
+    /// The live panel, for the text format on a terminal.
+    private let panel: LivePanel?
+
+    /// Whether a fix has been printed (read from any thread).
+    var hasPrinted: Bool { printed.withLock { $0 } }
+
+    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown, panelTitle: String = "nmeastream") {
+        self.format = format
+        self.limit = limit
+        self.minimumMode = minimumMode
+        renderer = FixRenderer(format: format)
+        panel = format == .text && LivePanel.isWanted ? LivePanel(title: panelTitle + "   (Ctrl-C to stop)") : nil
+        if let header = format.header {
+            output.write(header)
+            output.flush()
+        }
+    }
+
+    func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+        guard !isDone, fix.mode >= minimumMode else { return }
+        printed.withLock { $0 = true }
+        if let panel {
+            panel.update(fix, to: output)
+        } else {
+            renderer.write(fix, to: output)
+        }
+        // A live receiver: each fix is shown as it comes.
+        output.flush()
+        fixes += 1
+        if let limit, fixes >= limit {
+            isDone = true
+            finish(.success)
+        }
+    }
+
+    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
+        panel?.update(satellites)
+        guard !isDone else { return }
+        renderer.write(satellites, to: output)
+    }
+
+    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
+        guard format == .nmea, !isDone else { return }
+        renderer.write(sentence, to: output)
+        output.flush()
+    }
+
+    func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {
+        let name = port.catalogueEntry?.name ?? [port.vendor, port.product].compactMap { $0 }.joined(separator: " ")
+        printError("reading \(port.preferredPath)\(name.isEmpty ? "" : " (\(name))")")
+    }
+
+    func reader(_ reader: NMEAReader, didLoseDevice path: String) {
+        output.flush()
+        printError("\(path) went away; waiting for a receiver")
+    }
+
+    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {
+        printError("receiving at \(bitsPerSecond) bit/s")
+    }
+
+    func reader(_ reader: NMEAReader, didFailWith error: GPSError) { finish(.failure(error)) }
+
+    func readerDidFinish(_ reader: NMEAReader) { finish(.success) }
+
+    /// Records the outcome, the first time.
+    func finish(_ result: Outcome) {
+        let first = outcome.withLock { outcome -> Bool in
+            guard outcome == nil else { return false }
+            outcome = result
+            return true
+        }
+        if first { done.signal() }
+    }
+
+    /// Waits for the outcome.
+    func wait() -> Outcome {
+        done.wait()
+        return outcome.withLock { $0 } ?? .success
+    }
+
+    /// Closes the document (a GPX track) and writes what is buffered; call once, after the
+    /// reader has stopped.
+    func flush() {
+        panel?.close(to: output)
+        if let footer = format.footer { output.write(footer) }
+        output.flush()
+    }
+}

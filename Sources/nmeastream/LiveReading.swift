@@ -1,0 +1,48 @@
+import ArgumentParser
+import Dispatch
+import NMEAStream
+
+/// Reads `source` and prints its fixes in `format` until `count` fixes, its end, or Ctrl-C;
+/// a failure is one line on standard error and an exit code.
+func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
+               timeout: Double? = nil, minimumMode: FixMode = .unknown, title: String? = nil) throws {
+    let printer = FixPrinter(format: options.format, limit: count, minimumMode: minimumMode,
+                             panelTitle: title ?? "nmeastream  \(source)")
+    let reader = NMEAReader(source: source)
+    reader.delegate = printer
+    // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.
+    let signals = stopOnSignals { printer.finish(.success) }
+    let start = DispatchTime.now().uptimeNanoseconds
+    if let timeout {
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            if !printer.hasPrinted { printer.finish(.timedOut(timeout)) }
+        }
+    }
+    reader.start()
+    let outcome = printer.wait()
+    reader.stop()
+    signals.forEach { $0.cancel() }
+    printer.flush()
+    if options.stats {
+        StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    switch outcome {
+    case .success:
+        return
+    case .failure(let error):
+        printError(error.description)
+        throw exitCode(for: error)
+    case .timedOut(let seconds):
+        printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "
+                   + "check the antenna's view of the sky (a cold start can take a minute or more)")
+        throw ExitCode.noFixInTime
+    }
+}
+
+/// The exit code for a source that failed.
+func exitCode(for error: GPSError) -> ExitCode {
+    switch error {
+    case .deviceLost, .readError: .ioError
+    default: .unavailable
+    }
+}
