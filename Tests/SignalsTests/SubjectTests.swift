@@ -25,7 +25,7 @@ struct SubjectTests {
 
     @Test("a replay subject replays its last values, then its terminal event")
     func replay() {
-        let subject = ReplaySubject<Int, Never>(capacity: 2)
+        let subject = Subject<Int, Never>(capacity: 2)
         subject.send(1)
         subject.send(2)
         subject.send(3)

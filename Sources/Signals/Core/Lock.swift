@@ -15,7 +15,8 @@ import Darwin
 /// it, so a sanitizer run checks the state it guards. A recursive lock lets the thread that
 /// holds it take it again: subjects deliver events under one, so that a handler may send to
 /// the subject it is observing.
-public final class Lock: @unchecked Sendable {
+@usableFromInline
+package final class Lock: @unchecked Sendable {
     @usableFromInline
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline
@@ -30,7 +31,7 @@ public final class Lock: @unchecked Sendable {
     var holds = 0
 
     /// Creates a lock; `recursive` lets its holder lock it again (and unlock as many times).
-    public init(recursive: Bool = false) {
+    @usableFromInline package init(recursive: Bool = false) {
         self.recursive = recursive
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -50,7 +51,7 @@ public final class Lock: @unchecked Sendable {
 
     /// Takes the lock, waiting for it if another thread holds it.
     @inlinable @inline(__always)
-    public func lock() {
+    package func lock() {
         guard recursive else {
             let result = pthread_mutex_lock(mutex)
             return precondition(result == 0, "pthread_mutex_lock failed: \(result)")
@@ -66,7 +67,7 @@ public final class Lock: @unchecked Sendable {
     /// Takes the lock if it is free (or held by this thread, for a recursive lock) and tells
     /// whether it did; never waits.
     @inlinable
-    public func tryLock() -> Bool {
+    package func tryLock() -> Bool {
         guard recursive else { return pthread_mutex_trylock(mutex) == 0 }
         let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
         if owner.load(ordering: .relaxed) != me {
@@ -79,7 +80,7 @@ public final class Lock: @unchecked Sendable {
 
     /// Releases the lock; the calling thread must hold it.
     @inlinable @inline(__always)
-    public func unlock() {
+    package func unlock() {
         guard recursive else {
             let result = pthread_mutex_unlock(mutex)
             return precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
@@ -94,7 +95,7 @@ public final class Lock: @unchecked Sendable {
 
     /// Runs `body` with the lock held.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()
         defer { unlock() }
         return try body()
@@ -102,16 +103,16 @@ public final class Lock: @unchecked Sendable {
 }
 
 /// A value guarded by its own ``Lock``: the state of a class that threads share.
-public final class Protected<State>: @unchecked Sendable {
+package final class Protected<State>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline var state: State
 
     /// Creates the guard around `state`.
-    public init(_ state: State) { self.state = state }
+    package init(_ state: State) { self.state = state }
 
     /// Runs `body` on the state with the lock held. Never call out to user code from `body`.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

@@ -124,6 +124,6 @@ extension Signal {
     /// new observer.
     @inlinable
     public func share(replay: Int) -> Signal {
-        multicast { ReplaySubject<Value, Failure>(capacity: replay) }.refCount()
+        multicast { Subject<Value, Failure>(capacity: replay) }.refCount()
     }
 }

@@ -2,17 +2,6 @@
 public protocol EventSubject<Value, Failure>: EventReceiver, AnyObject, Sendable {
     /// The subject as a signal.
     var signal: Signal<Value, Failure> { get }
-    /// Subscribes `observer` itself, not a forwarder to it, and returns what removes it:
-    /// the multicast connection's observers take one lock per event this way. The default
-    /// subscribes through ``signal``.
-    func attach(_ observer: Observer<Value, Failure>) -> Disposable?
-}
-
-extension EventSubject {
-    @inlinable
-    public func attach(_ observer: Observer<Value, Failure>) -> Disposable? {
-        signal.observe(observer)
-    }
 }
 
 extension Subject: EventSubject {}
@@ -36,7 +25,7 @@ struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
             attach = { known.attach($0, exclusive: true) }
             lock = known.lock
         } else {
-            attach = { subject.attach($0) }
+            attach = { subject.signal.observe($0) }
             lock = nil
         }
     }

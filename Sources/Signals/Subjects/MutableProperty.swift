@@ -3,7 +3,7 @@
 /// Its ``signal`` sends the current value at once to each new observer, then every new value.
 /// It never fails and never completes while the property lives.
 public final class MutableProperty<Value: Sendable>: @unchecked Sendable {
-    private let subject = ReplaySubject<Value, Never>(capacity: 1)
+    private let subject = Subject<Value, Never>(capacity: 1)
     // Held while a new value is stored and sent, so observers see the values in the order they
     // were stored; recursive, so a handler may read or set the property.
     private let lock = Lock(recursive: true)

@@ -6,7 +6,7 @@
 /// not wait for another thread that sends to the same subject. After a terminal event, the
 /// subject keeps it: later observers receive it at once, and later sends are dropped.
 ///
-/// A subject made with a replay capacity (``ReplaySubject``) also keeps its last values and
+/// A subject made with a replay capacity (`Subject(capacity: n)`) also keeps its last values and
 /// replays them to each new observer before live events. Replay and live delivery happen
 /// under the same lock, so an observer sees the values in the order they were sent, with
 /// none missing or repeated between the replayed and the live ones.
@@ -34,12 +34,6 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
     @inlinable
     public var signal: Signal<Value, Failure> {
         Signal { [self] observer in attach(observer, exclusive: true) }
-    }
-
-    /// Adds `observer` itself to the observers (see ``EventSubject/attach(_:)``).
-    @inlinable
-    public func attach(_ observer: Observer<Value, Failure>) -> Disposable? {
-        attach(observer, exclusive: false)
     }
 
     /// Replays to `observer`, then adds it; `exclusive` when this subject is its only sender
@@ -97,6 +91,3 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         lock.withLock { observers.remove(token) }
     }
 }
-
-/// A ``Subject`` that replays its last values: `ReplaySubject<Value, Failure>(capacity: n)`.
-public typealias ReplaySubject = Subject
