@@ -23,10 +23,10 @@ public final class NMEADecoder {
     /// The framer's settings.
     public let framerConfiguration: NMEAFramer.Configuration
     /// Counts of what has gone through.
-    public var statistics: NMEAStatistics { core.pointee.statistics }
+    public var statistics: NMEAStatistics { core.pointee.statistics.snapshot() }
 
     private struct Core {
-        var statistics = NMEAStatistics()
+        var statistics = StatisticsCounter()
         var assembler: EpochAssembler
     }
 

@@ -1,130 +1,33 @@
-/// Counts of what went through an ``NMEADecoder``.
+/// Counts of what went through an ``NMEADecoder``, as they stood when it was read.
 public struct NMEAStatistics: Sendable, Hashable {
     /// Bytes fed.
-    public var bytes = 0
+    public var bytes: Int
     /// Fixes delivered.
-    public var fixes = 0
+    public var fixes: Int
     /// Satellite views delivered.
-    public var satelliteViews = 0
+    public var satelliteViews: Int
+    /// Checksum-valid sentences by address (`GPGGA`, `PUBX`…), decoded or not.
+    public var sentences: [String: Int]
     /// Rejections by reason. Sentences of a type nothing decodes count under
     /// ``RejectReason/unknownSentenceType`` here, though they are still delivered raw.
-    public var rejects: [RejectReason: Int] {
-        var result = otherRejects
-        if unknownSentences > 0 { result[.unknownSentenceType, default: 0] += unknownSentences }
-        return result
-    }
+    public var rejects: [RejectReason: Int]
     /// Bytes rejected, by reason.
-    public var rejectedBytes: [RejectReason: Int] {
-        var result = otherRejectedBytes
-        if unknownSentences > 0 { result[.unknownSentenceType, default: 0] += unknownBytes }
-        return result
-    }
-    private var otherRejects: [RejectReason: Int] = [:]
-    private var otherRejectedBytes: [RejectReason: Int] = [:]
-    private var unknownSentences = 0
-    private var unknownBytes = 0
-    // Sentence counts by packed address, in a small open-addressing table stored inline (no
-    // allocation, no copy-on-write check per sentence), then a dictionary for the rare stream
-    // with more types than the table takes.
-    private static let tableLimit = 96  // of 256 slots: probes stay short
-    private var tableKeys = InlineArray<256, UInt64>(repeating: 0)
-    private var tableCounts = InlineArray<256, Int>(repeating: 0)
-    private var tableCount = 0
-    private var otherCounts: [UInt64: Int] = [:]
+    public var rejectedBytes: [RejectReason: Int]
 
-    /// Creates empty statistics.
-    public init() {}
-
-    /// Equal when every count is equal.
-    public static func == (lhs: NMEAStatistics, rhs: NMEAStatistics) -> Bool {
-        lhs.bytes == rhs.bytes && lhs.fixes == rhs.fixes && lhs.satelliteViews == rhs.satelliteViews
-            && lhs.rejects == rhs.rejects && lhs.rejectedBytes == rhs.rejectedBytes && lhs.sentences == rhs.sentences
-    }
-
-    /// Hashes every count.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(bytes)
-        hasher.combine(fixes)
-        hasher.combine(satelliteViews)
-        hasher.combine(rejects)
-        hasher.combine(rejectedBytes)
-        hasher.combine(sentences)
-    }
-
-    /// Checksum-valid sentences by address (`GPGGA`, `PUBX`…), decoded or not.
-    public var sentences: [String: Int] {
-        var result: [String: Int] = [:]
-        for slot in tableKeys.indices where tableKeys[slot] != 0 {
-            result[Self.address(of: tableKeys[slot]), default: 0] += tableCounts[slot]
-        }
-        for (key, count) in otherCounts { result[Self.address(of: key), default: 0] += count }
-        return result
+    /// Creates statistics; by default, nothing counted.
+    public init(bytes: Int = 0, fixes: Int = 0, satelliteViews: Int = 0, sentences: [String: Int] = [:],
+                rejects: [RejectReason: Int] = [:], rejectedBytes: [RejectReason: Int] = [:]) {
+        self.bytes = bytes
+        self.fixes = fixes
+        self.satelliteViews = satelliteViews
+        self.sentences = sentences
+        self.rejects = rejects
+        self.rejectedBytes = rejectedBytes
     }
 
     /// Checksum-valid sentences in all.
-    public var sentenceCount: Int {
-        tableCounts.indices.reduce(0) { $0 + tableCounts[$1] } + otherCounts.values.reduce(0, +)
-    }
+    public var sentenceCount: Int { sentences.values.reduce(0, +) }
 
     /// Rejections in all.
-    public var rejectCount: Int { otherRejects.values.reduce(0, +) + unknownSentences }
-
-    mutating func count(_ reject: RejectedInput) {
-        otherRejects[reject.reason, default: 0] += 1
-        otherRejectedBytes[reject.reason, default: 0] += reject.byteCount
-    }
-
-    @inline(__always)
-    mutating func countSentence(_ address: NMEAField, length: Int, decoded: Bool) {
-        let key = Self.key(address, sentenceLength: length)
-        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 56)
-        while true {
-            let stored = tableKeys[slot]
-            if stored == key {
-                tableCounts[slot] &+= 1
-                break
-            }
-            if stored == 0 {
-                countNew(key, slot: slot)
-                break
-            }
-            slot = (slot &+ 1) & (tableKeys.count &- 1)
-        }
-        if !decoded {
-            unknownSentences += 1
-            unknownBytes += length
-        }
-    }
-
-    /// Up to seven address bytes and their count packed in a word: no string per sentence.
-    @inline(__always)
-    private static func key(_ address: NMEAField, sentenceLength: Int) -> UInt64 {
-        let length = min(address.count, 7)
-        // The address starts one byte into the sentence: with nine bytes or more, one word
-        // read stays inside it.
-        if sentenceLength >= 9 {
-            let word = UInt64(littleEndian: UnsafeRawPointer(address.base).loadUnaligned(as: UInt64.self))
-            let mask: UInt64 = length == 0 ? 0 : .max >> UInt64(64 - 8 * length)
-            return (word & mask) << 8 | UInt64(length)
-        }
-        var key = UInt64(length)
-        for index in 0..<length { key |= UInt64(address[index]) &<< UInt64(8 &* (index &+ 1)) }
-        return key
-    }
-
-    private mutating func countNew(_ key: UInt64, slot: Int) {
-        if tableCount < Self.tableLimit {
-            tableKeys[slot] = key
-            tableCounts[slot] = 1
-            tableCount += 1
-        } else {
-            otherCounts[key, default: 0] += 1
-        }
-    }
-
-    private static func address(of key: UInt64) -> String {
-        let count = Int(key & 0xFF)
-        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: key >> UInt64(8 * ($0 + 1))) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var rejectCount: Int { rejects.values.reduce(0, +) }
 }

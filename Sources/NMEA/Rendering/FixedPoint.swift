@@ -1,6 +1,6 @@
 /// `value` in fixed point with `decimals` digits after the point (`-12.340`), rounded half
 /// away from zero; the shortest round-trip form for magnitudes beyond 9e15 / 10^decimals.
-public func fixedPoint(_ value: Double, decimals: Int) -> String {
+package func fixedPoint(_ value: Double, decimals: Int) -> String {
     let decimals = max(0, min(decimals, 15))
     guard value.isFinite else { return "\(value)" }
     let scaled = (value.magnitude * powerOfTen(decimals)).rounded()

@@ -73,7 +73,7 @@ public enum NavigationalStatus: UInt8, Sendable, Hashable, CaseIterable {
 }
 
 /// The metres-per-second value of one knot.
-public let metresPerSecondPerKnot = 1852.0 / 3600.0
+let metresPerSecondPerKnot = 1852.0 / 3600.0
 
 extension RawSentence {
     @inlinable
