@@ -34,7 +34,7 @@ struct DemoCommand: ParsableCommand {
         do {
             receiver = try VirtualReceiver()
         } catch {
-            printError(error.description)
+            printError(error.message)
             throw ExitCode.unavailable
         }
         defer { receiver.close() }

@@ -40,7 +40,7 @@ struct ListCommand: ParsableCommand {
         do {
             ports = try PortDiscovery.ports()
         } catch {
-            printError(error.description)
+            printError(error.message)
             throw ExitCode.unavailable
         }
         let output = BufferedOutput()
@@ -90,7 +90,7 @@ struct ListCommand: ParsableCommand {
         subscription.dispose()
         interrupt.forEach { $0.cancel() }
         if let error = failure.withLock({ $0 }) {
-            printError(error.description)
+            printError(error.message)
             throw ExitCode.unavailable
         }
     }

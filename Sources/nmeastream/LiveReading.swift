@@ -30,7 +30,7 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
     case .success:
         return
     case .failure(let error):
-        printError(error.description)
+        printError(error.message)
         throw exitCode(for: error)
     case .timedOut(let seconds):
         printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "

@@ -37,7 +37,7 @@ struct SimulateCommand: ParsableCommand {
         do {
             receiver = try VirtualReceiver(link: link)
         } catch {
-            printError(error.description)
+            printError(error.message)
             throw ExitCode.unavailable
         }
         let output = BufferedOutput()
@@ -51,14 +51,15 @@ struct SimulateCommand: ParsableCommand {
                 done.signal()
             }
         } else {
-            receiver.play(.synthetic(SyntheticTrack()))
+            let track = SyntheticTrack()
+            receiver.play(.everySecond { Array(track.epoch($0).utf8) })
         }
         let signals = stopOnSignals { done.signal() }
         done.wait()
         signals.forEach { $0.cancel() }
         receiver.close()
         if let error = failure.withLock({ $0 }) {
-            printError(error.description)
+            printError(error.message)
             throw ExitCode.noInput
         }
     }

@@ -1,6 +1,6 @@
 import CPlatform
 
-/// Why a GPS source could not be opened or read; its ``description`` says what to do.
+/// Why a GPS source could not be opened or read; its ``description`` says what happened.
 public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing exists at the path.
     case noSuchDevice(path: String)
@@ -30,32 +30,33 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A recorded log could not be opened or read.
     case log(RecordedLogError)
 
-    /// One line: what happened, and what to do about it.
+    /// One line: what happened, with what the system told (the group that owns the device,
+    /// the processes that hold it, the speeds tried). What to do about it depends on the
+    /// program: the `nmeastream` command adds its own advice.
     public var description: String {
         switch self {
         case .noSuchDevice(let path):
-            return "\(path): no such device; check that the receiver is plugged in (ls /dev/serial/by-id)"
+            return "\(path): no such device"
         case .permissionDenied(let path, let group?):
-            return "\(path): permission denied; the device belongs to group '\(group)': join it "
-                + "(sudo usermod -aG \(group) $USER, then log in again), or install the rules in udev-rules/"
+            return "\(path): permission denied; the device belongs to group '\(group)'"
         case .permissionDenied(let path, nil):
-            return "\(path): permission denied; join the group that owns the device, or install the rules in udev-rules/"
+            return "\(path): permission denied"
         case .busy(let path, let holders) where holders.isEmpty:
-            return "\(path): busy: another process holds it open exclusively; stop it or read from it instead"
+            return "\(path): busy: another process holds it open exclusively"
         case .busy(let path, let holders):
-            return "\(path): busy: held by \(holders.joined(separator: ", ")); stop it or read from it instead"
+            return "\(path): busy: held by \(holders.joined(separator: ", "))"
         case .notATerminal(let path):
-            return "\(path): not a serial device; give a tty such as /dev/ttyACM0, or replay a file"
+            return "\(path): not a serial device"
         case .unsupportedSpeed(let path, let speed):
             let speeds = SerialSpeed.supported.map(String.init).joined(separator: ", ")
-            return "\(path): \(speed) bit/s is not a supported speed; use one of \(speeds), or automatic"
+            return "\(path): \(speed) bit/s is not a supported speed (supported: \(speeds))"
         case .noNMEAFound(let path, let speeds):
             let tried = speeds.map(String.init).joined(separator: ", ")
-            return "\(path): no NMEA at any speed tried (\(tried)); check that the receiver sends NMEA, not only a binary protocol"
+            return "\(path): no NMEA at any speed tried (\(tried))"
         case .deviceLost(let path, nil):
-            return "\(path): the device went away (end of file); plug it back in and start again"
+            return "\(path): the device went away (end of file)"
         case .deviceLost(let path, let code?):
-            return "\(path): the device went away (\(code)); plug it back in and start again"
+            return "\(path): the device went away (\(code))"
         case .readError(let path, let code):
             return "\(path): read failed: \(code)"
         case .openFailed(let path, let code):
@@ -63,7 +64,7 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noReceiverFound(let detail):
             return "no GPS receiver found: \(detail)"
         case .discoveryFailed(let detail):
-            return "cannot look for receivers: \(detail); name the device instead (nmeastream read /dev/ttyACM0)"
+            return "cannot look for receivers: \(detail)"
         case .log(let error):
             return error.description
         }

@@ -58,8 +58,9 @@ public final class VirtualReceiver: @unchecked Sendable {
         case log(path: String, pace: LogPace)
         /// A log in memory, paced as asked.
         case bytes([UInt8], pace: LogPace)
-        /// A made-up track, one epoch a second, for ever.
-        case synthetic(SyntheticTrack)
+        /// One epoch a second, for ever, the first at once: `epoch(n)` gives the bytes of the
+        /// n-th (from 0), such as a made-up track's.
+        case everySecond(epoch: @Sendable (Int) -> [UInt8])
     }
 
     /// Starts playing `feed` into the terminal (replacing what was playing); `loop` starts it
@@ -73,8 +74,8 @@ public final class VirtualReceiver: @unchecked Sendable {
             timer = nil
             let source: any ByteSource
             switch feed {
-            case .synthetic(let track):
-                return startTimer(track)
+            case .everySecond(let epoch):
+                return startTimer(epoch)
             case .log(let path, .asFastAsPossible): source = LogByteSource(path: path)
             case .log(let path, .recorded(let speed)): source = PacedLogByteSource(path: path, speed: speed)
             case .bytes(let bytes, .asFastAsPossible): source = MemoryByteSource(bytes: bytes)
@@ -92,14 +93,14 @@ public final class VirtualReceiver: @unchecked Sendable {
         }
     }
 
-    /// One epoch of `track` a second, the first at once.
-    private func startTimer(_ track: SyntheticTrack) {
+    /// One epoch a second, the first at once.
+    private func startTimer(_ epoch: @escaping @Sendable (Int) -> [UInt8]) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         var index = 0
         timer.setEventHandler { [weak self] in
-            let epoch = Array(track.epoch(index).utf8)
+            let bytes = epoch(index)
             index += 1
-            epoch.withUnsafeBytes { self?.write($0) }
+            bytes.withUnsafeBytes { self?.write($0) }
         }
         timer.schedule(deadline: .now(), repeating: .seconds(1))
         self.timer = timer

@@ -1,14 +1,16 @@
+import NMEAStream
+
 /// The udev rules that let a user open known receivers without root and keep ModemManager
 /// away from them, generated from the catalogue (`udev-rules/60-nmeastream.rules` is this
 /// text; `nmeastream udev-rules` prints it).
-public enum UdevRules {
+enum UdevRules {
     /// The file name to install the rules under.
-    public static let fileName = "60-nmeastream.rules"
+    static let fileName = "60-nmeastream.rules"
 
     /// The rules for `entries`: for each receiver a `gps%n` link, access for the user at the
     /// seat (`uaccess`) and for the `dialout` group, and ModemManager told to leave it alone;
     /// bridges are listed commented out, for those who want them too.
-    public static func text(for entries: [ReceiverCatalogue.Entry] = ReceiverCatalogue.entries) -> String {
+    static func text(for entries: [ReceiverCatalogue.Entry] = ReceiverCatalogue.entries) -> String {
         var lines = [
             "# nmeastream: udev rules for USB GPS receivers.",
             "# Generated from Hardware/catalogue.json by `nmeastream udev-rules`: do not edit.",

@@ -1,21 +1,22 @@
 import Foundation
+import NMEAStream
 
 /// A made-up receiver's output: a vehicle going round a circle at constant speed, one epoch
 /// (GGA, GSA, GSV, RMC, VTG, GPS constellation) per second, from a given start time.
-public struct SyntheticTrack: Sendable {
+struct SyntheticTrack: Sendable {
     /// The circle's centre: latitude and longitude in degrees.
-    public var center: (latitude: Double, longitude: Double)
+    var center: (latitude: Double, longitude: Double)
     /// The circle's radius, metres.
-    public var radius: Double
+    var radius: Double
     /// Speed along the circle, metres per second.
-    public var speed: Double
+    var speed: Double
     /// Altitude above mean sea level, metres.
-    public var altitude: Double
+    var altitude: Double
     /// The time of the first epoch (whole seconds are used).
-    public var start: Date
+    var start: Date
 
     /// Creates a track; the defaults circle a park in Delft at walking-to-cycling speed.
-    public init(center: (latitude: Double, longitude: Double) = (52.0116, 4.3571), radius: Double = 200,
+    init(center: (latitude: Double, longitude: Double) = (52.0116, 4.3571), radius: Double = 200,
                 speed: Double = 5, altitude: Double = 2, start: Date = Date()) {
         self.center = center
         self.radius = radius
@@ -25,7 +26,7 @@ public struct SyntheticTrack: Sendable {
     }
 
     /// The sentences of epoch `index` (0 is the first), with checksums and CR LF endings.
-    public func epoch(_ index: Int) -> String {
+    func epoch(_ index: Int) -> String {
         let time = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down) + Double(index))
         let angle = speed * Double(index) / radius
         let metresPerDegree = 111_320.0
