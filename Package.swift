@@ -14,8 +14,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // Bytes in, sentences, fixes and gpsd JSON out. No I/O, no Foundation.
+        // Bytes in; sentences, epochs and fixes out. No I/O, no Foundation.
         .target(name: "NMEA"),
+        // Fixes and satellite views as gpsd JSON, GPX and CSV. No I/O.
+        .target(name: "NMEARendering", dependencies: ["NMEA"]),
         // Signals, disposables, subjects, multicast with reference counting. Knows no GPS.
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
@@ -24,8 +26,8 @@ let package = Package(
         // The C library as the device code uses it: system headers, fixed-arity wrappers for
         // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
         .target(name: "CPlatform"),
-        // Devices, discovery, sources and the reader; re-exports NMEA and Signals.
-        .target(name: "NMEAStream", dependencies: ["NMEA", "Signals", "CUdev", "CPlatform"]),
+        // Devices, discovery, sources and the reader; re-exports NMEA, NMEARendering and Signals.
+        .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "Signals", "CUdev", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
@@ -36,7 +38,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEATests",
-            dependencies: ["NMEA", "TestSupport"],
+            dependencies: ["NMEA", "NMEARendering", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // Pseudo-terminals standing in for serial devices, and the shared corpus when it is

@@ -1,2 +1,3 @@
 @_exported import NMEA
+@_exported import NMEARendering
 @_exported import Signals

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import NMEA
+import NMEARendering
 
 /// Replays every log of `../shared/corpus/gpsd-nmea` and compares each epoch's TPV with gpsd's
 /// `.chk` the way `../shared/tools/tpvcompare.py` does: epochs keyed by time (UTC

@@ -1,5 +1,6 @@
 import Testing
 @testable import NMEA
+import NMEARendering
 
 @Suite("gpsd JSON")
 struct RenderingTests {

@@ -3,8 +3,8 @@
 
 /// 10^exponent for 0...22, the powers a `Double` holds exactly; a switch rather than a global
 /// table, so the hot paths pay no lazy-initialisation check per use.
-@usableFromInline @inline(__always)
-func powerOfTen(_ exponent: Int) -> Double {
+@inlinable @inline(__always)
+package func powerOfTen(_ exponent: Int) -> Double {
     switch exponent {
     case 0: 1
     case 1: 1e1

@@ -1,3 +1,5 @@
+import NMEA
+
 /// gpsd's JSON reports (`TPV`, `SKY`), with gpsd's field names and units.
 ///
 /// Numbers are in fixed point: degrees to 9 decimals (0.1 mm), metres and m/s to 3,

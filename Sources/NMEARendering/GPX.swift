@@ -1,3 +1,5 @@
+import NMEA
+
 /// Fixes as a GPX 1.1 track: one `trkpt` per fix with a position, in a document that is
 /// complete once ``footer`` is written.
 ///

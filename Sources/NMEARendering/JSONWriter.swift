@@ -1,3 +1,5 @@
+import NMEA
+
 /// Builds one JSON object as UTF-8 bytes, fast: numbers are written in fixed point without
 /// going through `String`.
 public struct JSONWriter: Sendable {

@@ -1,3 +1,5 @@
+import NMEA
+
 /// Fixes as comma-separated values: a header line, then one row per fix. An empty cell is a
 /// value the receiver did not give. Units are in the column names.
 public enum CSV {
