@@ -51,14 +51,9 @@ public final class NMEADecoder {
     /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
         core.pointee.statistics.bytes += bytes.count
-        // The per-sentence path reaches the handler unretained: no reference counting per
-        // sentence, and one escapable wrapper and one small object per chunk.
-        withoutActuallyEscaping(handler) { handler in
-            let box = HandlerBox(call: handler)
-            let handler = Unmanaged.passUnretained(box)
-            let core = self.core
+        let core = self.core
+        Handler.with(handler) { handler in
             framer.feed(bytes) { event in Self.handle(event, core, handler) }
-            withExtendedLifetime(box) {}
         }
     }
 
@@ -75,28 +70,16 @@ public final class NMEADecoder {
 
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
     public func finish(_ handler: (Event) -> Void) {
-        withoutActuallyEscaping(handler) { handler in
-            let box = HandlerBox(call: handler)
-            let handler = Unmanaged.passUnretained(box)
-            let core = self.core
+        let core = self.core
+        Handler.with(handler) { handler in
             framer.finish { event in Self.handle(event, core, handler) }
             var sink = Sink(core: core, handler: handler)
             core.pointee.assembler.finish(into: &sink)
-            withExtendedLifetime(box) {}
         }
     }
 
-    /// The caller's handler, reached without reference counting; valid for one `feed` or
-    /// `finish` call.
-    private typealias Handler = Unmanaged<HandlerBox>
-
-    /// The handler in an object of its own, one per `feed` call: called through an unretained
-    /// reference to a constant property, it costs no retain or release per event (a closure
-    /// loaded from memory through a pointer would be retained around every call).
-    private final class HandlerBox {
-        let call: (Event) -> Void
-        init(call: @escaping (Event) -> Void) { self.call = call }
-    }
+    /// The caller's handler, reached without reference counting on the per-sentence path.
+    private typealias Handler = UnretainedHandler
 
     private typealias CorePointer = UnsafeMutablePointer<Core>
 
@@ -105,20 +88,20 @@ public final class NMEADecoder {
         switch event {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
-            handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
+            handler(.rejected(reject))
         case .sentence(let raw):
             var feed = Feed(core: core, raw: raw, handler: handler)
             do throws(MalformedSentence) {
                 if try !NMEASentence.decode(raw, into: &feed) {
                     core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
-                    handler._withUnsafeGuaranteedRef { $0.call(.sentence(raw)) }
+                    handler(.sentence(raw))
                 }
             } catch {
                 let reject = RejectedInput(
                     reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
                     fieldIndex: error.fieldIndex, detail: error.error.description)
                 core.pointee.statistics.count(reject)
-                handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
+                handler(.rejected(reject))
             }
         }
     }
@@ -132,7 +115,7 @@ public final class NMEADecoder {
         mutating func visit<Sentence: SentenceType>(_ sentence: Sentence) {
             // Counted and handed out before it reaches the assembler.
             core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
-            handler._withUnsafeGuaranteedRef { $0.call(.sentence(raw)) }
+            handler(.sentence(raw))
             var sink = Sink(core: core, handler: handler)
             core.pointee.assembler.add(sentence, into: &sink)
         }
@@ -146,17 +129,17 @@ public final class NMEADecoder {
         mutating func fix(_ fix: borrowing Fix) {
             core.pointee.statistics.fixes += 1
             let event = Event.fix(copy fix)
-            handler._withUnsafeGuaranteedRef { $0.call(event) }
+            handler(event)
         }
 
         mutating func satellites(_ view: consuming SatelliteView) {
             core.pointee.statistics.satelliteViews += 1
-            handler._withUnsafeGuaranteedRef { $0.call(.satellites(view)) }
+            handler(.satellites(view))
         }
 
         mutating func rejected(_ reject: consuming RejectedInput) {
             core.pointee.statistics.count(reject)
-            handler._withUnsafeGuaranteedRef { $0.call(.rejected(reject)) }
+            handler(.rejected(reject))
         }
     }
 }

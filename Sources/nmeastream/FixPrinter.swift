@@ -13,7 +13,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     private let limit: Int?
     // Touched on the reader's queue only, until `flush`.
     private let output = BufferedOutput()
-    private var renderer: FixRenderer
+    private let renderer: FixRenderer
     private var fixes = 0
     /// Set once `--count` fixes were printed: what the reader delivers before it stops is dropped.
     private var isDone = false

@@ -1,15 +1,16 @@
 import NMEAStream
 
 /// Writes fixes, satellite views and sentences in one ``OutputFormat``: the one place each
-/// format is chosen, for every command.
-struct FixRenderer {
+/// format is chosen, for every command. (A class: it owns the JSON buffer it reuses, and a
+/// closure that captures it then checks no exclusive access per event.)
+final class FixRenderer {
     let format: OutputFormat
     private var writer = JSONWriter()
 
     init(format: OutputFormat) { self.format = format }
 
     /// Writes a fix (nothing for the `nmea` format, and for a GPX point with no position).
-    mutating func write(_ fix: Fix, to output: BufferedOutput) {
+    func write(_ fix: Fix, to output: BufferedOutput) {
         switch format {
         case .json:
             writer.reset()
@@ -27,7 +28,7 @@ struct FixRenderer {
     }
 
     /// Writes a satellite view (a SKY line in the `json` format; nothing in the others).
-    mutating func write(_ view: SatelliteView, to output: BufferedOutput) {
+    func write(_ view: SatelliteView, to output: BufferedOutput) {
         guard format == .json else { return }
         writer.reset()
         GPSDJSON.writeSKY(view, to: &writer)
@@ -38,8 +39,6 @@ struct FixRenderer {
     func write(_ sentence: RawSentence, to output: BufferedOutput) {
         guard format == .nmea else { return }
         sentence.withUnsafeBytes { output.write($0) }
-        output.write(Self.lineEnd)
+        ("\r\n" as StaticString).withUTF8Buffer { output.write($0) }
     }
-
-    private static let lineEnd: [UInt8] = [0x0D, 0x0A]
 }

@@ -36,7 +36,7 @@ struct ReplayCommand: ParsableCommand {
         let output = BufferedOutput()
         let decoder = NMEADecoder()
         let format = self.output.format
-        var renderer = FixRenderer(format: format)
+        let renderer = FixRenderer(format: format)
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
             case .fix(let fix): renderer.write(fix, to: output)

@@ -45,9 +45,8 @@ extension RawSentence {
 
     @inlinable
     func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
-        let quick = quickDegreesMinutes(index, maximumDegrees: maximumDegrees)
         let value: Double
-        if !quick.isNaN {
+        if let quick = quickDegreesMinutes(index, maximumDegrees: maximumDegrees) {
             value = quick
         } else {
             let general = try read(index) { field throws(FieldError) in try field.degreesMinutes(maximumDegrees: maximumDegrees) }
@@ -67,32 +66,32 @@ extension RawSentence {
     }
 
     /// ``NMEAField/degreesMinutes(maximumDegrees:)`` for the common field: `dddmm.mmmm` with at
-    /// most sixteen bytes of minutes, read a word at a time. NaN for anything else (an empty
+    /// most sixteen bytes of minutes, read a word at a time. `nil` for anything else (an empty
     /// field included), which the general reader then decodes or rejects: the value, when
     /// there is one, is the general reader's to the last bit.
     @usableFromInline @inline(__always)
-    func quickDegreesMinutes(_ index: Int, maximumDegrees: Int) -> Double {
-        guard index < fieldCount else { return .nan }
+    func quickDegreesMinutes(_ index: Int, maximumDegrees: Int) -> Double? {
+        guard index < fieldCount else { return nil }
         let start = Int(starts[index])
         let end = Int(starts[index &+ 1]) &- 1
         let count = end &- start
         // Eight bytes from the field's start, and eight before its end, lie within the sentence.
-        guard count >= 3, start &+ 8 <= length, end >= 8 else { return .nan }
+        guard count >= 3, start &+ 8 <= length, end >= 8 else { return nil }
         let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
         let lanes: UInt64 = count >= 8 ? .max : (1 &<< UInt64(8 &* count)) &- 1
         let points = SWAR.zeroBytes(word ^ 0x2E2E_2E2E_2E2E_2E2E) & lanes
-        guard points != 0 else { return .nan }
+        guard points != 0 else { return nil }
         let point = points.trailingZeroBitCount &>> 3
-        guard point >= 2, point <= 5 else { return .nan }
+        guard point >= 2, point <= 5 else { return nil }
         var degrees = 0
         if point > 2 {
             degrees = Self.shortWholeNumber(word, count: point &- 2)
-            guard degrees >= 0 else { return .nan }
+            guard degrees >= 0 else { return nil }
         }
         let minutesCount = count &- (point &- 2)
         let minutes: Double
         if minutesCount <= 8 {
-            guard let value = Self.eightByteDecimal(endingAt: base + end, count: minutesCount) else { return .nan }
+            guard let value = Self.eightByteDecimal(endingAt: base + end, count: minutesCount) else { return nil }
             minutes = value
         } else {
             // Up to sixteen bytes (high-precision receivers): the first eight, with the point,
@@ -105,13 +104,13 @@ extension RawSentence {
                   // Digits only: a point would be a second one (a point as the last byte leaves
                   // no fraction digits, so it is looked for too).
                   tailFraction == 0, base[end &- 1] != UInt8(ascii: ".")
-            else { return .nan }
+            else { return nil }
             let tailDigits = minutesCount &- 8
             minutes = Double(head &* UInt64(powerOfTen(tailDigits)) &+ tail) / powerOfTen(headFraction &+ tailDigits)
         }
-        guard minutes < 60 else { return .nan }
+        guard minutes < 60 else { return nil }
         let value = Double(degrees) + minutes / 60
-        return value <= Double(maximumDegrees) ? value : .nan
+        return value <= Double(maximumDegrees) ? value : nil
     }
 
     /// Reads field `index` with `reader`, naming the field in the error.
@@ -124,14 +123,15 @@ extension RawSentence {
         }
     }
 
-    /// Field `index` through the general reader; ``fastDecimal(_:)`` is the quick way in.
+    /// ``decimal(_:)``'s general reader: any length, every error named.
     @inlinable
-    func decimal(_ index: Int) throws(MalformedSentence) -> Double? {
+    func generalDecimal(_ index: Int) throws(MalformedSentence) -> Double? {
         try read(index) { field throws(FieldError) in try field.decimal() }
     }
 
+    /// ``integer(_:)``'s general reader.
     @inlinable
-    func integer(_ index: Int) throws(MalformedSentence) -> Int? {
+    func generalInteger(_ index: Int) throws(MalformedSentence) -> Int? {
         try read(index) { field throws(FieldError) in try field.integer() }
     }
 
@@ -140,8 +140,10 @@ extension RawSentence {
         try read(index) { field throws(FieldError) in try field.character() }
     }
 
+    /// Field `index` as a time of day `hhmmss[.s…]`; `nil` when empty. The common field is
+    /// read a word at a time, anything else by the general reader.
     @inlinable
-    func timeOfDay(_ index: Int) throws(MalformedSentence) -> TimeOfDay? {
+    func time(_ index: Int) throws(MalformedSentence) -> TimeOfDay? {
         if let time = quickTimeOfDay(index) { return time }
         return try read(index) { field throws(FieldError) in try field.timeOfDay() }
     }

@@ -6,7 +6,7 @@ extension RawSentence {
     /// Field `index` as a decimal number; `nil` when empty. Short plain numbers take
     /// ``eightByteDecimal(endingAt:count:)``; everything else, errors included, the general reader.
     @inline(__always)
-    func fastDecimal(_ index: Int) throws(MalformedSentence) -> Double? {
+    func decimal(_ index: Int) throws(MalformedSentence) -> Double? {
         guard index < fieldCount else { return nil }
         let start = Int(starts[index])
         let end = Int(starts[index &+ 1]) &- 1
@@ -17,7 +17,7 @@ extension RawSentence {
         if count <= 8, end >= 8, let value = Self.eightByteDecimal(endingAt: base + end, count: count) {
             return value
         }
-        return try decimal(index)
+        return try generalDecimal(index)
     }
 
     /// `[digits][.digits]` in the `count` (1...8) bytes that end at `end`, at least one digit;
@@ -51,7 +51,7 @@ extension RawSentence {
         let lanes: UInt64 = .max &<< UInt64(8 &* (8 &- count))
         let points = SWAR.zeroBytes(word ^ 0x2E2E_2E2E_2E2E_2E2E) & lanes
         let digits = (word ^ 0x3030_3030_3030_3030) & lanes
-        let nonDigits = ((digits & SWAR.lows) &+ 0x7676_7676_7676_7676 | digits) & SWAR.highs & lanes
+        let nonDigits = SWAR.nonDigits(digits) & lanes
         // One point at most, every other byte a digit, and a digit somewhere.
         // (With one point at most, the bytes that are not digits number 1 or 0: `points != 0`
         // in arithmetic, which costs less than a population count on a baseline x86-64.)

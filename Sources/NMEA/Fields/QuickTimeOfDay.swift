@@ -17,7 +17,7 @@ extension RawSentence {
         let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
         // Six digits: '0'...'9' become 0...9 and anything else 10 or more, or its high bit set.
         let digits = (word ^ 0x3030_3030_3030_3030) & 0xFFFF_FFFF_FFFF
-        guard ((digits & SWAR.lows) &+ 0x7676_7676_7676_7676 | digits) & SWAR.highs == 0 else { return nil }
+        guard SWAR.nonDigits(digits) == 0 else { return nil }
         // Each byte and the next as a two-digit number: hh, mm and ss land in bytes 0, 2 and 4.
         let pairs = digits &* 10 &+ digits >> 8
         var nanosecond = 0

@@ -34,12 +34,12 @@ public struct DTM: Sendable, Hashable {
         subdivision = raw[2].isEmpty ? nil : raw[2].text
         latitudeOffset = try Self.offset(raw, 3, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
         longitudeOffset = try Self.offset(raw, 5, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
-        altitudeOffset = try raw.fastDecimal(7)
+        altitudeOffset = try raw.decimal(7)
         referenceDatum = raw[8].isEmpty ? nil : raw[8].text
     }
 
     private static func offset(_ raw: RawSentence, _ index: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
-        guard let minutes = try raw.fastDecimal(index) else { return nil }
+        guard let minutes = try raw.decimal(index) else { return nil }
         let direction = raw[index + 1]
         guard direction.count == 1, direction[0] == positive || direction[0] == negative else {
             throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a direction"))

@@ -44,14 +44,14 @@ public struct GBS: Sendable, Hashable {
     /// Decodes `$--GBS,hhmmss.ss,x.x,x.x,x.x,xx,x.x,x.x,x.x[,h,h]`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        time = try raw.timeOfDay(1)
-        latitudeError = try raw.fastDecimal(2)
-        longitudeError = try raw.fastDecimal(3)
-        altitudeError = try raw.fastDecimal(4)
-        failedSatellite = try raw.quickInteger(5)
-        missedDetectionProbability = try raw.fastDecimal(6)
-        bias = try raw.fastDecimal(7)
-        biasDeviation = try raw.fastDecimal(8)
+        time = try raw.time(1)
+        latitudeError = try raw.decimal(2)
+        longitudeError = try raw.decimal(3)
+        altitudeError = try raw.decimal(4)
+        failedSatellite = try raw.integer(5)
+        missedDetectionProbability = try raw.decimal(6)
+        bias = try raw.decimal(7)
+        biasDeviation = try raw.decimal(8)
         systemID = try raw.read(9) { field throws(FieldError) in try field.hexInteger() }
         signalID = try raw.read(10) { field throws(FieldError) in try field.hexInteger() }
     }

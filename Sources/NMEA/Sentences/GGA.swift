@@ -44,23 +44,23 @@ public struct GGA: Sendable, Hashable {
     /// Decodes `$--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,x.x,x.x,M,x.x,M,x.x,xxxx`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        time = try raw.timeOfDay(1)
+        time = try raw.time(1)
         latitude = try raw.latitude(2)
         longitude = try raw.longitude(4)
-        if let value = try raw.quickInteger(6) {
+        if let value = try raw.integer(6) {
             guard let quality = FixQuality(rawValue: value) else {
                 throw MalformedSentence(fieldIndex: 6, error: FieldError(expected: "a fix quality 0 to 8"))
             }
             self.quality = quality
         }
-        satellitesUsed = try raw.quickInteger(7)
+        satellitesUsed = try raw.integer(7)
         hdop = try raw.decimal(8, in: 0...9999)
-        altitudeMSL = try raw.fastDecimal(9)
+        altitudeMSL = try raw.decimal(9)
         try raw.expectUnit(10, UInt8(ascii: "M"))
-        geoidSeparation = try raw.fastDecimal(11)
+        geoidSeparation = try raw.decimal(11)
         try raw.expectUnit(12, UInt8(ascii: "M"))
-        differentialAge = try raw.fastDecimal(13)
-        differentialStation = try raw.quickInteger(14)
+        differentialAge = try raw.decimal(13)
+        differentialStation = try raw.integer(14)
     }
 }
 

@@ -29,7 +29,7 @@ public struct GLL: Sendable, Hashable {
         self.talker = talker
         latitude = try raw.latitude(1)
         longitude = try raw.longitude(3)
-        time = try raw.timeOfDay(5)
+        time = try raw.time(5)
         isValid = try raw.validity(6)
         mode = try raw.positioningMode(7)
     }

@@ -70,7 +70,7 @@ public struct GNS: Sendable, Hashable {
     /// Decodes `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,c--c,xx,x.x,x.x,x.x,x.x,x.x,s`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        time = try raw.timeOfDay(1)
+        time = try raw.time(1)
         latitude = try raw.latitude(2)
         longitude = try raw.longitude(4)
         let modeField = raw[6]
@@ -81,12 +81,12 @@ public struct GNS: Sendable, Hashable {
             }
         }
         self.modes = modes
-        satellitesUsed = try raw.quickInteger(7)
+        satellitesUsed = try raw.integer(7)
         hdop = try raw.decimal(8, in: 0...9999)
-        altitudeMSL = try raw.fastDecimal(9)
-        geoidSeparation = try raw.fastDecimal(10)
-        differentialAge = try raw.fastDecimal(11)
-        differentialStation = try raw.quickInteger(12)
+        altitudeMSL = try raw.decimal(9)
+        geoidSeparation = try raw.decimal(10)
+        differentialAge = try raw.decimal(11)
+        differentialStation = try raw.integer(12)
         navigationalStatus = try raw.navigationalStatus(13)
     }
 }

@@ -50,7 +50,7 @@ public struct GSA: Sendable, Hashable {
         }
         let dopStart = count - (hasSystemID ? 4 : 3)
         selectionMode = try raw.character(1)
-        if let fixType = try raw.quickInteger(2) {
+        if let fixType = try raw.integer(2) {
             guard (1...3).contains(fixType) else {
                 throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a fix type 1, 2 or 3"))
             }
@@ -59,7 +59,7 @@ public struct GSA: Sendable, Hashable {
         satellites = SatelliteNumbers()
         if dopStart > 3 {
             for index in 3..<dopStart {
-                guard let number = try raw.quickInteger(index) else { continue }
+                guard let number = try raw.integer(index) else { continue }
                 guard satellites.append(number) else {
                     throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "at most \(SatelliteNumbers.capacity) satellites"))
                 }

@@ -38,7 +38,7 @@ public struct GST: Sendable, Hashable {
     /// Decodes `$--GST,hhmmss.ss,x.x,x.x,x.x,x.x,x.x,x.x,x.x`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        time = try raw.timeOfDay(1)
+        time = try raw.time(1)
         rangeRMS = try raw.decimal(2, in: 0...1e9)
         semiMajorDeviation = try raw.decimal(3, in: 0...1e9)
         semiMinorDeviation = try raw.decimal(4, in: 0...1e9)

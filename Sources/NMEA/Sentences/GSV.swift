@@ -56,15 +56,16 @@ public struct GSV: Sendable, Hashable {
               Int(raw.starts[end &- 1]) &+ 3 <= raw.length else { return false }
         let total = raw.shortWholeNumber(unchecked: 1), number = raw.shortWholeNumber(unchecked: 2)
         let inView = raw.shortWholeNumber(unchecked: 3)
-        guard total >= 1, number >= 1, number <= total, inView >= RawSentence.emptyField, inView != -1 else { return false }
+        guard total >= 1, number >= 1, number <= total, inView != RawSentence.notAShortNumber else { return false }
         var first = 4
         while first < end {
             let id = raw.shortWholeNumber(unchecked: first)
             let elevation = raw.shortWholeNumber(unchecked: first &+ 1)
             let azimuth = raw.shortWholeNumber(unchecked: first &+ 2)
             let snr = raw.shortWholeNumber(unchecked: first &+ 3)
-            // -1 (not a short number) anywhere, or a value out of range: the general path.
-            guard id != -1, elevation != -1, azimuth != -1, snr != -1,
+            // Not a short number anywhere, or a value out of range: the general path.
+            let declined = RawSentence.notAShortNumber
+            guard id != declined, elevation != declined, azimuth != declined, snr != declined,
                   elevation <= 90, azimuth <= 360, snr <= 99 else { return false }
             if id >= 0 {
                 satellites.append(GSVSatellite(id: id, elevation: elevation, azimuth: azimuth, snr: snr))
@@ -81,15 +82,15 @@ public struct GSV: Sendable, Hashable {
     /// Every case, with the malformed field named.
     private init(general raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        guard let total = try raw.quickInteger(1), total >= 1 else {
+        guard let total = try raw.integer(1), total >= 1 else {
             throw MalformedSentence(fieldIndex: 1, error: FieldError(expected: "the number of sentences"))
         }
-        guard let number = try raw.quickInteger(2), (1...total).contains(number) else {
+        guard let number = try raw.integer(2), (1...total).contains(number) else {
             throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a sentence number from 1 to \(total)"))
         }
         messageCount = total
         messageNumber = number
-        satellitesInView = try raw.quickInteger(3)
+        satellitesInView = try raw.integer(3)
         let rest = raw.fieldCount - 4
         let groups: Int
         switch rest % 4 {
@@ -107,12 +108,12 @@ public struct GSV: Sendable, Hashable {
         satellites = GSVSatellites()
         for group in 0..<groups {
             let first = 4 + group * 4
-            guard let id = try raw.quickInteger(first) else { continue }
+            guard let id = try raw.integer(first) else { continue }
             satellites.append(GSVSatellite(
                 id: id,
-                elevation: try raw.quickDecimal(first + 1, in: -90...90),
-                azimuth: try raw.quickDecimal(first + 2, in: 0...360),
-                snr: try raw.quickDecimal(first + 3, in: 0...99)))
+                elevation: try raw.decimal(first + 1, in: -90...90),
+                azimuth: try raw.decimal(first + 2, in: 0...360),
+                snr: try raw.decimal(first + 3, in: 0...99)))
         }
     }
 }

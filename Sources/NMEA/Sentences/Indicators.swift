@@ -117,7 +117,7 @@ extension RawSentence {
     /// A value in range, or a malformed-field error.
     @inline(__always)
     func decimal(_ index: Int, in range: ClosedRange<Double>) throws(MalformedSentence) -> Double? {
-        guard let value = try fastDecimal(index) else { return nil }
+        guard let value = try decimal(index) else { return nil }
         guard range.contains(value) else {
             throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
         }

@@ -14,7 +14,7 @@ public struct PGRMZ: Sendable, Hashable {
 
     /// Decodes `$PGRMZ,x.x,f,d` (`f` feet or `M` metres).
     public init(_ raw: RawSentence) throws(MalformedSentence) {
-        let value = try raw.fastDecimal(1)
+        let value = try raw.decimal(1)
         let unit = try raw.character(2)
         switch unit {
         case UInt8(ascii: "f")?, UInt8(ascii: "F")?: altitude = value.map { $0 * 0.3048 }

@@ -45,7 +45,7 @@ public struct RMC: Sendable, Hashable {
     /// Decodes `$--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m,s`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        time = try raw.timeOfDay(1)
+        time = try raw.time(1)
         isValid = try raw.validity(2)
         latitude = try raw.latitude(3)
         longitude = try raw.longitude(5)

@@ -23,9 +23,9 @@ public struct TXT: Sendable, Hashable {
     /// Decodes `$--TXT,xx,xx,xx,c--c` (a text that contains commas is kept whole).
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        messageCount = try raw.quickInteger(1)
-        messageNumber = try raw.quickInteger(2)
-        identifier = try raw.quickInteger(3)
+        messageCount = try raw.integer(1)
+        messageNumber = try raw.integer(2)
+        identifier = try raw.integer(3)
         var bytes: [UInt8] = []
         for index in 4..<max(4, raw.fieldCount) {
             if index > 4 { bytes.append(UInt8(ascii: ",")) }

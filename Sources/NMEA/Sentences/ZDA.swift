@@ -24,8 +24,8 @@ public struct ZDA: Sendable, Hashable {
     /// Decodes `$--ZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`.
     public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
         self.talker = talker
-        time = try raw.timeOfDay(1)
-        let day = try raw.quickInteger(2), month = try raw.quickInteger(3), year = try raw.quickInteger(4)
+        time = try raw.time(1)
+        let day = try raw.integer(2), month = try raw.integer(3), year = try raw.integer(4)
         if let day, let month, let year {
             guard raw[4].count == 4 else {
                 throw MalformedSentence(fieldIndex: 4, error: FieldError(expected: "a four-digit year"))
@@ -42,7 +42,7 @@ public struct ZDA: Sendable, Hashable {
             }
             return Int(value)
         }
-        localZoneMinutes = try raw.quickInteger(6)
+        localZoneMinutes = try raw.integer(6)
     }
 }
 
