@@ -39,7 +39,7 @@ struct CatalogueTests {
         #expect(Set(ids).count == ids.count)
         #expect(ReceiverCatalogue.entries.allSatisfy { $0.kind != .other })
         #expect(ReceiverCatalogue.entries.allSatisfy { SerialSpeed.supported.contains($0.defaultSpeed) })
-        // At least gpsd's receivers and the current families the issue names.
+        // At least gpsd's receivers and the current receiver families.
         for (vendor, product) in [(0x1546, 0x01a5), (0x1546, 0x01a6), (0x1546, 0x01a7), (0x1546, 0x01a8),
                                   (0x1546, 0x01a9), (0x091e, 0x0003), (0x0e8d, 0x3329), (0x067b, 0x2303),
                                   (0x10c4, 0xea60), (0x1163, 0x0200)] {

@@ -1,5 +1,6 @@
 import Benchmark
 import Signals
+import Synchronization
 
 // Every benchmark here does one million of what it measures per iteration, and reports
 // milliseconds: so each figure reads directly as nanoseconds per delivery (or per pair).
@@ -32,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
     // observer's handler.
     for observers in [1, 10, 1000] {
         Benchmark("share() to \(observers) observers (ms = ns per observer per event)") { benchmark in
-            let source = Protected<Observer<Int, Never>?>(nil)
+            let source = Mutex<Observer<Int, Never>?>(nil)
             let shared = Signal<Int, Never> { observer in
                 source.withLock { $0 = observer }
                 return nil

@@ -15,7 +15,6 @@ final class Mailbox<Value: Sendable>: @unchecked Sendable {
         var isClosed = false
         /// The serial of the last fix taken in: an older or equal one is a stale replay.
         var lastSerial = 0
-        var dropped = 0
     }
 
     private let observer: Observer<Value, GPSError>
@@ -29,9 +28,6 @@ final class Mailbox<Value: Sendable>: @unchecked Sendable {
         queue = DispatchQueue(label: label)
     }
 
-    /// Values dropped so far because the subscriber was behind.
-    var droppedCount: Int { state.withLock { $0.dropped } }
-
     /// Takes in a value; `serial` (when given) must be newer than the last one taken in.
     func post(_ value: Value, serial: Int? = nil) {
         let start = state.withLock { state -> Bool in
@@ -42,7 +38,6 @@ final class Mailbox<Value: Sendable>: @unchecked Sendable {
             }
             if state.waiting.count == capacity {
                 state.waiting.removeFirst()
-                state.dropped += 1
             }
             state.waiting.append(value)
             return claimDrain(&state)
