@@ -30,13 +30,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let receiver: VirtualReceiver
-        do {
-            receiver = try VirtualReceiver()
-        } catch {
-            printError(error.message)
-            throw ExitCode.unavailable
-        }
+        let receiver = try VirtualReceiver.opened()
         defer { receiver.close() }
         printError("demo: a recorded u-blox receiver playing on \(receiver.devicePath); Ctrl-C to stop")
         // Playing starts once the reader has had time to open the port: opening drops what

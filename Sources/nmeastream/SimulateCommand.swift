@@ -33,13 +33,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let receiver: VirtualReceiver
-        do {
-            receiver = try VirtualReceiver(link: link)
-        } catch {
-            printError(error.message)
-            throw ExitCode.unavailable
-        }
+        let receiver = try VirtualReceiver.opened(link: link)
         let output = BufferedOutput()
         output.write(receiver.devicePath + "\n")
         output.flush()
