@@ -70,6 +70,7 @@ struct CycleTracker: Sendable {
     private var heldEnds = 0
 
     /// A sentence of `kind` with `time` has arrived.
+    @inline(__always)
     mutating func arrive(_ kind: Kind, time: TimeOfDay?) -> Step {
         var step = Step()
         if let time {
@@ -136,7 +137,7 @@ struct CycleTracker: Sendable {
     }
 
     private mutating func startEpoch() {
-        counts = KindCounts()
+        counts.removeAll()
         first = nil
         last = nil
         epochTime = nil
@@ -162,20 +163,28 @@ struct CycleTracker: Sendable {
 /// more kinds that bear on the fix); a count stops at 15 (no cycle has more of one kind that
 /// matter).
 struct KindCounts: Sendable {
-    private var kinds: InlineArray<16, ObjectIdentifier?> = .init(repeating: nil)
-    private var counts: InlineArray<16, UInt8> = .init(repeating: 0)
+    /// The kinds seen, in the order they came, and a count beside each; only the first
+    /// `kindCount` slots are in use.
+    private var kinds = InlineArray<16, ObjectIdentifier?>(repeating: nil)
+    private var counts = InlineArray<16, UInt8>(repeating: 0)
     private var kindCount = 0
 
+    /// Forgets every count (the slots are overwritten as kinds come again).
+    mutating func removeAll() { kindCount = 0 }
+
     /// Adds one to the count of `kind` and returns its new value.
+    @inline(__always)
     mutating func increment(_ kind: CycleTracker.Kind) -> Int {
         var slot = 0
         while slot < kindCount, kinds[slot] != kind.id { slot &+= 1 }
         if slot == kindCount {
             guard slot < 16 else { return 15 }
             kinds[slot] = kind.id
+            counts[slot] = 0
             kindCount &+= 1
         }
-        counts[slot] = min(counts[slot] &+ 1, 15)
-        return Int(counts[slot])
+        let count = min(counts[slot] &+ 1, 15)
+        counts[slot] = count
+        return Int(count)
     }
 }
