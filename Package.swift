@@ -45,7 +45,7 @@ let package = Package(
         // beside the project: for the tests of the core, the reader and the command.
         .target(
             name: "TestSupport",
-            dependencies: ["CPlatform"],
+            dependencies: ["CPlatform", "Signals"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

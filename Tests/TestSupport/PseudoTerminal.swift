@@ -1,4 +1,5 @@
 import CPlatform
+import Signals
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +12,11 @@ public final class PseudoTerminal {
     public let master: Int32
     /// The slave side's path, such as `/dev/pts/3`.
     public let devicePath: String
+    /// A descriptor on the slave that this object holds for its whole life, so that the
+    /// terminal's number is not given to another test's terminal (tests run in parallel) once
+    /// the master is closed: a count of the descriptors open on ``devicePath`` would otherwise
+    /// count that test's. ``openDescriptorTargets()`` leaves it out.
+    private let slaveHold: Int32
     private var isClosed = false
 
     public init() throws {
@@ -19,9 +25,20 @@ public final class PseudoTerminal {
         master = nmeastream_open_pseudoterminal(&number)
         guard master >= 0 else { throw PseudoTerminalError(errno: errno) }
         devicePath = "/dev/pts/\(number)"
+        slaveHold = open(devicePath, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard slaveHold >= 0 else {
+            let code = errno
+            close(master)
+            throw PseudoTerminalError(errno: code)
+        }
+        heldSlaves.withLock { _ = $0.insert(slaveHold) }
     }
 
-    deinit { closeMaster() }
+    deinit {
+        closeMaster()
+        heldSlaves.withLock { _ = $0.remove(slaveHold) }
+        close(slaveHold)
+    }
 
     /// Writes all of `bytes` to the master side.
     public func write(_ bytes: some Collection<UInt8>) {
@@ -74,14 +91,20 @@ public struct PseudoTerminalError: Error {
     public var errno: Int32
 }
 
-/// The paths the process's open descriptors point to, from `/proc/self/fd`.
+/// The slave descriptors the ``PseudoTerminal``s hold (see its `slaveHold`).
+// A lock ThreadSanitizer sees (PLATFORM-NOTES: Mutex gives it false reports).
+private let heldSlaves = Protected<Set<Int32>>([])
+
+/// The paths the process's open descriptors point to, from `/proc/self/fd`, leaving out the
+/// descriptors the ``PseudoTerminal``s hold on their own slaves.
 public func openDescriptorTargets() -> [String] {
     guard let directory = opendir("/proc/self/fd") else { return [] }
     defer { closedir(directory) }
+    let held = heldSlaves.withLock { $0 }
     var targets: [String] = []
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard name != ".", name != ".." else { continue }
+        guard name != ".", name != "..", !(Int32(name).map(held.contains) ?? false) else { continue }
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/fd/\(name)", &buffer, buffer.count - 1)
         if count > 0 { targets.append(String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)) }

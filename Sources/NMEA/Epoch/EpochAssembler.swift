@@ -19,8 +19,8 @@
 ///
 /// No value is carried from one epoch to the next: a field a cycle did not send is `nil`.
 ///
-/// Three parts do the work: ``CycleTracker`` decides where cycles end, ``EpochAccumulator``
-/// merges each sentence (each sentence type's `apply(to:)` says how), and ``FixFinisher``
+/// Three parts do the work: `CycleTracker` decides where cycles end, `EpochAccumulator`
+/// merges each sentence (each sentence type's `apply(to:)` says how), and `FixFinisher`
 /// decides the mode and derives climb and speed.
 public struct EpochAssembler: Sendable {
     /// What the assembler hands out.

@@ -2,7 +2,7 @@
 ///
 /// Each type lives in a file of its own, where it declares its formatter, its time and how it
 /// applies itself to an epoch; this file is the one list of them: a case here, and a line in
-/// ``NMEASentence/withType(of:_:)`` (proprietary types in ``NMEASentence/decode(_:into:)``).
+/// `withType(of:_:)` (proprietary types in `decode(_:into:)`).
 public enum NMEASentence: Sendable, Hashable {
     /// Fix data.
     case gga(GGA)
