@@ -25,7 +25,10 @@ struct GPSMonitorTests {
         #expect(terminal.waitUntilConfigured())
         // Line noise first: it is reported when the next sentence starts.
         terminal.write(Array("\u{1}noise\r\n".utf8) + bytes)
-        #expect(eventually { fixes.values.count == expected.count && !views.values.isEmpty && !rejects.values.isEmpty })
+        // Each subscriber is called on a queue of its own: wait for every one of them.
+        #expect(eventually {
+            fixes.values.count == expected.count && !views.values.isEmpty && !rejects.values.isEmpty && !sentences.values.isEmpty
+        })
         #expect(openDescriptorCount(terminal.devicePath) == 1, "four signals, one open device")
         #expect(fixes.values == expected)
         #expect(sentences.values.first?.text.hasPrefix("$") == true)
@@ -168,7 +171,9 @@ struct ReadmeSignalExampleTests {
     @Test("two subscribers on one monitor: fixes and satellite views, then the end")
     func signals() throws {
         let path = Fixtures.directory.appendingPathComponent("ublox-multi.nmea").path
-        let gps = GPSMonitor(source: .log(path: path))
+        // At a receiver's pace (20 times faster): read as fast as possible, the whole log could
+        // be over before the second subscriber joins, as it would not be with a device.
+        let gps = GPSMonitor(source: .log(path: path, pace: .recorded(speed: 20)))
         let lines = Protected<[String]>([])
         let ended = DispatchSemaphore(value: 0)
         let track = gps.fixes.observe(
