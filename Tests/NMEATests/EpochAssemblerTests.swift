@@ -82,6 +82,20 @@ struct EpochAssemblerTests {
         #expect(result.fixes.allSatisfy { $0.mode == .twoD && $0.altitudeMSL == nil && $0.time != nil })
     }
 
+    @Test("satellites used: GGA's count when it gives one, else the epoch's GSA sentences, else none")
+    func satellitesUsed() {
+        // RMC and two GSA (GPS, GLONASS) with five satellites between them, then an epoch
+        // with no GSA (the last epoch's count does not carry over), then GGA with its own count.
+        let text = nmea("GPRMC,120000.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+            + nmea("GNGSA,A,3,05,13,15,,,,,,,,,,1.8,1.1,1.5,1") + nmea("GNGSA,A,3,70,71,,,,,,,,,,,1.8,1.1,1.5,2")
+            + nmea("GPRMC,120001.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+            + nmea("GPRMC,120002.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+            + nmea("GPGGA,120002.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+            + nmea("GNGSA,A,3,05,13,15,,,,,,,,,,1.8,1.1,1.5,1")
+        let result = decode(text)
+        #expect(result.fixes.map(\.satellitesUsed) == [5, nil, 8])
+    }
+
     @Test("an invalid RMC gives no position, however many digits it carries")
     func invalidRMC() {
         let result = decode(nmea("GPRMC,120000.00,V,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,N"))

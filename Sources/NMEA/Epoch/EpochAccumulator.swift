@@ -60,6 +60,9 @@ struct EpochAccumulator: Sendable {
         mark(&used)
     }
 
+    /// How many satellites this epoch's GSA sentences mark used; `nil` when the epoch had no GSA.
+    var usedCount: Int? { usedCleared ? used.count : nil }
+
     /// Sets the used flags of a view's satellites from the marks (mutating only to read the
     /// marks in place).
     mutating func markUsed(in satellites: inout [Satellite]) {

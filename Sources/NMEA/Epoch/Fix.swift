@@ -37,7 +37,8 @@ public struct Fix: Sendable, Hashable {
     public var magneticVariation: Double?
     /// True heading from HDT, degrees (where the vessel points, not where it goes).
     public var heading: Double?
-    /// Satellites used in the solution (GGA/GNS, else counted from GSA).
+    /// Satellites used in the solution: GGA's or GNS's count, else the satellites the epoch's
+    /// GSA sentences list; `nil` when the epoch had none of them.
     public var satellitesUsed: Int?
     /// Horizontal dilution of precision.
     public var hdop: Double?

@@ -20,6 +20,7 @@ struct FixFinisher: Sendable {
     mutating func finish(_ epoch: borrowing EpochAccumulator) -> Fix {
         var out = epoch.fix
         if out.altitudeMSL == nil { out.altitudeMSL = epoch.garminAltitude }
+        if out.satellitesUsed == nil { out.satellitesUsed = epoch.usedCount }
         out.mode = epoch.mode.mode(previous: previousMode)
         previousMode = out.mode
         if out.mode == .noFix {

@@ -20,6 +20,13 @@ struct SatelliteSet: Sendable, Hashable {
         words[word] |= bit
     }
 
+    /// How many satellites the set holds.
+    var count: Int {
+        var total = 0
+        for index in 0..<32 { total &+= words[index].nonzeroBitCount }
+        return total
+    }
+
     func contains(_ id: SatelliteID) -> Bool {
         guard let (word, bit) = Self.position(id) else { return false }
         return words[word] & bit != 0
