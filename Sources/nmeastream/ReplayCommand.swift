@@ -24,14 +24,18 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Replay at the pace of the log's own timestamps, this many times faster (1 is real time), as a live receiver would send it.")
     var speed: Double?
 
+    @Flag(help: "With --speed: wait out pauses of more than 5 s in the log's times (up to a minute) instead of shortening them to one cycle.")
+    var keepGaps = false
+
     func validate() throws {
         if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        if keepGaps, speed == nil { throw ValidationError("--keep-gaps needs --speed: as fast as possible, there is nothing to wait") }
     }
 
     func run() throws {
         if let speed {
             // Paced: through the reader, as a live source.
-            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed)), options: self.output, count: nil)
+            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed, keepingGaps: keepGaps)), options: self.output, count: nil)
         }
         let output = BufferedOutput()
         let decoder = NMEADecoder()

@@ -28,6 +28,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "How many times faster than recorded (1 is real time); logs only.")
     var speed: Double = 1
 
+    @Flag(help: "Wait out pauses of more than 5 s in the log's times (up to a minute) instead of shortening them to one cycle; logs only.")
+    var keepGaps = false
+
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
     }
@@ -40,7 +43,7 @@ struct SimulateCommand: ParsableCommand {
         let done = DispatchSemaphore(value: 0)
         let failure = Protected<GPSError?>(nil)
         if let file {
-            receiver.play(.log(path: file, pace: .recorded(speed: speed)), loop: true) { error in
+            receiver.play(.log(path: file, pace: .recorded(speed: speed, keepingGaps: keepGaps)), loop: true) { error in
                 failure.withLock { $0 = error }
                 done.signal()
             }

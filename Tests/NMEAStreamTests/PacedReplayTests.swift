@@ -56,6 +56,27 @@ struct PacedReplayTests {
         return (recorder.fixes, elapsed)
     }
 
+    @Test("a pause of more than five seconds is shortened to one cycle, or waited out when gaps are kept")
+    func longGaps() throws {
+        // One-second cycles, then 30 s of silence (a receiver without a fix, a paused logger).
+        let times = ["120000", "120001", "120031", "120032"]
+        let log = times.map { sentence("GPRMC,\($0).00,A,5207.4074,N,00419.2659,E,0.0,,050624,,,A") }.joined()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-gaps-\(getpid()).nmea")
+        try Data(log.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        // Three cycles of one second at ×10.
+        let (shortened, quick) = try replay(.log(path: file.path, pace: .recorded(speed: 10)))
+        #expect(shortened.count == times.count)
+        #expect(quick >= 0.27)
+        #expect(quick < 2.5, "not waiting out the pause")
+
+        // 1 + 30 + 1 seconds at ×10.
+        let (kept, slow) = try replay(.log(path: file.path, pace: .recorded(speed: 10, keepingGaps: true)))
+        #expect(kept.count == times.count)
+        #expect(slow >= 3.1)
+    }
+
     private func sentence(_ body: String) -> String {
         let sum = body.utf8.reduce(UInt8(0), ^)
         let hex = String(sum, radix: 16, uppercase: true)

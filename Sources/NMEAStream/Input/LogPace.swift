@@ -7,7 +7,15 @@ public enum LogPace: Sendable, Hashable, CustomStringConvertible {
     /// Sentences between two timestamps go out together; midnight is crossed as one second. A
     /// time that goes backwards or jumps ahead by more than a minute (a new recording
     /// appended, a receiver that lost its clock) is not waited for: pacing starts over there.
-    case recorded(speed: Double)
+    /// A pause of more than ``longGap`` seconds of log time and up to a minute (a logger that
+    /// paused, a receiver that said nothing while it had no fix) is shortened to one cycle of
+    /// the log (the last step between its times, one second until one is seen), unless
+    /// `keepingGaps`, which waits it out.
+    case recorded(speed: Double, keepingGaps: Bool = false)
+
+    /// The longest pause in a log's times, in seconds of log time, that is replayed as
+    /// recorded when gaps are not kept.
+    public static let longGap = 5.0
 
     /// Real time.
     public static let realTime = LogPace.recorded(speed: 1)
@@ -16,7 +24,8 @@ public enum LogPace: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .asFastAsPossible: "as fast as possible"
-        case .recorded(let speed): "×\(speed)"
+        case .recorded(let speed, false): "×\(speed)"
+        case .recorded(let speed, true): "×\(speed), gaps kept"
         }
     }
 }

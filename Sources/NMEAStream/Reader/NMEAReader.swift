@@ -81,7 +81,8 @@ public final class NMEAReader: @unchecked Sendable {
                     callDelegates { $0.reader(self, didFindSpeed: speed) }
                 }
             case .log(let path, .asFastAsPossible): LogByteSource(path: path)
-            case .log(let path, .recorded(let speed)): PacedLogByteSource(path: path, speed: speed)
+            case .log(let path, .recorded(let speed, let keepingGaps)):
+                PacedLogByteSource(path: path, speed: speed, keepingGaps: keepingGaps)
             case .bytes(let data): MemoryByteSource(bytes: data)
             case .automatic:
                 automaticSource()

@@ -7,6 +7,8 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
     /// How many times faster than recorded.
     let speed: Double
+    /// Whether pauses longer than ``LogPace/longGap`` are waited out rather than shortened.
+    let keepingGaps: Bool
     let released = DispatchGroup()
     // Confined to the reader's queue.
     private var descriptor: Int32 = -1
@@ -19,22 +21,27 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     private var anchor: (log: Double, wall: DispatchTime)?
     private var lastLogTime: Double?
     private var dayOffset = 0.0
+    /// The last step between two of the log's times up to ``LogPace/longGap``: what a longer
+    /// pause is shortened to.
+    private var cycle = 1.0
     /// The longest step forward in the log's time that is waited out, in seconds of log time.
     static let longestGap = 60.0
 
     /// Bytes already in memory, when the log is not read from a file.
     private let preloaded: [UInt8]?
 
-    init(path: String, speed: Double) {
+    init(path: String, speed: Double, keepingGaps: Bool = false) {
         log = RecordedLog(path: path)
         self.speed = speed.isFinite && speed > 0 ? speed : 1
+        self.keepingGaps = keepingGaps
         preloaded = nil
     }
 
     /// A log in memory, paced the same way.
-    init(bytes: [UInt8], speed: Double) {
+    init(bytes: [UInt8], speed: Double, keepingGaps: Bool = false) {
         log = RecordedLog(path: "memory")
         self.speed = speed.isFinite && speed > 0 ? speed : 1
+        self.keepingGaps = keepingGaps
         preloaded = bytes
     }
 
@@ -107,9 +114,15 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
                 dayOffset += 86_400
                 logTime += 86_400
             }
-            if logTime < last || logTime - last > Self.longestGap {
+            let step = logTime - last
+            if logTime < last || step > Self.longestGap {
                 // Another recording, or a receiver that lost its clock: pace it from now.
                 anchor = nil
+            } else if step > LogPace.longGap {
+                // A pause: shortened to one cycle (what is cut moves the anchor on), or kept.
+                if !keepingGaps, let pinned = anchor { anchor = (pinned.log + step - cycle, pinned.wall) }
+            } else if step > 0 {
+                cycle = step
             }
         }
         lastLogTime = logTime

@@ -77,9 +77,11 @@ public final class VirtualReceiver: @unchecked Sendable {
             case .everySecond(let epoch):
                 return startTimer(epoch)
             case .log(let path, .asFastAsPossible): source = LogByteSource(path: path)
-            case .log(let path, .recorded(let speed)): source = PacedLogByteSource(path: path, speed: speed)
+            case .log(let path, .recorded(let speed, let keepingGaps)):
+                source = PacedLogByteSource(path: path, speed: speed, keepingGaps: keepingGaps)
             case .bytes(let bytes, .asFastAsPossible): source = MemoryByteSource(bytes: bytes)
-            case .bytes(let bytes, .recorded(let speed)): source = PacedLogByteSource(bytes: bytes, speed: speed)
+            case .bytes(let bytes, .recorded(let speed, let keepingGaps)):
+                source = PacedLogByteSource(bytes: bytes, speed: speed, keepingGaps: keepingGaps)
             }
             player = source
             source.start(on: queue, deliver: { [weak self] chunk in self?.write(chunk) }) { [weak self] error in
