@@ -16,7 +16,8 @@ public final class NMEADecoder {
         indirect case fix(Fix)
         /// A completed GSV group.
         case satellites(SatelliteView)
-        /// Input that was rejected, with the reason.
+        /// Input that was rejected, with the reason. A malformed field comes right after its
+        /// sentence (which is decoded and used without it), one reject per field.
         case rejected(RejectedInput)
     }
 
@@ -91,33 +92,42 @@ public final class NMEADecoder {
             handler(.rejected(reject))
         case .sentence(let raw):
             var feed = Feed(core: core, raw: raw, handler: handler)
-            do throws(MalformedSentence) {
-                if try !NMEASentence.decode(raw, into: &feed) {
-                    core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
-                    handler(.sentence(raw))
-                }
-            } catch {
-                let reject = RejectedInput(
-                    reason: .malformedField, byteCount: raw.length, bytes: raw.bytes, address: raw.address.text,
-                    fieldIndex: error.fieldIndex, detail: error.error.description)
+            if !NMEASentence.decode(raw, into: &feed) {
+                core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
+                handler(.sentence(raw))
+            }
+        }
+    }
+
+    /// Takes each decoded sentence straight to the assembler, as its own type.
+    private struct Feed: DecodedSentenceVisitor {
+        let core: CorePointer
+        let raw: RawSentence
+        let handler: Handler
+
+        mutating func visit<Sentence: SentenceType>(_ sentence: Sentence, malformed: [MalformedField]) {
+            // Counted and handed out, with its malformed fields, before it reaches the assembler.
+            core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
+            handler(.sentence(raw))
+            if !malformed.isEmpty { report(malformed) }
+            var sink = Sink(core: core, handler: handler)
+            core.pointee.assembler.add(sentence, into: &sink)
+        }
+
+        private func report(_ malformed: [MalformedField]) {
+            for reject in NMEADecoder.rejects(malformed, in: raw) {
                 core.pointee.statistics.count(reject)
                 handler(.rejected(reject))
             }
         }
     }
 
-    /// Takes each decoded sentence straight to the assembler, as its own type.
-    private struct Feed: SentenceVisitor {
-        let core: CorePointer
-        let raw: RawSentence
-        let handler: Handler
-
-        mutating func visit<Sentence: SentenceType>(_ sentence: Sentence) {
-            // Counted and handed out before it reaches the assembler.
-            core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: true)
-            handler(.sentence(raw))
-            var sink = Sink(core: core, handler: handler)
-            core.pointee.assembler.add(sentence, into: &sink)
+    /// One reject per malformed field: it covers the field's bytes, and shows its sentence.
+    private static func rejects(_ malformed: [MalformedField], in raw: RawSentence) -> [RejectedInput] {
+        malformed.map { problem in
+            RejectedInput(
+                reason: .malformedField, byteCount: problem.fieldIndex < raw.fieldCount ? raw[problem.fieldIndex].count : 0,
+                bytes: raw.bytes, address: raw.address.text, fieldIndex: problem.fieldIndex, detail: problem.error.description)
         }
     }
 

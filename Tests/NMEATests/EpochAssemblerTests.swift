@@ -105,10 +105,11 @@ struct EpochAssemblerTests {
         #expect(result.fixes[0].speed == nil)
     }
 
-    @Test("GGA with quality 0 or no satellites is no fix")
+    @Test("GGA quality 0 is no fix; quality 1 with a count of 00 satellites is a fix all the same")
     func noFixGGA() {
         let result = decode(nmea("GPGGA,120000.00,5207.4074,N,00419.2659,E,1,00,0.9,10.2,M,47.0,M,,") + nmea("GPGGA,120001.00,,,,,0,,,,M,,M,,"))
-        #expect(result.fixes.map(\.mode) == [.noFix, .noFix])
+        #expect(result.fixes.map(\.mode) == [.threeD, .noFix])
+        #expect(result.fixes[0].latitude != nil && result.fixes[0].satellitesUsed == 0)
     }
 
     @Test("GSV groups assemble into views with used flags from GSA")

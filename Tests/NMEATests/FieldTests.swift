@@ -62,26 +62,42 @@ struct FieldTests {
                 }
                 #expect(gll.latitude?.bitPattern == value.bitPattern, "\(text)")
             case .success(nil), .failure:
-                #expect(result.decoded.isEmpty, "\(text)")
-                #expect(result.rejects.first?.fieldIndex == 1, "\(text)")
+                // The latitude (with its hemisphere) is lost, not the sentence.
+                guard case .gll(let gll)? = result.decoded.first else {
+                    Issue.record("\(text): no GLL")
+                    continue
+                }
+                #expect(gll.latitude == nil && gll.longitude != nil && gll.time != nil, "\(text)")
+                #expect(result.rejects.map(\.fieldIndex) == [1], "\(text)")
             }
         }
     }
 
-    @Test("latitude above 90 is rejected with its field named")
-    func latitudeOutOfRange() {
+    @Test("latitude above 90 is rejected with its field named, and the rest of the sentence kept")
+    func latitudeOutOfRange() throws {
         let result = decode(nmea("GPGGA,120000.00,9107.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
-        #expect(result.decoded.isEmpty)
+        guard case .gga(let gga)? = result.decoded.first else {
+            Issue.record("no GGA")
+            return
+        }
+        #expect(gga.latitude == nil)
+        #expect(gga.longitude != nil && gga.time != nil && gga.altitudeMSL == 545.4 && gga.quality == .gps)
+        #expect(result.rejects.count == 1)
         #expect(result.rejects.first?.reason == .malformedField)
         #expect(result.rejects.first?.fieldIndex == 2)
         #expect(result.rejects.first?.address == "GPGGA")
+        #expect(result.rejects.first?.byteCount == 8)
     }
 
-    @Test("longitude above 180 is rejected with its field named")
+    @Test("longitude above 180 is rejected with its field named, and the rest of the sentence kept")
     func longitudeOutOfRange() {
         let result = decode(nmea("GPRMC,120000.00,A,4807.038,N,18100.000,E,0.0,,010124,,,A"))
-        #expect(result.decoded.isEmpty)
-        #expect(result.rejects.first?.fieldIndex == 5)
+        guard case .rmc(let rmc)? = result.decoded.first else {
+            Issue.record("no RMC")
+            return
+        }
+        #expect(rmc.longitude == nil && rmc.latitude != nil && rmc.date != nil && rmc.isValid == true)
+        #expect(result.rejects.map(\.fieldIndex) == [5])
     }
 
     @Test("minutes of 60 or more are rejected")
@@ -138,8 +154,12 @@ struct FieldTests {
                 }
                 #expect(zda.time == value, "\(text)")
             case .failure:
-                #expect(result.decoded.isEmpty, "\(text)")
-                #expect(result.rejects.first?.fieldIndex == 1, "\(text)")
+                guard case .zda(let zda)? = result.decoded.first else {
+                    Issue.record("\(text): no ZDA")
+                    continue
+                }
+                #expect(zda.time == nil && zda.date != nil, "\(text)")
+                #expect(result.rejects.map(\.fieldIndex) == [1], "\(text)")
             }
         }
     }

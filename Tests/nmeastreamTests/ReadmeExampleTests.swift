@@ -15,7 +15,7 @@ struct ReadmeExampleTests {
             case .fix(let fix): fixes.append(fix)
             case .satellites(let view): _ = view
             case .sentence(let raw):
-                if case .rmc(let rmc)? = try? NMEASentence.decode(raw) { print(rmc.navigationalStatus as Any) }
+                if case .rmc(let rmc)? = NMEASentence.decode(raw) { print(rmc.navigationalStatus as Any) }
             case .rejected(let reject): rejects.append(reject)
             }
         }

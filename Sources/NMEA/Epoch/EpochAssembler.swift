@@ -19,6 +19,40 @@
 ///
 /// No value is carried from one epoch to the next: a field a cycle did not send is `nil`.
 ///
+/// ## Which indicators decide the fix
+/// Receivers say whether they have a fix in several places, and the places disagree: a GSA
+/// from the cycle before, a count of `00` beside a valid position, a 4.10 navigational status.
+/// The epoch's ``Fix/mode`` follows from them in this order, after NMEA 0183 (4.11):
+///
+/// 1. **The position sentences' own indicators decide whether there is a fix.** GGA's quality
+///    (0 invalid, 1 to 8 valid, 6 being dead reckoning), RMC's and GLL's status (`A`/`V`) with
+///    their mode indicator (`N` is not valid), GNS's mode indicators (valid when one of them is
+///    not `N`). A sentence whose indicators say invalid contributes no position (nor speed,
+///    course or altitude); a receiver's last known position under "no fix" is not a fix.
+/// 2. **Any valid position makes a fix.** If one position sentence of the epoch marks its
+///    position valid and gives both coordinates, the epoch has a fix, whatever another says:
+///    a position the receiver marks valid is never dropped. A sentence marked valid that gives
+///    no position counts as no fix.
+/// 3. **Otherwise a "no fix" decides**: mode 1, no position.
+/// 4. **A position with no indicator at all** (every indicator field empty or malformed) is a
+///    fix when nothing in the epoch says otherwise.
+/// 5. **With no position sentence, GSA's fix type decides** (1 no fix, 2 2D, 3 3D); with no
+///    GSA either, the mode is 0 (unknown).
+///
+/// The dimension of a fix: 3D when a GGA or GNS that counts gave an altitude, 2D when it gave
+/// none (the timed solution sentence speaks for the same instant as its position; GSA has no
+/// time, and receivers often send the cycle before's). With no such GGA or GNS, GSA's fix type
+/// 2 or 3 decides; with no GSA, the fix is 2D, or 3D when the epoch before was 3D (as gpsd does
+/// for a receiver that sends only RMC).
+///
+/// Never deciding: the satellites-used count (`00` beside a valid fix is common), the DOPs
+/// (`99.99` and `0.00` are placeholders), the 4.10 navigational status (`V` there means the
+/// receiver gives no status, not an invalid fix), VTG's mode indicator (which governs VTG's
+/// own speed and course only), and anything proprietary.
+///
+/// Whatever the mode, an epoch with a time of day and a known date reports its time: a
+/// receiver without a fix still keeps UTC, and timing users need it.
+///
 /// Three parts do the work: `CycleTracker` decides where cycles end, `EpochAccumulator`
 /// merges each sentence (each sentence type's `apply(to:)` says how), and `FixFinisher`
 /// decides the mode and derives climb and speed.

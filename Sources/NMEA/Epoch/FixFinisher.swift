@@ -53,7 +53,7 @@ struct FixFinisher: Sendable {
         }
         if out.speed == nil, let latitude = out.latitude, let longitude = out.longitude,
            let beforeLatitude = previous.latitude, let beforeLongitude = previous.longitude {
-            out.speed = greatCircleDistance(beforeLatitude, beforeLongitude, latitude, longitude) / seconds
+            out.speed = ellipsoidDistance(beforeLatitude, beforeLongitude, latitude, longitude) / seconds
         }
     }
 }

@@ -51,9 +51,11 @@ public struct SatelliteViewAssembler: Sendable {
     /// ``add(_:)`` for the decoder's hot path, with no result structure to copy: returns the
     /// completed view, if any, and hands a dropped group to `dropped`.
     mutating func add(_ gsv: GSV, dropped: (RejectedInput) -> Void) -> SatelliteView? {
-        guard gsv.messageCount <= Self.maximumParts else {
+        // A part whose count or number was malformed (and reported so) has no place in a group.
+        guard let messageCount = gsv.messageCount, let messageNumber = gsv.messageNumber else { return nil }
+        guard messageCount <= Self.maximumParts else {
             dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: gsv.talker.description + "GSV",
-                                  detail: "\(gsv.messageCount) parts is more than \(Self.maximumParts)"))
+                                  detail: "\(messageCount) parts is more than \(Self.maximumParts)"))
             return nil
         }
         let signal = gsv.signalID ?? -1
@@ -68,26 +70,26 @@ public struct SatelliteViewAssembler: Sendable {
             groups.append(Group(talker: talker, signal: signal))
             slot = groups.count - 1
         }
-        let bit = UInt64(1) << UInt64(gsv.messageNumber - 1)
-        let all: UInt64 = gsv.messageCount == 64 ? .max : (UInt64(1) << UInt64(gsv.messageCount)) - 1
+        let bit = UInt64(1) << UInt64(messageNumber - 1)
+        let all: UInt64 = messageCount == 64 ? .max : (UInt64(1) << UInt64(messageCount)) - 1
         // Work on the group in place: no copy of its parts, no check per access.
         let complete = groups.withUnsafeMutableBufferPointer { buffer -> Bool in
             let group = buffer.baseAddress! + slot
-            if group.pointee.isOpen, group.pointee.total != gsv.messageCount || group.pointee.received & bit != 0 {
+            if group.pointee.isOpen, group.pointee.total != messageCount || group.pointee.received & bit != 0 {
                 dropped(RejectedInput(reason: .incompleteSatelliteView, byteCount: 0, bytes: [], address: gsv.talker.description + "GSV",
                                       detail: "group of \(group.pointee.total) ended with parts missing"))
                 group.pointee.received = 0
             }
             if !group.pointee.isOpen {
-                group.pointee.total = gsv.messageCount
+                group.pointee.total = messageCount
                 group.pointee.satellitesInView = nil
-                if group.pointee.parts.count < gsv.messageCount {
-                    group.pointee.parts.append(contentsOf: repeatElement(GSVSatellites(), count: gsv.messageCount - group.pointee.parts.count))
+                if group.pointee.parts.count < messageCount {
+                    group.pointee.parts.append(contentsOf: repeatElement(GSVSatellites(), count: messageCount - group.pointee.parts.count))
                 }
             }
             group.pointee.received |= bit
             group.pointee.satellitesInView = gsv.satellitesInView ?? group.pointee.satellitesInView
-            group.pointee.parts[gsv.messageNumber - 1] = gsv.satellites
+            group.pointee.parts[messageNumber - 1] = gsv.satellites
             guard group.pointee.received == all else { return false }
             group.pointee.received = 0
             return true
@@ -101,11 +103,11 @@ public struct SatelliteViewAssembler: Sendable {
         // buffer, the allocation a new array would have cost anyway.
         satellites.removeAll(keepingCapacity: true)
         // Room for the common groups at once, so a recycled buffer serves any of them.
-        satellites.reserveCapacity(max(gsv.messageCount * 4, 32))
+        satellites.reserveCapacity(max(messageCount * 4, 32))
         // GPS 1-32 from a GPS or combined talker, most satellites of most views, mapped here
         // without the call the other numbering ranges take.
         let gpsNumbering = hint == nil || hint == .gps
-        for part in groups[slot].parts.prefix(gsv.messageCount) {
+        for part in groups[slot].parts.prefix(messageCount) {
             for satellite in part {
                 let number = satellite.id
                 let id = gpsNumbering && UInt(bitPattern: number &- 1) < 32

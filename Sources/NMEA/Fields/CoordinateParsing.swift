@@ -32,19 +32,19 @@ extension RawSentence {
     /// Latitude in degrees (north positive) from a `ddmm.mmmm` field and its `N`/`S` field;
     /// `nil` when the value is empty. Throws with the index of the bad field.
     @inlinable
-    func latitude(_ index: Int) throws(MalformedSentence) -> Double? {
+    func latitude(_ index: Int) throws(MalformedField) -> Double? {
         try signedAngle(index, maximumDegrees: 90, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
     }
 
     /// Longitude in degrees (east positive) from a `dddmm.mmmm` field and its `E`/`W` field;
     /// `nil` when the value is empty. Throws with the index of the bad field.
     @inlinable
-    func longitude(_ index: Int) throws(MalformedSentence) -> Double? {
+    func longitude(_ index: Int) throws(MalformedField) -> Double? {
         try signedAngle(index, maximumDegrees: 180, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
     }
 
     @inlinable
-    func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
+    func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8) throws(MalformedField) -> Double? {
         let value: Double
         if let quick = quickDegreesMinutes(index, maximumDegrees: maximumDegrees) {
             value = quick
@@ -55,13 +55,13 @@ extension RawSentence {
         }
         let hemisphere = self[index + 1]
         guard hemisphere.count == 1 else {
-            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
+            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
         }
         switch hemisphere[0] {
         case positive: return value
         case negative: return -value
         default:
-            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
+            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
         }
     }
 
@@ -115,53 +115,36 @@ extension RawSentence {
 
     /// Reads field `index` with `reader`, naming the field in the error.
     @inlinable
-    func read<T>(_ index: Int, _ reader: (NMEAField) throws(FieldError) -> T) throws(MalformedSentence) -> T {
+    func read<T>(_ index: Int, _ reader: (NMEAField) throws(FieldError) -> T) throws(MalformedField) -> T {
         do {
             return try reader(self[index])
         } catch {
-            throw MalformedSentence(fieldIndex: index, error: error)
+            throw MalformedField(fieldIndex: index, error: error)
         }
     }
 
     /// ``decimal(_:)``'s general reader: any length, every error named.
     @inlinable
-    func generalDecimal(_ index: Int) throws(MalformedSentence) -> Double? {
+    func generalDecimal(_ index: Int) throws(MalformedField) -> Double? {
         try read(index) { field throws(FieldError) in try field.decimal() }
     }
 
     /// ``integer(_:)``'s general reader.
     @inlinable
-    func generalInteger(_ index: Int) throws(MalformedSentence) -> Int? {
+    func generalInteger(_ index: Int) throws(MalformedField) -> Int? {
         try read(index) { field throws(FieldError) in try field.integer() }
     }
 
     @inlinable
-    func character(_ index: Int) throws(MalformedSentence) -> UInt8? {
+    func character(_ index: Int) throws(MalformedField) -> UInt8? {
         try read(index) { field throws(FieldError) in try field.character() }
     }
 
     /// Field `index` as a time of day `hhmmss[.s…]`; `nil` when empty. The common field is
     /// read a word at a time, anything else by the general reader.
     @inlinable
-    func time(_ index: Int) throws(MalformedSentence) -> TimeOfDay? {
+    func time(_ index: Int) throws(MalformedField) -> TimeOfDay? {
         if let time = quickTimeOfDay(index) { return time }
         return try read(index) { field throws(FieldError) in try field.timeOfDay() }
     }
-}
-
-/// A sentence whose checksum is right but one of whose fields is not what its type says.
-public struct MalformedSentence: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The offending field's index (1 is the first field after the address).
-    public var fieldIndex: Int
-    /// What the field should have held.
-    public var error: FieldError
-
-    /// Creates the error for field `fieldIndex`.
-    public init(fieldIndex: Int, error: FieldError) {
-        self.fieldIndex = fieldIndex
-        self.error = error
-    }
-
-    /// `field N: expected …`.
-    public var description: String { "field \(fieldIndex): \(error)" }
 }

@@ -6,7 +6,7 @@ extension RawSentence {
     /// Field `index` as a decimal number; `nil` when empty. Short plain numbers take
     /// ``eightByteDecimal(endingAt:count:)``; everything else, errors included, the general reader.
     @inline(__always)
-    func decimal(_ index: Int) throws(MalformedSentence) -> Double? {
+    func decimal(_ index: Int) throws(MalformedField) -> Double? {
         guard index < fieldCount else { return nil }
         let start = Int(starts[index])
         let end = Int(starts[index &+ 1]) &- 1

@@ -80,7 +80,7 @@ extension RawSentence {
     /// Field `index` as an unsigned whole number; `nil` when empty. One to three digits are
     /// read inline, anything else by the general reader.
     @inline(__always)
-    func integer(_ index: Int) throws(MalformedSentence) -> Int? {
+    func integer(_ index: Int) throws(MalformedField) -> Int? {
         let field = self[index]
         if field.isEmpty { return nil }
         let value = field.shortWholeNumber

@@ -8,7 +8,9 @@ public enum RejectReason: Int, Sendable, Hashable, CaseIterable, CustomStringCon
     case tooLong
     /// A byte outside printable ASCII appeared inside a sentence.
     case nonPrintable
-    /// A field could not be read as what the sentence type says it holds.
+    /// A field could not be read as what the sentence type says it holds. The field is
+    /// dropped; its sentence is still decoded and used (see ``MalformedField``). Also a
+    /// sentence whose address is not letters and digits, which is rejected whole.
     case malformedField
     /// The checksum is right but nothing decodes this sentence type (it is still delivered raw).
     case unknownSentenceType
@@ -36,10 +38,11 @@ public enum RejectReason: Int, Sendable, Hashable, CaseIterable, CustomStringCon
 public struct RejectedInput: Sendable, Hashable, CustomStringConvertible {
     /// Why the input was rejected.
     public var reason: RejectReason
-    /// How many bytes of input the rejection covers.
+    /// How many bytes of input the rejection covers. For a malformed field, the field's bytes,
+    /// which its sentence also counts.
     public var byteCount: Int
     /// The rejected bytes, or their first ``NMEAFramer/Configuration/maximumSentenceLength`` bytes
-    /// when the run was longer.
+    /// when the run was longer. For a malformed field, the whole sentence it is in.
     public var bytes: [UInt8]
     /// The sentence's address field (such as `GPGGA`), or `nil` when no sentence could be framed.
     public var address: String?

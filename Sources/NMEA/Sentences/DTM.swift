@@ -1,4 +1,7 @@
 /// DTM: the datum the positions are given in, and its offsets from the reference datum.
+///
+/// Each field is decoded on its own; a malformed one is `nil`, reported, and costs nothing
+/// else. An offset fails with its direction letter.
 public struct DTM: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -28,21 +31,21 @@ public struct DTM: Sendable, Hashable {
     }
 
     /// Decodes `$--DTM,ccc,a,x.x,a,x.x,a,x.x,ccc` (offsets in minutes of arc).
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
         localDatum = raw[1].isEmpty ? nil : raw[1].text
         subdivision = raw[2].isEmpty ? nil : raw[2].text
-        latitudeOffset = try Self.offset(raw, 3, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
-        longitudeOffset = try Self.offset(raw, 5, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
-        altitudeOffset = try raw.decimal(7)
+        latitudeOffset = malformed.reading(try Self.offset(raw, 3, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S")))
+        longitudeOffset = malformed.reading(try Self.offset(raw, 5, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W")))
+        altitudeOffset = malformed.reading(try raw.decimal(7))
         referenceDatum = raw[8].isEmpty ? nil : raw[8].text
     }
 
-    private static func offset(_ raw: RawSentence, _ index: Int, positive: UInt8, negative: UInt8) throws(MalformedSentence) -> Double? {
+    private static func offset(_ raw: RawSentence, _ index: Int, positive: UInt8, negative: UInt8) throws(MalformedField) -> Double? {
         guard let minutes = try raw.decimal(index) else { return nil }
         let direction = raw[index + 1]
         guard direction.count == 1, direction[0] == positive || direction[0] == negative else {
-            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a direction"))
+            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a direction"))
         }
         return (direction[0] == negative ? -minutes : minutes) / 60
     }

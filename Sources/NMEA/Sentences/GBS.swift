@@ -1,5 +1,8 @@
 /// GBS: satellite fault detection (RAIM): expected errors and the most likely failed satellite.
-/// Every property is `nil` when its field is empty.
+/// Every property is `nil` when its field is empty or malformed.
+///
+/// Each field is decoded on its own; a malformed one is `nil`, reported, and costs nothing
+/// else. A bad time makes the sentence belong to the epoch in progress.
 public struct GBS: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -42,18 +45,18 @@ public struct GBS: Sendable, Hashable {
     }
 
     /// Decodes `$--GBS,hhmmss.ss,x.x,x.x,x.x,xx,x.x,x.x,x.x[,h,h]`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        time = try raw.time(1)
-        latitudeError = try raw.decimal(2)
-        longitudeError = try raw.decimal(3)
-        altitudeError = try raw.decimal(4)
-        failedSatellite = try raw.integer(5)
-        missedDetectionProbability = try raw.decimal(6)
-        bias = try raw.decimal(7)
-        biasDeviation = try raw.decimal(8)
-        systemID = try raw.read(9) { field throws(FieldError) in try field.hexInteger() }
-        signalID = try raw.read(10) { field throws(FieldError) in try field.hexInteger() }
+        time = malformed.reading(try raw.time(1))
+        latitudeError = malformed.reading(try raw.decimal(2))
+        longitudeError = malformed.reading(try raw.decimal(3))
+        altitudeError = malformed.reading(try raw.decimal(4))
+        failedSatellite = malformed.reading(try raw.integer(5))
+        missedDetectionProbability = malformed.reading(try raw.decimal(6))
+        bias = malformed.reading(try raw.decimal(7))
+        biasDeviation = malformed.reading(try raw.decimal(8))
+        systemID = malformed.reading(try raw.read(9) { field throws(FieldError) in try field.hexInteger() })
+        signalID = malformed.reading(try raw.read(10) { field throws(FieldError) in try field.hexInteger() })
     }
 }
 

@@ -1,4 +1,14 @@
-/// GGA: time, position and fix data. Every property is `nil` when its field is empty.
+/// GGA: time, position and fix data. Every property is `nil` when its field is empty or
+/// malformed.
+///
+/// Each field is decoded on its own; a malformed one is reported and costs nothing else. The
+/// fields that matter most, and what a bad one does:
+/// - the time: without it the sentence belongs to the epoch in progress;
+/// - latitude and longitude, each with its hemisphere (a pair fails together): without them
+///   the sentence gives no position, and cannot by itself make the epoch a fix;
+/// - the quality: without it the sentence neither marks its position valid nor invalid (see
+///   ``EpochAssembler`` for the precedence of fix indicators);
+/// - the altitude with its unit: without it a fix from this sentence is 2D.
 public struct GGA: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -42,25 +52,18 @@ public struct GGA: Sendable, Hashable {
     }
 
     /// Decodes `$--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,x.x,x.x,M,x.x,M,x.x,xxxx`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        time = try raw.time(1)
-        latitude = try raw.latitude(2)
-        longitude = try raw.longitude(4)
-        if let value = try raw.integer(6) {
-            guard let quality = FixQuality(rawValue: value) else {
-                throw MalformedSentence(fieldIndex: 6, error: FieldError(expected: "a fix quality 0 to 8"))
-            }
-            self.quality = quality
-        }
-        satellitesUsed = try raw.integer(7)
-        hdop = try raw.decimal(8, in: 0...9999)
-        altitudeMSL = try raw.decimal(9)
-        try raw.expectUnit(10, UInt8(ascii: "M"))
-        geoidSeparation = try raw.decimal(11)
-        try raw.expectUnit(12, UInt8(ascii: "M"))
-        differentialAge = try raw.decimal(13)
-        differentialStation = try raw.integer(14)
+        time = malformed.reading(try raw.time(1))
+        latitude = malformed.reading(try raw.latitude(2))
+        longitude = malformed.reading(try raw.longitude(4))
+        quality = malformed.reading(try raw.fixQuality(6))
+        satellitesUsed = malformed.reading(try raw.integer(7))
+        hdop = malformed.reading(try raw.decimal(8, in: 0...9999))
+        altitudeMSL = malformed.reading(try raw.decimal(9, unit: UInt8(ascii: "M")))
+        geoidSeparation = malformed.reading(try raw.decimal(11, unit: UInt8(ascii: "M")))
+        differentialAge = malformed.reading(try raw.decimal(13))
+        differentialStation = malformed.reading(try raw.integer(14))
     }
 }
 
@@ -71,10 +74,12 @@ extension GGA: TalkerSentence {
 
     func apply(to epoch: inout EpochAccumulator) {
         epoch.noteTime(time)
-        if quality != .invalid { epoch.setPosition(latitude, longitude) }
+        let verdict: ModeEvidence.Verdict = quality.map { $0 == .invalid ? .invalid : .valid } ?? .silent
+        let counts = verdict != .invalid
+        if counts { epoch.setPosition(latitude, longitude) }
         epoch.fix.quality = quality ?? epoch.fix.quality
-        epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: altitudeMSL, separation: geoidSeparation,
-                            age: differentialAge, station: differentialStation)
-        epoch.mode.quality(satellitesUsed == 0 ? .invalid : quality, hasAltitude: altitudeMSL != nil)
+        epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: counts ? altitudeMSL : nil,
+                            separation: counts ? geoidSeparation : nil, age: differentialAge, station: differentialStation)
+        epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil, altitude: altitudeMSL != nil)
     }
 }

@@ -1,4 +1,10 @@
-/// GLL: geographic position with time. Every property is `nil` when its field is empty.
+/// GLL: geographic position with time. Every property is `nil` when its field is empty or
+/// malformed.
+///
+/// Each field is decoded on its own; a malformed one is reported and costs nothing else. A
+/// bad time makes the sentence belong to the epoch in progress; a bad status or mode
+/// indicator leaves its position neither marked valid nor invalid (see ``EpochAssembler``);
+/// a bad coordinate (with its hemisphere, which fails with it) leaves it without a position.
 public struct GLL: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -25,13 +31,13 @@ public struct GLL: Sendable, Hashable {
     }
 
     /// Decodes `$--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,m`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        latitude = try raw.latitude(1)
-        longitude = try raw.longitude(3)
-        time = try raw.time(5)
-        isValid = try raw.validity(6)
-        mode = try raw.positioningMode(7)
+        latitude = malformed.reading(try raw.latitude(1))
+        longitude = malformed.reading(try raw.longitude(3))
+        time = malformed.reading(try raw.time(5))
+        isValid = malformed.reading(try raw.validity(6))
+        mode = malformed.reading(try raw.positioningMode(7))
     }
 }
 
@@ -42,9 +48,9 @@ extension GLL: TalkerSentence {
 
     func apply(to epoch: inout EpochAccumulator) {
         epoch.noteTime(time)
-        let valid = isValid != false && mode?.isValid != false
-        if valid { epoch.setPosition(latitude, longitude) }
+        let verdict = ModeEvidence.Verdict(status: isValid, mode: mode)
+        if verdict != .invalid { epoch.setPosition(latitude, longitude) }
         epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
-        epoch.mode.validity(isValid.map { $0 && mode?.isValid != false }, hasAltitude: false)
+        epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil)
     }
 }

@@ -1,5 +1,10 @@
 /// GNS: multi-constellation fix data, with one mode character per constellation.
-/// Every property is `nil` when its field is empty.
+/// Every property is `nil` when its field is empty or malformed.
+///
+/// Each field is decoded on its own; a malformed one is reported and costs nothing else. The
+/// fields that matter most are those of GGA (time, coordinates with their hemispheres,
+/// altitude) and the mode indicators, which stand for GGA's quality: a malformed mode field
+/// leaves the sentence's position neither marked valid nor invalid (see ``EpochAssembler``).
 public struct GNS: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -68,26 +73,31 @@ public struct GNS: Sendable, Hashable {
     }
 
     /// Decodes `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,c--c,xx,x.x,x.x,x.x,x.x,x.x,s`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        time = try raw.time(1)
-        latitude = try raw.latitude(2)
-        longitude = try raw.longitude(4)
-        let modeField = raw[6]
+        time = malformed.reading(try raw.time(1))
+        latitude = malformed.reading(try raw.latitude(2))
+        longitude = malformed.reading(try raw.longitude(4))
+        modes = malformed.reading(try Self.modes(raw, 6)) ?? PositioningModes()
+        satellitesUsed = malformed.reading(try raw.integer(7))
+        hdop = malformed.reading(try raw.decimal(8, in: 0...9999))
+        altitudeMSL = malformed.reading(try raw.decimal(9))
+        geoidSeparation = malformed.reading(try raw.decimal(10))
+        differentialAge = malformed.reading(try raw.decimal(11))
+        differentialStation = malformed.reading(try raw.integer(12))
+        navigationalStatus = malformed.reading(try raw.navigationalStatus(13))
+    }
+
+    /// The mode field: one indicator per constellation.
+    private static func modes(_ raw: RawSentence, _ index: Int) throws(MalformedField) -> PositioningModes {
+        let field = raw[index]
         var modes = PositioningModes()
-        for index in 0..<modeField.count {
-            guard let mode = PositioningMode(rawValue: modeField[index]), modes.append(mode) else {
-                throw MalformedSentence(fieldIndex: 6, error: FieldError(expected: "up to 8 mode indicators A, D, E, F, M, N, P, R or S"))
+        for offset in 0..<field.count {
+            guard let mode = PositioningMode(rawValue: field[offset]), modes.append(mode) else {
+                throw MalformedField(fieldIndex: index, error: FieldError(expected: "up to 8 mode indicators A, D, E, F, M, N, P, R or S"))
             }
         }
-        self.modes = modes
-        satellitesUsed = try raw.integer(7)
-        hdop = try raw.decimal(8, in: 0...9999)
-        altitudeMSL = try raw.decimal(9)
-        geoidSeparation = try raw.decimal(10)
-        differentialAge = try raw.decimal(11)
-        differentialStation = try raw.integer(12)
-        navigationalStatus = try raw.navigationalStatus(13)
+        return modes
     }
 }
 
@@ -135,11 +145,13 @@ extension GNS: TalkerSentence {
     func apply(to epoch: inout EpochAccumulator) {
         epoch.noteTime(time)
         let mode = bestMode
-        if mode?.isValid ?? true { epoch.setPosition(latitude, longitude) }
+        let verdict: ModeEvidence.Verdict = mode.map { $0.isValid ? .valid : .invalid } ?? .silent
+        let counts = verdict != .invalid
+        if counts { epoch.setPosition(latitude, longitude) }
         epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
-        epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: altitudeMSL, separation: geoidSeparation,
-                            age: differentialAge, station: differentialStation)
+        epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: counts ? altitudeMSL : nil,
+                            separation: counts ? geoidSeparation : nil, age: differentialAge, station: differentialStation)
         epoch.fix.navigationalStatus = navigationalStatus ?? epoch.fix.navigationalStatus
-        epoch.mode.validity(mode.map(\.isValid), hasAltitude: altitudeMSL != nil)
+        epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil, altitude: altitudeMSL != nil)
     }
 }

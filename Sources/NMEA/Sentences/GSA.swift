@@ -1,5 +1,10 @@
 /// GSA: the satellites used in the fix and the dilutions of precision.
-/// Every property is `nil` when its field is empty.
+/// Every property is `nil` when its field is empty or malformed.
+///
+/// Each field is decoded on its own; a malformed one is reported and costs nothing else: a bad
+/// satellite number loses that satellite, a bad DOP that DOP. The fix type is the field that
+/// matters most: without it the sentence says nothing about the fix's dimension (see
+/// ``EpochAssembler``). A sentence too short to hold the DOPs keeps its first two fields.
 public struct GSA: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -34,11 +39,15 @@ public struct GSA: Sendable, Hashable {
 
     /// Decodes `$--GSA,a,x,xx,...,xx,x.x,x.x,x.x[,h]`: twelve satellite fields as NMEA says, or
     /// any other number as some receivers send.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
+        selectionMode = malformed.reading(try raw.character(1))
+        fixType = malformed.reading(try raw.fixType(2))
+        satellites = SatelliteNumbers()
         let count = raw.fieldCount
         guard count >= 6 else {
-            throw MalformedSentence(fieldIndex: count, error: FieldError(expected: "at least 5 fields"))
+            if count > 3 { malformed.note(count, expected: "at least 5 fields") }
+            return
         }
         let hasSystemID: Bool
         switch count {
@@ -49,26 +58,19 @@ public struct GSA: Sendable, Hashable {
             hasSystemID = last.count == 1 && hexDigitValue(last[0]) != nil
         }
         let dopStart = count - (hasSystemID ? 4 : 3)
-        selectionMode = try raw.character(1)
-        if let fixType = try raw.integer(2) {
-            guard (1...3).contains(fixType) else {
-                throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a fix type 1, 2 or 3"))
-            }
-            self.fixType = fixType
-        }
-        satellites = SatelliteNumbers()
-        if dopStart > 3 {
-            for index in 3..<dopStart {
-                guard let number = try raw.integer(index) else { continue }
-                guard satellites.append(number) else {
-                    throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "at most \(SatelliteNumbers.capacity) satellites"))
-                }
+        for index in 3..<max(3, dopStart) {
+            guard let number = malformed.reading(try raw.integer(index)) else { continue }
+            guard satellites.append(number) else {
+                malformed.note(index, expected: "at most \(SatelliteNumbers.capacity) satellites of 0 to 65535")
+                continue
             }
         }
-        pdop = try raw.decimal(dopStart, in: 0...9999)
-        hdop = try raw.decimal(dopStart + 1, in: 0...9999)
-        vdop = try raw.decimal(dopStart + 2, in: 0...9999)
-        systemID = hasSystemID ? try raw.read(count - 1) { field throws(FieldError) in try field.hexInteger() } : nil
+        pdop = malformed.reading(try raw.decimal(dopStart, in: 0...9999))
+        hdop = malformed.reading(try raw.decimal(dopStart + 1, in: 0...9999))
+        vdop = malformed.reading(try raw.decimal(dopStart + 2, in: 0...9999))
+        if hasSystemID {
+            systemID = malformed.reading(try raw.read(count - 1) { field throws(FieldError) in try field.hexInteger() })
+        }
     }
 }
 

@@ -1,5 +1,8 @@
 /// GST: pseudorange error statistics, the receiver's own estimate of its position error.
-/// Every property is `nil` when its field is empty.
+/// Every property is `nil` when its field is empty or malformed.
+///
+/// Each field is decoded on its own; a malformed one is `nil`, reported, and costs nothing
+/// else. A bad time makes the sentence belong to the epoch in progress.
 public struct GST: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -36,16 +39,16 @@ public struct GST: Sendable, Hashable {
     }
 
     /// Decodes `$--GST,hhmmss.ss,x.x,x.x,x.x,x.x,x.x,x.x,x.x`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        time = try raw.time(1)
-        rangeRMS = try raw.decimal(2, in: 0...1e9)
-        semiMajorDeviation = try raw.decimal(3, in: 0...1e9)
-        semiMinorDeviation = try raw.decimal(4, in: 0...1e9)
-        orientation = try raw.decimal(5, in: -360...360)
-        latitudeDeviation = try raw.decimal(6, in: 0...1e9)
-        longitudeDeviation = try raw.decimal(7, in: 0...1e9)
-        altitudeDeviation = try raw.decimal(8, in: 0...1e9)
+        time = malformed.reading(try raw.time(1))
+        rangeRMS = malformed.reading(try raw.decimal(2, in: 0...1e9))
+        semiMajorDeviation = malformed.reading(try raw.decimal(3, in: 0...1e9))
+        semiMinorDeviation = malformed.reading(try raw.decimal(4, in: 0...1e9))
+        orientation = malformed.reading(try raw.decimal(5, in: -360...360))
+        latitudeDeviation = malformed.reading(try raw.decimal(6, in: 0...1e9))
+        longitudeDeviation = malformed.reading(try raw.decimal(7, in: 0...1e9))
+        altitudeDeviation = malformed.reading(try raw.decimal(8, in: 0...1e9))
     }
 }
 

@@ -1,11 +1,16 @@
 /// One part of a GSV group: satellites in view with elevation, azimuth and signal strength.
+///
+/// Each field is decoded on its own; a malformed one is `nil`, reported, and costs nothing
+/// else: a bad elevation, azimuth or signal strength loses that value, a bad satellite number
+/// that satellite. The sentence count and number are essential: a part without them cannot be
+/// placed in its group, which then ends incomplete (and is reported so).
 public struct GSV: Sendable, Hashable {
     /// Who sent it; with ``signalID`` it says which constellation and signal the group is for.
     public var talker: Talker
-    /// How many sentences the group has.
-    public var messageCount: Int
-    /// This sentence's number in the group, from 1.
-    public var messageNumber: Int
+    /// How many sentences the group has; `nil` when the field is empty or malformed.
+    public var messageCount: Int?
+    /// This sentence's number in the group, from 1; `nil` when the field is empty or malformed.
+    public var messageNumber: Int?
     /// Satellites in view for this talker and signal; `nil` when empty.
     public var satellitesInView: Int?
     /// The satellites this part lists (up to four).
@@ -14,7 +19,7 @@ public struct GSV: Sendable, Hashable {
     public var signalID: Int?
 
     /// Creates a GSV value.
-    public init(talker: Talker, messageCount: Int, messageNumber: Int, satellitesInView: Int? = nil,
+    public init(talker: Talker, messageCount: Int?, messageNumber: Int?, satellitesInView: Int? = nil,
                 satellites: GSVSatellites = GSVSatellites(), signalID: Int? = nil) {
         self.talker = talker
         self.messageCount = messageCount
@@ -24,12 +29,13 @@ public struct GSV: Sendable, Hashable {
         self.signalID = signalID
     }
 
-    /// Decodes `$--GSV,t,n,ss,(id,el,az,snr)*[1-4][,h]`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    /// Decodes `$--GSV,t,n,ss,(id,el,az,snr)*[1-4][,h]`; each malformed field is `nil` and
+    /// noted in `malformed`.
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         // Filled in place: a GSV value is large, and one built aside would be copied here.
         self.init(talker: talker, messageCount: 1, messageNumber: 1)
         if !decodeCommon(raw) {
-            try self.init(general: raw, talker: talker)
+            self.init(general: raw, talker: talker, malformed: &malformed)
         }
     }
 
@@ -80,40 +86,45 @@ public struct GSV: Sendable, Hashable {
     }
 
     /// Every case, with the malformed field named.
-    private init(general raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    private init(general raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        guard let total = try raw.integer(1), total >= 1 else {
-            throw MalformedSentence(fieldIndex: 1, error: FieldError(expected: "the number of sentences"))
-        }
-        guard let number = try raw.integer(2), (1...total).contains(number) else {
-            throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a sentence number from 1 to \(total)"))
-        }
+        let total = malformed.reading(try raw.read(1) { field throws(FieldError) -> Int? in
+            guard let total = try field.integer() else { return nil }
+            guard total >= 1 else { throw FieldError(expected: "the number of sentences, from 1") }
+            return total
+        })
         messageCount = total
-        messageNumber = number
-        satellitesInView = try raw.integer(3)
-        let rest = raw.fieldCount - 4
-        let groups: Int
+        messageNumber = malformed.reading(try raw.read(2) { field throws(FieldError) -> Int? in
+            guard let number = try field.integer() else { return nil }
+            guard number >= 1, number <= total ?? .max else {
+                throw FieldError(expected: "a sentence number from 1 to \(total.map(String.init) ?? "the number of sentences")")
+            }
+            return number
+        })
+        satellitesInView = malformed.reading(try raw.integer(3))
+        let rest = max(0, raw.fieldCount - 4)
+        var groups = rest / 4
         switch rest % 4 {
-        case 0:
-            groups = rest / 4
-        case 1:
-            groups = rest / 4
-            signalID = try raw.read(raw.fieldCount - 1) { field throws(FieldError) in try field.hexInteger() }
-        default:
-            throw MalformedSentence(fieldIndex: raw.fieldCount - 1, error: FieldError(expected: "groups of four satellite fields"))
+        case 0: break
+        case 1: signalID = malformed.reading(try raw.read(raw.fieldCount - 1) { field throws(FieldError) in try field.hexInteger() })
+        default: malformed.note(raw.fieldCount - 1, expected: "groups of four satellite fields")
         }
-        guard groups <= GSVSatellites.capacity else {
-            throw MalformedSentence(fieldIndex: 4 + 4 * GSVSatellites.capacity, error: FieldError(expected: "at most four satellites"))
+        if groups > GSVSatellites.capacity {
+            malformed.note(4 + 4 * GSVSatellites.capacity, expected: "at most four satellites")
+            groups = GSVSatellites.capacity
         }
         satellites = GSVSatellites()
         for group in 0..<groups {
             let first = 4 + group * 4
-            guard let id = try raw.integer(first) else { continue }
+            guard let id = malformed.reading(try raw.integer(first)) else {
+                // The satellite's other fields are not read: they belong to no satellite.
+                continue
+            }
             satellites.append(GSVSatellite(
                 id: id,
-                elevation: try raw.decimal(first + 1, in: -90...90),
-                azimuth: try raw.decimal(first + 2, in: 0...360),
-                snr: try raw.decimal(first + 3, in: 0...99)))
+                elevation: malformed.reading(try raw.decimal(first + 1, in: -90...90)),
+                azimuth: malformed.reading(try raw.decimal(first + 2, in: 0...360)),
+                snr: malformed.reading(try raw.decimal(first + 3, in: 0...99))))
         }
     }
 }

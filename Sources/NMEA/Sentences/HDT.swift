@@ -1,4 +1,7 @@
 /// HDT: true heading (the direction the vessel points, not its course).
+///
+/// Each field is decoded on its own; a malformed one is `nil`, reported, and costs nothing
+/// else. The heading fails with its unit letter.
 public struct HDT: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -12,10 +15,9 @@ public struct HDT: Sendable, Hashable {
     }
 
     /// Decodes `$--HDT,x.x,T`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        heading = try raw.decimal(1, in: -360...360)
-        try raw.expectUnit(2, UInt8(ascii: "T"))
+        heading = malformed.reading(try raw.decimal(1, in: -360...360, unit: UInt8(ascii: "T")))
     }
 }
 

@@ -77,61 +77,91 @@ let metresPerSecondPerKnot = 1852.0 / 3600.0
 
 extension RawSentence {
     @inlinable
-    func positioningMode(_ index: Int) throws(MalformedSentence) -> PositioningMode? {
+    func positioningMode(_ index: Int) throws(MalformedField) -> PositioningMode? {
         guard let byte = try character(index) else { return nil }
         guard let mode = PositioningMode(rawValue: byte) else {
-            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a mode indicator A, D, E, F, M, N, P, R or S"))
+            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a mode indicator A, D, E, F, M, N, P, R or S"))
         }
         return mode
     }
 
     @inlinable
-    func navigationalStatus(_ index: Int) throws(MalformedSentence) -> NavigationalStatus? {
+    func navigationalStatus(_ index: Int) throws(MalformedField) -> NavigationalStatus? {
         guard let byte = try character(index) else { return nil }
         guard let status = NavigationalStatus(rawValue: byte) else {
-            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a navigational status S, C, U or V"))
+            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a navigational status S, C, U or V"))
         }
         return status
     }
 
     /// Reads a `A`/`V` validity flag: `true` for `A`, `false` for `V`, `nil` when empty.
     @inlinable
-    func validity(_ index: Int) throws(MalformedSentence) -> Bool? {
+    func validity(_ index: Int) throws(MalformedField) -> Bool? {
         guard let byte = try character(index) else { return nil }
         switch byte {
         case UInt8(ascii: "A"): return true
         case UInt8(ascii: "V"): return false
-        default: throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a status A or V"))
+        default: throw MalformedField(fieldIndex: index, error: FieldError(expected: "a status A or V"))
         }
+    }
+
+    /// A GSA fix type, 1 to 3; `nil` when empty.
+    @inline(__always)
+    func fixType(_ index: Int) throws(MalformedField) -> Int? {
+        guard let value = try integer(index) else { return nil }
+        guard (1...3).contains(value) else {
+            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a fix type 1, 2 or 3"))
+        }
+        return value
+    }
+
+    /// A GGA fix quality, 0 to 8; `nil` when empty.
+    @inline(__always)
+    func fixQuality(_ index: Int) throws(MalformedField) -> FixQuality? {
+        guard let value = try integer(index) else { return nil }
+        guard let quality = FixQuality(rawValue: value) else {
+            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a fix quality 0 to 8"))
+        }
+        return quality
     }
 
     /// Checks that a unit field, when present, holds `unit`.
     @inlinable
-    func expectUnit(_ index: Int, _ unit: UInt8) throws(MalformedSentence) {
+    func expectUnit(_ index: Int, _ unit: UInt8) throws(MalformedField) {
         let field = self[index]
         guard field.isEmpty || (field.count == 1 && field[0] == unit) else {
-            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "the unit \(Character(Unicode.Scalar(unit)))"))
+            throw MalformedField(fieldIndex: index, error: FieldError(expected: "the unit \(Character(Unicode.Scalar(unit)))"))
         }
+    }
+
+    /// A value and the unit field after it, which fail together: `nil` when the value is
+    /// empty, and a problem when either is malformed (an empty unit is taken as `unit`).
+    @inline(__always)
+    func decimal(_ index: Int, in range: ClosedRange<Double>? = nil, unit: UInt8) throws(MalformedField) -> Double? {
+        let value: Double?
+        if let range { value = try decimal(index, in: range) } else { value = try decimal(index) }
+        try expectUnit(index + 1, unit)
+        return value
     }
 
     /// A value in range, or a malformed-field error.
     @inline(__always)
-    func decimal(_ index: Int, in range: ClosedRange<Double>) throws(MalformedSentence) -> Double? {
+    func decimal(_ index: Int, in range: ClosedRange<Double>) throws(MalformedField) -> Double? {
         guard let value = try decimal(index) else { return nil }
         guard range.contains(value) else {
-            throw MalformedSentence(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
+            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
 
     /// A signed angle with an `E`/`W` direction field (magnetic variation): east positive.
     @inline(__always)
-    func eastWest(_ index: Int) throws(MalformedSentence) -> Double? {
+    func eastWest(_ index: Int) throws(MalformedField) -> Double? {
         guard let value = try decimal(index, in: 0...180) else { return nil }
         let direction = self[index + 1]
         if direction.isEmpty { return value }
         guard direction.count == 1, direction[0] == UInt8(ascii: "E") || direction[0] == UInt8(ascii: "W") else {
-            throw MalformedSentence(fieldIndex: index + 1, error: FieldError(expected: "a direction E or W"))
+            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a direction E or W"))
         }
         return direction[0] == UInt8(ascii: "W") ? -value : value
     }

@@ -56,23 +56,21 @@ public enum NMEASentence: Sendable, Hashable {
     /// Calls `visitor` with the talker sentence type whose formatter is `formatter`; returns
     /// `false` for a formatter this module does not decode.
     @inline(__always)
-    static func withType<Visitor: SentenceTypeVisitor>(
-        of formatter: SentenceFormatter, _ visitor: inout Visitor
-    ) throws(MalformedSentence) -> Bool {
+    static func withType<Visitor: SentenceTypeVisitor>(of formatter: SentenceFormatter, _ visitor: inout Visitor) -> Bool {
         switch formatter {
-        case GGA.formatter: try visitor.visit(GGA.self)
-        case RMC.formatter: try visitor.visit(RMC.self)
-        case GSA.formatter: try visitor.visit(GSA.self)
-        case GSV.formatter: try visitor.visit(GSV.self)
-        case VTG.formatter: try visitor.visit(VTG.self)
-        case GLL.formatter: try visitor.visit(GLL.self)
-        case ZDA.formatter: try visitor.visit(ZDA.self)
-        case GST.formatter: try visitor.visit(GST.self)
-        case GNS.formatter: try visitor.visit(GNS.self)
-        case GBS.formatter: try visitor.visit(GBS.self)
-        case DTM.formatter: try visitor.visit(DTM.self)
-        case TXT.formatter: try visitor.visit(TXT.self)
-        case HDT.formatter: try visitor.visit(HDT.self)
+        case GGA.formatter: visitor.visit(GGA.self)
+        case RMC.formatter: visitor.visit(RMC.self)
+        case GSA.formatter: visitor.visit(GSA.self)
+        case GSV.formatter: visitor.visit(GSV.self)
+        case VTG.formatter: visitor.visit(VTG.self)
+        case GLL.formatter: visitor.visit(GLL.self)
+        case ZDA.formatter: visitor.visit(ZDA.self)
+        case GST.formatter: visitor.visit(GST.self)
+        case GNS.formatter: visitor.visit(GNS.self)
+        case GBS.formatter: visitor.visit(GBS.self)
+        case DTM.formatter: visitor.visit(DTM.self)
+        case TXT.formatter: visitor.visit(TXT.self)
+        case HDT.formatter: visitor.visit(HDT.self)
         default: return false
         }
         return true
@@ -92,50 +90,69 @@ public enum NMEASentence: Sendable, Hashable {
         return reader.time
     }
 
-    /// Decodes `raw` when its type is one this module knows.
+    /// Decodes `raw` when its type is one this module knows. A malformed field decodes as
+    /// `nil` (each type says what that costs); ``decode(_:malformed:)`` also says which.
     ///
     /// - Returns: the decoded sentence, or `nil` for a sentence type this module does not decode
     ///   (most proprietary sentences, AIS, and the many others: they remain available raw).
-    /// - Throws: ``MalformedSentence`` naming the field that is not what the type says.
-    public static func decode(_ raw: RawSentence) throws(MalformedSentence) -> NMEASentence? {
+    public static func decode(_ raw: RawSentence) -> NMEASentence? {
+        var malformed: [MalformedField] = []
+        return decode(raw, malformed: &malformed)
+    }
+
+    /// Decodes `raw` when its type is one this module knows, and appends the problem of each
+    /// malformed field to `malformed`: a bad field costs that field (and the one it only means
+    /// something with), never the sentence.
+    ///
+    /// - Returns: the decoded sentence, or `nil` for a sentence type this module does not decode.
+    public static func decode(_ raw: RawSentence, malformed: inout [MalformedField]) -> NMEASentence? {
         var builder = Builder()
-        guard try decode(raw, into: &builder) else { return nil }
+        guard decode(raw, into: &builder) else { return nil }
+        malformed.append(contentsOf: builder.malformed)
         return builder.sentence
     }
 
     /// Decodes `raw` and hands the typed value to `visitor`, with no enum in between.
     /// Returns `false` for a type this module does not decode.
     @inline(__always)
-    static func decode<Visitor: SentenceVisitor>(_ raw: RawSentence, into visitor: inout Visitor) throws(MalformedSentence) -> Bool {
+    static func decode<Visitor: DecodedSentenceVisitor>(_ raw: RawSentence, into visitor: inout Visitor) -> Bool {
         let address = raw.address
         guard address.count == 5, !raw.isProprietary else {
             // Proprietary sentences, by their whole address.
             guard raw.isProprietary, address.equals("PGRMZ") else { return false }
-            visitor.visit(try PGRMZ(raw))
+            var malformed: [MalformedField] = []
+            let sentence = PGRMZ(raw, malformed: &malformed)
+            visitor.visit(sentence, malformed: malformed)
             return true
         }
         // A standard address is five bytes, the talker then the formatter: read here as bytes,
         // without the optionals of ``RawSentence/talker`` and ``RawSentence/formatter``.
         var reader = Reader(raw: raw, talker: Talker(address[0], address[1]), visitor: visitor)
         defer { visitor = reader.visitor }
-        return try withType(of: SentenceFormatter(address[2], address[3], address[4]), &reader)
+        return withType(of: SentenceFormatter(address[2], address[3], address[4]), &reader)
     }
 
     /// Decodes the fields of the type it is given and passes the value on.
-    private struct Reader<Visitor: SentenceVisitor>: SentenceTypeVisitor {
+    private struct Reader<Visitor: DecodedSentenceVisitor>: SentenceTypeVisitor {
         let raw: RawSentence
         let talker: Talker
         var visitor: Visitor
 
         @inline(__always)
-        mutating func visit<Sentence: TalkerSentence>(_ type: Sentence.Type) throws(MalformedSentence) {
-            visitor.visit(try Sentence(raw, talker: talker))
+        mutating func visit<Sentence: TalkerSentence>(_ type: Sentence.Type) {
+            var malformed: [MalformedField] = []
+            let sentence = Sentence(raw, talker: talker, malformed: &malformed)
+            visitor.visit(sentence, malformed: malformed)
         }
     }
 
-    private struct Builder: SentenceVisitor {
+    private struct Builder: DecodedSentenceVisitor {
         var sentence: NMEASentence?
-        mutating func visit<Sentence: SentenceType>(_ s: Sentence) { sentence = s.sentence }
+        var malformed: [MalformedField] = []
+        mutating func visit<Sentence: SentenceType>(_ s: Sentence, malformed: [MalformedField]) {
+            sentence = s.sentence
+            self.malformed = malformed
+        }
     }
 
     private struct TalkerReader: SentenceVisitor {
@@ -158,7 +175,7 @@ extension NMEASentence {
               line[6] == UInt8(ascii: ","), let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self)
         else { return nil }
         var reader = TimeFieldReader()
-        guard (try? withType(of: SentenceFormatter(line[3], line[4], line[5]), &reader)) == true,
+        guard withType(of: SentenceFormatter(line[3], line[4], line[5]), &reader),
               let field = reader.index else { return nil }
         var start = 7
         for _ in 1..<field {

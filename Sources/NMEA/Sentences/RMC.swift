@@ -1,5 +1,14 @@
 /// RMC: the recommended minimum: time, date, position, speed and course.
-/// Every property is `nil` when its field is empty.
+/// Every property is `nil` when its field is empty or malformed.
+///
+/// Each field is decoded on its own; a malformed one is reported and costs nothing else (a
+/// magnetic variation of `999.9`, which receivers without a model send, loses only the
+/// variation). The fields that matter most, and what a bad one does:
+/// - the time and the date: without them the epoch's time comes from its other sentences;
+/// - the status and the mode indicator: without them the sentence neither marks its position
+///   valid nor invalid (see ``EpochAssembler``);
+/// - latitude and longitude, each with its hemisphere (a pair fails together): without them
+///   the sentence gives no position, and cannot by itself make the epoch a fix.
 public struct RMC: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -43,18 +52,18 @@ public struct RMC: Sendable, Hashable {
     }
 
     /// Decodes `$--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m,s`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        time = try raw.time(1)
-        isValid = try raw.validity(2)
-        latitude = try raw.latitude(3)
-        longitude = try raw.longitude(5)
-        speed = try raw.decimal(7, in: 0...1e6).map { $0 * metresPerSecondPerKnot }
-        course = try raw.decimal(8, in: -360...360)
-        date = try raw.read(9) { field throws(FieldError) in try field.twoDigitDate() }
-        magneticVariation = try raw.eastWest(10)
-        mode = try raw.positioningMode(12)
-        navigationalStatus = try raw.navigationalStatus(13)
+        time = malformed.reading(try raw.time(1))
+        isValid = malformed.reading(try raw.validity(2))
+        latitude = malformed.reading(try raw.latitude(3))
+        longitude = malformed.reading(try raw.longitude(5))
+        speed = malformed.reading(try raw.decimal(7, in: 0...1e6)).map { $0 * metresPerSecondPerKnot }
+        course = malformed.reading(try raw.decimal(8, in: -360...360))
+        date = malformed.reading(try raw.read(9) { field throws(FieldError) in try field.twoDigitDate() })
+        magneticVariation = malformed.reading(try raw.eastWest(10))
+        mode = malformed.reading(try raw.positioningMode(12))
+        navigationalStatus = malformed.reading(try raw.navigationalStatus(13))
     }
 }
 
@@ -94,8 +103,8 @@ extension RMC: TalkerSentence {
     func apply(to epoch: inout EpochAccumulator) {
         if let date { epoch.dates.noteTwoDigitDate(date, at: time) }
         epoch.noteTime(time)
-        let valid = isValid != false && mode?.isValid != false
-        if valid {
+        let verdict = ModeEvidence.Verdict(status: isValid, mode: mode)
+        if verdict != .invalid {
             epoch.setPosition(latitude, longitude)
             epoch.fix.speed = speed ?? epoch.fix.speed
             epoch.fix.track = course ?? epoch.fix.track
@@ -103,6 +112,6 @@ extension RMC: TalkerSentence {
         epoch.fix.magneticVariation = magneticVariation ?? epoch.fix.magneticVariation
         epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
         epoch.fix.navigationalStatus = navigationalStatus ?? epoch.fix.navigationalStatus
-        epoch.mode.validity(isValid.map { $0 && mode?.isValid != false }, hasAltitude: false)
+        epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil)
     }
 }

@@ -37,8 +37,9 @@ protocol TalkerSentence: SentenceType {
     static var timeField: Int? { get }
     /// Who sent it.
     var talker: Talker { get }
-    /// Decodes the sentence's fields.
-    init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence)
+    /// Decodes the sentence's fields, each on its own: a malformed one is `nil` and noted in
+    /// `malformed`.
+    init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField])
 }
 
 extension TalkerSentence {
@@ -56,7 +57,13 @@ protocol SentenceVisitor {
     mutating func visit<Sentence: SentenceType>(_ sentence: Sentence)
 }
 
+/// Receives a sentence as it is decoded: its value as its own type, and the problems of its
+/// malformed fields.
+protocol DecodedSentenceVisitor {
+    mutating func visit<Sentence: SentenceType>(_ sentence: Sentence, malformed: [MalformedField])
+}
+
 /// Receives a sentence type (not a value), for what a type declares statically.
 protocol SentenceTypeVisitor {
-    mutating func visit<Sentence: TalkerSentence>(_ type: Sentence.Type) throws(MalformedSentence)
+    mutating func visit<Sentence: TalkerSentence>(_ type: Sentence.Type)
 }

@@ -1,4 +1,7 @@
 /// TXT: a text message from the receiver (antenna status, firmware, warnings).
+///
+/// Each field is decoded on its own; a malformed one is `nil`, reported, and costs nothing
+/// else. The text itself is never malformed.
 public struct TXT: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -21,11 +24,11 @@ public struct TXT: Sendable, Hashable {
     }
 
     /// Decodes `$--TXT,xx,xx,xx,c--c` (a text that contains commas is kept whole).
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        messageCount = try raw.integer(1)
-        messageNumber = try raw.integer(2)
-        identifier = try raw.integer(3)
+        messageCount = malformed.reading(try raw.integer(1))
+        messageNumber = malformed.reading(try raw.integer(2))
+        identifier = malformed.reading(try raw.integer(3))
         var bytes: [UInt8] = []
         for index in 4..<max(4, raw.fieldCount) {
             if index > 4 { bytes.append(UInt8(ascii: ",")) }

@@ -1,4 +1,9 @@
-/// VTG: course and speed over ground. Every property is `nil` when its field is empty.
+/// VTG: course and speed over ground. Every property is `nil` when its field is empty or
+/// malformed.
+///
+/// Each field is decoded on its own, a value with its unit letter (they fail together); a
+/// malformed one is reported and costs nothing else. The speed comes from the knots, or
+/// from the kilometres per hour when the knots are empty or malformed.
 public struct VTG: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -23,25 +28,21 @@ public struct VTG: Sendable, Hashable {
 
     /// Decodes `$--VTG,x.x,T,x.x,M,x.x,N,x.x,K,m`, and the pre-2.0 form without unit letters,
     /// `$--VTG,x.x,x.x,x.x,x.x`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
         let withUnits = raw.fieldCount >= 9 || raw[2].equals("T")
         if withUnits {
-            courseTrue = try raw.decimal(1, in: -360...360)
-            try raw.expectUnit(2, UInt8(ascii: "T"))
-            courseMagnetic = try raw.decimal(3, in: -360...360)
-            try raw.expectUnit(4, UInt8(ascii: "M"))
-            let knots = try raw.decimal(5, in: 0...1e6)
-            try raw.expectUnit(6, UInt8(ascii: "N"))
-            let kilometresPerHour = try raw.decimal(7, in: 0...2e6)
-            try raw.expectUnit(8, UInt8(ascii: "K"))
+            courseTrue = malformed.reading(try raw.decimal(1, in: -360...360, unit: UInt8(ascii: "T")))
+            courseMagnetic = malformed.reading(try raw.decimal(3, in: -360...360, unit: UInt8(ascii: "M")))
+            let knots = malformed.reading(try raw.decimal(5, in: 0...1e6, unit: UInt8(ascii: "N")))
+            let kilometresPerHour = malformed.reading(try raw.decimal(7, in: 0...2e6, unit: UInt8(ascii: "K")))
             speed = knots.map { $0 * metresPerSecondPerKnot } ?? kilometresPerHour.map { $0 / 3.6 }
-            mode = try raw.positioningMode(9)
+            mode = malformed.reading(try raw.positioningMode(9))
         } else {
-            courseTrue = try raw.decimal(1, in: -360...360)
-            courseMagnetic = try raw.decimal(2, in: -360...360)
-            let knots = try raw.decimal(3, in: 0...1e6)
-            let kilometresPerHour = try raw.decimal(4, in: 0...2e6)
+            courseTrue = malformed.reading(try raw.decimal(1, in: -360...360))
+            courseMagnetic = malformed.reading(try raw.decimal(2, in: -360...360))
+            let knots = malformed.reading(try raw.decimal(3, in: 0...1e6))
+            let kilometresPerHour = malformed.reading(try raw.decimal(4, in: 0...2e6))
             speed = knots.map { $0 * metresPerSecondPerKnot } ?? kilometresPerHour.map { $0 / 3.6 }
         }
     }

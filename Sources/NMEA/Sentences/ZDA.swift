@@ -1,4 +1,9 @@
-/// ZDA: UTC time and date with a four-digit year. Every property is `nil` when its field is empty.
+/// ZDA: UTC time and date with a four-digit year. Every property is `nil` when its field is
+/// empty or malformed.
+///
+/// Each field is decoded on its own; a malformed one is reported and costs nothing else. Day,
+/// month and year make one date and fail together: with any of them bad the sentence gives
+/// its time and no date. A bad time makes the sentence belong to the epoch in progress.
 public struct ZDA: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
@@ -22,27 +27,29 @@ public struct ZDA: Sendable, Hashable {
     }
 
     /// Decodes `$--ZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`.
-    public init(_ raw: RawSentence, talker: Talker) throws(MalformedSentence) {
+    public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        time = try raw.time(1)
-        let day = try raw.integer(2), month = try raw.integer(3), year = try raw.integer(4)
+        time = malformed.reading(try raw.time(1))
+        let day = malformed.reading(try raw.integer(2))
+        let month = malformed.reading(try raw.integer(3))
+        let year = malformed.reading(try raw.integer(4))
         if let day, let month, let year {
-            guard raw[4].count == 4 else {
-                throw MalformedSentence(fieldIndex: 4, error: FieldError(expected: "a four-digit year"))
+            if raw[4].count != 4 {
+                malformed.note(4, expected: "a four-digit year")
+            } else if let date = CalendarDate(year: year, month: month, day: day) {
+                self.date = date
+            } else {
+                malformed.note(2, expected: "a day that exists")
             }
-            guard let date = CalendarDate(year: year, month: month, day: day) else {
-                throw MalformedSentence(fieldIndex: 2, error: FieldError(expected: "a day that exists"))
-            }
-            self.date = date
         }
-        localZoneHours = try raw.read(5) { field throws(FieldError) in
+        localZoneHours = malformed.reading(try raw.read(5) { field throws(FieldError) in
             guard !field.isEmpty else { return nil }
             guard let value = parseDecimal(field), value == value.rounded(), abs(value) <= 13 else {
                 throw FieldError(expected: "a zone offset of -13 to 13 hours")
             }
             return Int(value)
-        }
-        localZoneMinutes = try raw.integer(6)
+        })
+        localZoneMinutes = malformed.reading(try raw.integer(6))
     }
 }
 

@@ -11,7 +11,7 @@ public struct ReceivedSentence: Sendable, Hashable {
     /// Copies `raw` and decodes it (a malformed sentence never gets here: it is a reject).
     init(_ raw: RawSentence) {
         text = raw.text
-        decoded = try? NMEASentence.decode(raw)
+        decoded = NMEASentence.decode(raw)
     }
 }
 

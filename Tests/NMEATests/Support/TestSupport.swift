@@ -27,7 +27,7 @@ func decode(_ bytes: [UInt8], chunkSizes: [Int] = [65_536], framer: NMEAFramer.C
         switch event {
         case .sentence(let raw):
             result.sentences.append(raw.text)
-            if let sentence = try? NMEASentence.decode(raw) { result.decoded.append(sentence) }
+            if let sentence = NMEASentence.decode(raw) { result.decoded.append(sentence) }
         case .fix(let fix): result.fixes.append(fix)
         case .satellites(let view): result.views.append(view)
         case .rejected(let reject): result.rejects.append(reject)
