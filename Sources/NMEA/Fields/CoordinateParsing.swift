@@ -29,40 +29,53 @@ extension NMEAField {
 }
 
 extension RawSentence {
-    /// Latitude in degrees (north positive) from a `ddmm.mmmm` field and its `N`/`S` field;
-    /// `nil` when the value is empty. Throws with the index of the bad field.
-    @inlinable
-    func latitude(_ index: Int) throws(MalformedField) -> Double? {
-        try signedAngle(index, maximumDegrees: 90, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
+    /// Latitude in degrees (north positive) from a `ddmm.mmmm` field and its `N`/`S` field,
+    /// which fail together; each malformed one is noted in `malformed`. `nil` when the value is
+    /// empty.
+    @inline(__always)
+    func latitude(_ index: Int, _ malformed: inout [MalformedField]) -> Double? {
+        signedAngle(index, maximumDegrees: 90, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), &malformed)
     }
 
-    /// Longitude in degrees (east positive) from a `dddmm.mmmm` field and its `E`/`W` field;
-    /// `nil` when the value is empty. Throws with the index of the bad field.
-    @inlinable
-    func longitude(_ index: Int) throws(MalformedField) -> Double? {
-        try signedAngle(index, maximumDegrees: 180, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
+    /// Longitude in degrees (east positive) from a `dddmm.mmmm` field and its `E`/`W` field,
+    /// which fail together; each malformed one is noted in `malformed`. `nil` when the value is
+    /// empty.
+    @inline(__always)
+    func longitude(_ index: Int, _ malformed: inout [MalformedField]) -> Double? {
+        signedAngle(index, maximumDegrees: 180, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), &malformed)
     }
 
-    @inlinable
-    func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8) throws(MalformedField) -> Double? {
-        let value: Double
-        if let quick = quickDegreesMinutes(index, maximumDegrees: maximumDegrees) {
-            value = quick
-        } else {
-            let general = try read(index) { field throws(FieldError) in try field.degreesMinutes(maximumDegrees: maximumDegrees) }
-            guard let general else { return nil }
-            value = general
+    @inline(__always)
+    func signedAngle(_ index: Int, maximumDegrees: Int, positive: UInt8, negative: UInt8,
+                     _ malformed: inout [MalformedField]) -> Double? {
+        malformed.reading(
+            try angle(index, maximumDegrees: maximumDegrees),
+            qualifiedBy: try letter(index + 1, positive, negative, expected: "a hemisphere")
+        ) { value, hemisphere throws(MalformedField) in
+            guard let hemisphere else { throw MalformedField(index + 1, expected: "a hemisphere") }
+            return hemisphere == negative ? -value : value
         }
-        let hemisphere = self[index + 1]
-        guard hemisphere.count == 1 else {
-            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
+    }
+
+    /// An angle `dddmm.mmmm` in degrees, unsigned; `nil` when empty.
+    @inline(__always)
+    func angle(_ index: Int, maximumDegrees: Int) throws(MalformedField) -> Double? {
+        if let quick = quickDegreesMinutes(index, maximumDegrees: maximumDegrees) { return quick }
+        return try read(index) { field throws(FieldError) in try field.degreesMinutes(maximumDegrees: maximumDegrees) }
+    }
+
+    /// A one-letter field that qualifies the field before it (a hemisphere, a direction, a
+    /// unit): `first` or `second`; `nil` when empty.
+    @inline(__always)
+    func letter(_ index: Int, _ first: UInt8, _ second: UInt8, expected: String) throws(MalformedField) -> UInt8? {
+        let field = self[index]
+        if field.isEmpty { return nil }
+        guard field.count == 1, field[0] == first || field[0] == second else {
+            let letters = first == second ? "\(Character(Unicode.Scalar(first)))"
+                : "\(Character(Unicode.Scalar(first)))/\(Character(Unicode.Scalar(second)))"
+            throw MalformedField(index, expected: "\(expected) \(letters)")
         }
-        switch hemisphere[0] {
-        case positive: return value
-        case negative: return -value
-        default:
-            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a hemisphere \(Character(Unicode.Scalar(positive)))/\(Character(Unicode.Scalar(negative)))"))
-        }
+        return field[0]
     }
 
     /// ``NMEAField/degreesMinutes(maximumDegrees:)`` for the common field: `dddmm.mmmm` with at

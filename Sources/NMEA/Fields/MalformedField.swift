@@ -16,6 +16,11 @@ public struct MalformedField: Error, Sendable, Hashable, CustomStringConvertible
         self.error = error
     }
 
+    /// The problem for field `fieldIndex`, which should have held what `expected` says.
+    public init(_ fieldIndex: Int, expected: String) {
+        self.init(fieldIndex: fieldIndex, error: FieldError(expected: expected))
+    }
+
     /// `field N: expected …`.
     public var description: String { "field \(fieldIndex): \(error)" }
 }
@@ -31,6 +36,28 @@ extension [MalformedField] {
     mutating func reading<Value>(_ read: @autoclosure () throws(MalformedField) -> Value?) -> Value? {
         do {
             return try read()
+        } catch {
+            append(error)
+            return nil
+        }
+    }
+
+    /// A value and the field after it that says what it is (a hemisphere, a direction, a
+    /// unit), which only mean something together: each is read and noted here on its own, and
+    /// the pair is `nil` unless both are good. `combine` makes the value from the two (it may
+    /// throw, naming the field, when the value needs a qualifier that is empty).
+    @inline(__always)
+    mutating func reading<Value, Qualifier>(
+        _ value: @autoclosure () throws(MalformedField) -> Value?,
+        qualifiedBy qualifier: @autoclosure () throws(MalformedField) -> Qualifier?,
+        _ combine: (Value, Qualifier?) throws(MalformedField) -> Value
+    ) -> Value? {
+        let before = count
+        let value = reading(try value())
+        let qualifier = reading(try qualifier())
+        guard count == before, let value else { return nil }
+        do {
+            return try combine(value, qualifier)
         } catch {
             append(error)
             return nil

@@ -35,19 +35,20 @@ public struct DTM: Sendable, Hashable {
         self.talker = talker
         localDatum = raw[1].isEmpty ? nil : raw[1].text
         subdivision = raw[2].isEmpty ? nil : raw[2].text
-        latitudeOffset = malformed.reading(try Self.offset(raw, 3, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S")))
-        longitudeOffset = malformed.reading(try Self.offset(raw, 5, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W")))
+        latitudeOffset = Self.offset(raw, 3, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), &malformed)
+        longitudeOffset = Self.offset(raw, 5, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), &malformed)
         altitudeOffset = malformed.reading(try raw.decimal(7))
         referenceDatum = raw[8].isEmpty ? nil : raw[8].text
     }
 
-    private static func offset(_ raw: RawSentence, _ index: Int, positive: UInt8, negative: UInt8) throws(MalformedField) -> Double? {
-        guard let minutes = try raw.decimal(index) else { return nil }
-        let direction = raw[index + 1]
-        guard direction.count == 1, direction[0] == positive || direction[0] == negative else {
-            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a direction"))
+    /// An offset in minutes and its direction, which fail together, in degrees.
+    private static func offset(_ raw: RawSentence, _ index: Int, positive: UInt8, negative: UInt8,
+                               _ malformed: inout [MalformedField]) -> Double? {
+        malformed.reading(try raw.decimal(index), qualifiedBy: try raw.letter(index + 1, positive, negative, expected: "a direction")) {
+            minutes, direction throws(MalformedField) in
+            guard let direction else { throw MalformedField(index + 1, expected: "a direction") }
+            return (direction == negative ? -minutes : minutes) / 60
         }
-        return (direction[0] == negative ? -minutes : minutes) / 60
     }
 }
 

@@ -55,13 +55,13 @@ public struct GGA: Sendable, Hashable {
     public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
         time = malformed.reading(try raw.time(1))
-        latitude = malformed.reading(try raw.latitude(2))
-        longitude = malformed.reading(try raw.longitude(4))
+        latitude = raw.latitude(2, &malformed)
+        longitude = raw.longitude(4, &malformed)
         quality = malformed.reading(try raw.fixQuality(6))
         satellitesUsed = malformed.reading(try raw.integer(7))
         hdop = malformed.reading(try raw.decimal(8, in: 0...9999))
-        altitudeMSL = malformed.reading(try raw.decimal(9, unit: UInt8(ascii: "M")))
-        geoidSeparation = malformed.reading(try raw.decimal(11, unit: UInt8(ascii: "M")))
+        altitudeMSL = raw.decimal(9, unit: UInt8(ascii: "M"), &malformed)
+        geoidSeparation = raw.decimal(11, unit: UInt8(ascii: "M"), &malformed)
         differentialAge = malformed.reading(try raw.decimal(13))
         differentialStation = malformed.reading(try raw.integer(14))
     }

@@ -33,8 +33,8 @@ public struct GLL: Sendable, Hashable {
     /// Decodes `$--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,m`.
     public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        latitude = malformed.reading(try raw.latitude(1))
-        longitude = malformed.reading(try raw.longitude(3))
+        latitude = raw.latitude(1, &malformed)
+        longitude = raw.longitude(3, &malformed)
         time = malformed.reading(try raw.time(5))
         isValid = malformed.reading(try raw.validity(6))
         mode = malformed.reading(try raw.positioningMode(7))

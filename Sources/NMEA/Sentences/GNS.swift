@@ -76,8 +76,8 @@ public struct GNS: Sendable, Hashable {
     public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
         time = malformed.reading(try raw.time(1))
-        latitude = malformed.reading(try raw.latitude(2))
-        longitude = malformed.reading(try raw.longitude(4))
+        latitude = raw.latitude(2, &malformed)
+        longitude = raw.longitude(4, &malformed)
         modes = malformed.reading(try Self.modes(raw, 6)) ?? PositioningModes()
         satellitesUsed = malformed.reading(try raw.integer(7))
         hdop = malformed.reading(try raw.decimal(8, in: 0...9999))

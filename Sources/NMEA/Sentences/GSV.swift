@@ -116,15 +116,12 @@ public struct GSV: Sendable, Hashable {
         satellites = GSVSatellites()
         for group in 0..<groups {
             let first = 4 + group * 4
-            guard let id = malformed.reading(try raw.integer(first)) else {
-                // The satellite's other fields are not read: they belong to no satellite.
-                continue
-            }
-            satellites.append(GSVSatellite(
-                id: id,
-                elevation: malformed.reading(try raw.decimal(first + 1, in: -90...90)),
-                azimuth: malformed.reading(try raw.decimal(first + 2, in: 0...360)),
-                snr: malformed.reading(try raw.decimal(first + 3, in: 0...99))))
+            let id = malformed.reading(try raw.integer(first))
+            let elevation = malformed.reading(try raw.decimal(first + 1, in: -90...90))
+            let azimuth = malformed.reading(try raw.decimal(first + 2, in: 0...360))
+            let snr = malformed.reading(try raw.decimal(first + 3, in: 0...99))
+            guard let id else { continue }
+            satellites.append(GSVSatellite(id: id, elevation: elevation, azimuth: azimuth, snr: snr))
         }
     }
 }

@@ -17,7 +17,7 @@ public struct HDT: Sendable, Hashable {
     /// Decodes `$--HDT,x.x,T`.
     public init(_ raw: RawSentence, talker: Talker, malformed: inout [MalformedField]) {
         self.talker = talker
-        heading = malformed.reading(try raw.decimal(1, in: -360...360, unit: UInt8(ascii: "T")))
+        heading = raw.decimal(1, in: -360...360, unit: UInt8(ascii: "T"), &malformed)
     }
 }
 

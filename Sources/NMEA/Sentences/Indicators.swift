@@ -134,35 +134,32 @@ extension RawSentence {
         }
     }
 
-    /// A value and the unit field after it, which fail together: `nil` when the value is
-    /// empty, and a problem when either is malformed (an empty unit is taken as `unit`).
+    /// A value and the unit field after it, which fail together: each malformed one is noted
+    /// in `malformed`; `nil` when the value is empty. An empty unit is taken as `unit`.
     @inline(__always)
-    func decimal(_ index: Int, in range: ClosedRange<Double>? = nil, unit: UInt8) throws(MalformedField) -> Double? {
-        let value: Double?
-        if let range { value = try decimal(index, in: range) } else { value = try decimal(index) }
-        try expectUnit(index + 1, unit)
-        return value
+    func decimal(_ index: Int, in range: ClosedRange<Double>? = nil, unit: UInt8, _ malformed: inout [MalformedField]) -> Double? {
+        malformed.reading(try decimal(index, in: range), qualifiedBy: try letter(index + 1, unit, unit, expected: "the unit")) { value, _ in value }
     }
 
-    /// A value in range, or a malformed-field error.
+    /// A value in range (any value when `range` is `nil`), or a malformed-field error.
     @inline(__always)
-    func decimal(_ index: Int, in range: ClosedRange<Double>) throws(MalformedField) -> Double? {
+    func decimal(_ index: Int, in range: ClosedRange<Double>?) throws(MalformedField) -> Double? {
         guard let value = try decimal(index) else { return nil }
+        guard let range else { return value }
         guard range.contains(value) else {
             throw MalformedField(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
 
-    /// A signed angle with an `E`/`W` direction field (magnetic variation): east positive.
+    /// A signed angle with an `E`/`W` direction field (magnetic variation), which fail
+    /// together: east positive, east when the direction is empty. Each malformed one is noted
+    /// in `malformed`; `nil` when the value is empty.
     @inline(__always)
-    func eastWest(_ index: Int) throws(MalformedField) -> Double? {
-        guard let value = try decimal(index, in: 0...180) else { return nil }
-        let direction = self[index + 1]
-        if direction.isEmpty { return value }
-        guard direction.count == 1, direction[0] == UInt8(ascii: "E") || direction[0] == UInt8(ascii: "W") else {
-            throw MalformedField(fieldIndex: index + 1, error: FieldError(expected: "a direction E or W"))
-        }
-        return direction[0] == UInt8(ascii: "W") ? -value : value
+    func eastWest(_ index: Int, _ malformed: inout [MalformedField]) -> Double? {
+        malformed.reading(
+            try decimal(index, in: 0...180),
+            qualifiedBy: try letter(index + 1, UInt8(ascii: "E"), UInt8(ascii: "W"), expected: "a direction")
+        ) { value, direction in direction == UInt8(ascii: "W") ? -value : value }
     }
 }

@@ -17,17 +17,18 @@ public struct PGRMZ: Sendable, Hashable {
 
     /// Decodes `$PGRMZ,x.x,f,d` (`f` feet or `M` metres).
     public init(_ raw: RawSentence, malformed: inout [MalformedField]) {
-        altitude = malformed.reading(try Self.altitude(raw))
+        altitude = malformed.reading(try raw.decimal(1), qualifiedBy: try Self.unit(raw)) { value, unit in
+            unit == UInt8(ascii: "f") || unit == UInt8(ascii: "F") ? value * 0.3048 : value
+        }
         dimension = malformed.reading(try raw.integer(3))
     }
 
-    /// The altitude and its unit, which fail together.
-    private static func altitude(_ raw: RawSentence) throws(MalformedField) -> Double? {
-        let value = try raw.decimal(1)
+    /// The altitude's unit: `f` feet or `M` metres, in either case; `nil` (metres) when empty.
+    private static func unit(_ raw: RawSentence) throws(MalformedField) -> UInt8? {
         switch try raw.character(2) {
-        case UInt8(ascii: "f")?, UInt8(ascii: "F")?: return value.map { $0 * 0.3048 }
-        case UInt8(ascii: "m")?, UInt8(ascii: "M")?, nil: return value
-        default: throw MalformedField(fieldIndex: 2, error: FieldError(expected: "the unit f or M"))
+        case let unit? where [UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "m"), UInt8(ascii: "M")].contains(unit): unit
+        case nil: nil
+        default: throw MalformedField(2, expected: "the unit f or M")
         }
     }
 }

@@ -56,12 +56,12 @@ public struct RMC: Sendable, Hashable {
         self.talker = talker
         time = malformed.reading(try raw.time(1))
         isValid = malformed.reading(try raw.validity(2))
-        latitude = malformed.reading(try raw.latitude(3))
-        longitude = malformed.reading(try raw.longitude(5))
+        latitude = raw.latitude(3, &malformed)
+        longitude = raw.longitude(5, &malformed)
         speed = malformed.reading(try raw.decimal(7, in: 0...1e6)).map { $0 * metresPerSecondPerKnot }
         course = malformed.reading(try raw.decimal(8, in: -360...360))
         date = malformed.reading(try raw.read(9) { field throws(FieldError) in try field.twoDigitDate() })
-        magneticVariation = malformed.reading(try raw.eastWest(10))
+        magneticVariation = raw.eastWest(10, &malformed)
         mode = malformed.reading(try raw.positioningMode(12))
         navigationalStatus = malformed.reading(try raw.navigationalStatus(13))
     }

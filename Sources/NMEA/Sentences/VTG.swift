@@ -32,10 +32,10 @@ public struct VTG: Sendable, Hashable {
         self.talker = talker
         let withUnits = raw.fieldCount >= 9 || raw[2].equals("T")
         if withUnits {
-            courseTrue = malformed.reading(try raw.decimal(1, in: -360...360, unit: UInt8(ascii: "T")))
-            courseMagnetic = malformed.reading(try raw.decimal(3, in: -360...360, unit: UInt8(ascii: "M")))
-            let knots = malformed.reading(try raw.decimal(5, in: 0...1e6, unit: UInt8(ascii: "N")))
-            let kilometresPerHour = malformed.reading(try raw.decimal(7, in: 0...2e6, unit: UInt8(ascii: "K")))
+            courseTrue = raw.decimal(1, in: -360...360, unit: UInt8(ascii: "T"), &malformed)
+            courseMagnetic = raw.decimal(3, in: -360...360, unit: UInt8(ascii: "M"), &malformed)
+            let knots = raw.decimal(5, in: 0...1e6, unit: UInt8(ascii: "N"), &malformed)
+            let kilometresPerHour = raw.decimal(7, in: 0...2e6, unit: UInt8(ascii: "K"), &malformed)
             speed = knots.map { $0 * metresPerSecondPerKnot } ?? kilometresPerHour.map { $0 / 3.6 }
             mode = malformed.reading(try raw.positioningMode(9))
         } else {
