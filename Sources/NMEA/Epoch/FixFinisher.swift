@@ -2,27 +2,31 @@
 /// position or altitude that the mode says is not there, its full time, and the climb and
 /// speed derived from the epoch delivered before it.
 struct FixFinisher: Sendable {
-    /// What an epoch leaves for deriving the next one's climb and speed.
+    /// What an epoch leaves for finishing the next one: its mode, and what climb and speed are
+    /// derived from.
     private struct Reference: Sendable {
-        var time: UTCTime
+        var time: UTCTime?
+        var mode: FixMode
         var altitude: Double?
         var latitude: Double?
         var longitude: Double?
     }
 
     /// The epoch delivered before the last one delivered, and the last one: a revised epoch
-    /// derives its climb and speed from the same epoch as its first delivery did.
+    /// (delivered again with the same time) takes its mode, climb and speed from the same
+    /// epoch as its first delivery did.
     private var previous: Reference?
     private var lastDelivered: Reference?
-    private var previousMode = FixMode.unknown
 
     /// The fix `epoch` makes.
     mutating func finish(_ epoch: borrowing EpochAccumulator) -> Fix {
         var out = epoch.fix
         if out.altitudeMSL == nil { out.altitudeMSL = epoch.garminAltitude }
         if out.satellitesUsed == nil { out.satellitesUsed = epoch.usedCount }
-        out.mode = epoch.mode.mode(previous: previousMode)
-        previousMode = out.mode
+        if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
+        let revision = out.time != nil && lastDelivered?.time == out.time
+        if !revision { previous = lastDelivered }
+        out.mode = epoch.mode.mode(previous: previous?.mode ?? .unknown)
         if out.mode == .noFix {
             // A receiver that says it has no fix may still send its last position; it is not a fix.
             out.latitude = nil
@@ -34,22 +38,19 @@ struct FixFinisher: Sendable {
             out.altitudeMSL = nil
             out.geoidSeparation = nil
         }
-        if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
-        if let time = out.time {
-            if lastDelivered?.time != time { previous = lastDelivered }
-            if let previous { derive(&out, at: time, from: previous) }
-            lastDelivered = Reference(time: time, altitude: out.altitudeMSL, latitude: out.latitude, longitude: out.longitude)
-        }
+        if let time = out.time, let previous, let before = previous.time { derive(&out, at: time, from: previous, at: before) }
+        lastDelivered = Reference(time: out.time, mode: out.mode, altitude: out.altitudeMSL, latitude: out.latitude,
+                                  longitude: out.longitude)
         return out
     }
 
     /// Climb from the change of altitude, and, when no sentence gave a speed, speed from the
     /// distance travelled (as gpsd does).
-    private func derive(_ out: inout Fix, at time: UTCTime, from previous: Reference) {
-        let seconds = time.secondsSince1970 - previous.time.secondsSince1970
+    private func derive(_ out: inout Fix, at time: UTCTime, from previous: Reference, at before: UTCTime) {
+        let seconds = time.secondsSince1970 - before.secondsSince1970
         guard seconds > 0 else { return }
-        if let altitude = out.altitudeMSL, let before = previous.altitude {
-            out.climb = (altitude - before) / seconds
+        if let altitude = out.altitudeMSL, let earlier = previous.altitude {
+            out.climb = (altitude - earlier) / seconds
         }
         if out.speed == nil, let latitude = out.latitude, let longitude = out.longitude,
            let beforeLatitude = previous.latitude, let beforeLongitude = previous.longitude {
