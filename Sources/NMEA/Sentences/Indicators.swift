@@ -76,62 +76,44 @@ public enum NavigationalStatus: UInt8, Sendable, Hashable, CaseIterable {
 let metresPerSecondPerKnot = 1852.0 / 3600.0
 
 extension RawSentence {
-    @inlinable
+    /// Field `index` read by `read`, then given its meaning by `meaning`: `nil` when empty,
+    /// and a problem naming `expected` when it has none. How every coded field is read.
+    @inline(__always)
+    func coded<Code, Value>(_ index: Int, _ read: (Int) throws(MalformedField) -> Code?, _ meaning: (Code) -> Value?,
+                            expected: String) throws(MalformedField) -> Value? {
+        guard let code = try read(index) else { return nil }
+        guard let value = meaning(code) else { throw MalformedField(index, expected: expected) }
+        return value
+    }
+
+    /// An NMEA 2.3 mode indicator; `nil` when empty.
+    @inline(__always)
     func positioningMode(_ index: Int) throws(MalformedField) -> PositioningMode? {
-        guard let byte = try character(index) else { return nil }
-        guard let mode = PositioningMode(rawValue: byte) else {
-            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a mode indicator A, D, E, F, M, N, P, R or S"))
-        }
-        return mode
+        try coded(index, character, PositioningMode.init(rawValue:), expected: "a mode indicator A, D, E, F, M, N, P, R or S")
     }
 
-    @inlinable
+    /// An NMEA 4.10 navigational status; `nil` when empty.
+    @inline(__always)
     func navigationalStatus(_ index: Int) throws(MalformedField) -> NavigationalStatus? {
-        guard let byte = try character(index) else { return nil }
-        guard let status = NavigationalStatus(rawValue: byte) else {
-            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a navigational status S, C, U or V"))
-        }
-        return status
+        try coded(index, character, NavigationalStatus.init(rawValue:), expected: "a navigational status S, C, U or V")
     }
 
-    /// Reads a `A`/`V` validity flag: `true` for `A`, `false` for `V`, `nil` when empty.
-    @inlinable
+    /// A `A`/`V` validity flag: `true` for `A`, `false` for `V`, `nil` when empty.
+    @inline(__always)
     func validity(_ index: Int) throws(MalformedField) -> Bool? {
-        guard let byte = try character(index) else { return nil }
-        switch byte {
-        case UInt8(ascii: "A"): return true
-        case UInt8(ascii: "V"): return false
-        default: throw MalformedField(fieldIndex: index, error: FieldError(expected: "a status A or V"))
-        }
+        try coded(index, character, { $0 == UInt8(ascii: "A") ? true : $0 == UInt8(ascii: "V") ? false : nil }, expected: "a status A or V")
     }
 
     /// A GSA fix type, 1 to 3; `nil` when empty.
     @inline(__always)
     func fixType(_ index: Int) throws(MalformedField) -> Int? {
-        guard let value = try integer(index) else { return nil }
-        guard (1...3).contains(value) else {
-            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a fix type 1, 2 or 3"))
-        }
-        return value
+        try coded(index, integer, { (1...3).contains($0) ? $0 : nil }, expected: "a fix type 1, 2 or 3")
     }
 
     /// A GGA fix quality, 0 to 8; `nil` when empty.
     @inline(__always)
     func fixQuality(_ index: Int) throws(MalformedField) -> FixQuality? {
-        guard let value = try integer(index) else { return nil }
-        guard let quality = FixQuality(rawValue: value) else {
-            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a fix quality 0 to 8"))
-        }
-        return quality
-    }
-
-    /// Checks that a unit field, when present, holds `unit`.
-    @inlinable
-    func expectUnit(_ index: Int, _ unit: UInt8) throws(MalformedField) {
-        let field = self[index]
-        guard field.isEmpty || (field.count == 1 && field[0] == unit) else {
-            throw MalformedField(fieldIndex: index, error: FieldError(expected: "the unit \(Character(Unicode.Scalar(unit)))"))
-        }
+        try coded(index, integer, FixQuality.init(rawValue:), expected: "a fix quality 0 to 8")
     }
 
     /// A value and the unit field after it, which fail together: each malformed one is noted
