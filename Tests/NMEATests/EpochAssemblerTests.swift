@@ -96,6 +96,18 @@ struct EpochAssemblerTests {
         #expect(result.fixes.map(\.satellitesUsed) == [5, nil, 8])
     }
 
+    @Test("cycles without a time after a timed start still make a fix each (a receiver that lost its clock)")
+    func clockLostAfterTimedStart() {
+        var text = nmea("GPRMC,105459.408,A,5050.4126,N,00420.8228,E,0.00,0.0,120319,,,A") + nmea("GPVTG,0.0,T,,M,0.00,N,0.01,K,A")
+        let untimed = ["GPGGA,,,,,,0,,,,M,,M,,", "GPGLL,,,,,,V,N", "GPGSA,A,1,,,,,,,,,,,,,,,", "GPGSV,1,1,00,,,,,,,,,,,,,,,,",
+                       "GPRMC,,V,,,,,,,,,,N", "GPVTG,,T,,M,,N,,K,N"]
+        for _ in 0..<10 { text += untimed.map { nmea($0) }.joined() }
+        let result = decode(text)
+        #expect(result.fixes.count == 11)
+        #expect(result.fixes.first?.mode == .twoD && result.fixes.first?.time != nil)
+        #expect(result.fixes.dropFirst().allSatisfy { $0.mode == .noFix && $0.timeOfDay == nil })
+    }
+
     @Test("an invalid RMC gives no position, however many digits it carries")
     func invalidRMC() {
         let result = decode(nmea("GPRMC,120000.00,V,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,N"))

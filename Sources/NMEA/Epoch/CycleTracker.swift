@@ -13,6 +13,9 @@
 ///   be delivered again, revised). Held sentences that end the way a cycle ends, or that pile up
 ///   to ``maximumHeld``, are a cycle of their own: a receiver with no clock.
 /// - In an epoch with no time, the first kind of the epoch coming round again starts a new one.
+/// - In an epoch with a time, a kind that carries a time coming round again with its time
+///   field empty starts a new one: the receiver has lost its clock (it goes on sending cycles
+///   without one, which are then told apart by the rule above).
 struct CycleTracker: Sendable {
     /// What to do with one sentence, in this order: hold it, deliver the epoch, start a new
     /// epoch, merge the held sentences, merge it, deliver the epoch.
@@ -46,7 +49,12 @@ struct CycleTracker: Sendable {
     /// One kind of sentence, counted in a cycle: the sentence's type.
     struct Kind: Sendable, Hashable {
         let id: ObjectIdentifier
-        init<Sentence: SentenceType>(_ type: Sentence.Type) { id = ObjectIdentifier(type) }
+        /// Whether the type has a time field (empty or not in a given sentence).
+        let isTimed: Bool
+        init<Sentence: SentenceType>(_ type: Sentence.Type) {
+            id = ObjectIdentifier(type)
+            isTimed = Sentence.timeField != nil
+        }
     }
 
     /// A sentence's place in a cycle: its kind, and how many of that kind came up to it.
@@ -106,6 +114,10 @@ struct CycleTracker: Sendable {
             return step
         } else if epochTime == nil, hasData, kind == first {
             step.deliverFirst = true
+            step.startEpoch = true
+            startEpoch()
+        } else if epochTime != nil, kind.isTimed, counts.contains(kind) {
+            step.deliverFirst = hasData
             step.startEpoch = true
             startEpoch()
         }
@@ -171,6 +183,12 @@ struct KindCounts: Sendable {
 
     /// Forgets every count (the slots are overwritten as kinds come again).
     mutating func removeAll() { kindCount = 0 }
+
+    /// Whether `kind` has been counted.
+    func contains(_ kind: CycleTracker.Kind) -> Bool {
+        for slot in 0..<kindCount where kinds[slot] == kind.id { return true }
+        return false
+    }
 
     /// Adds one to the count of `kind` and returns its new value.
     @inline(__always)

@@ -7,6 +7,9 @@ protocol SentenceType: Sendable {
     /// empty time field.
     var time: TimeOfDay? { get }
 
+    /// The index of the field that holds the fix's UTC time; `nil` for a type with none.
+    static var timeField: Int? { get }
+
     /// The talker; `nil` for a proprietary sentence.
     var sentenceTalker: Talker? { get }
 
@@ -33,8 +36,6 @@ extension SentenceType {
 protocol TalkerSentence: SentenceType {
     /// The three letters after the talker (`GGA`).
     static var formatter: SentenceFormatter { get }
-    /// The index of the field that holds the fix's UTC time; `nil` for a type with none.
-    static var timeField: Int? { get }
     /// Who sent it.
     var talker: Talker { get }
     /// Decodes the sentence's fields, each on its own: a malformed one is `nil` and noted in
@@ -43,12 +44,12 @@ protocol TalkerSentence: SentenceType {
 }
 
 extension TalkerSentence {
-    static var timeField: Int? { nil }
     var sentenceTalker: Talker? { talker }
 }
 
 /// Types with no time field.
 extension SentenceType {
+    static var timeField: Int? { nil }
     var time: TimeOfDay? { nil }
 }
 

@@ -8,7 +8,7 @@ public struct ReceivedSentence: Sendable, Hashable {
     /// The typed value, for the types the `NMEA` module decodes; `nil` for the others.
     public var decoded: NMEASentence?
 
-    /// Copies `raw` and decodes it (a malformed sentence never gets here: it is a reject).
+    /// Copies `raw` and decodes it (a malformed field is `nil` in the value, and a reject of its own).
     init(_ raw: RawSentence) {
         text = raw.text
         decoded = NMEASentence.decode(raw)
