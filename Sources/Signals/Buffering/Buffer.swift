@@ -1,0 +1,85 @@
+import Dispatch
+
+extension Signal {
+    /// Delivers this signal's events on `scheduler` through a buffer, so that the observer
+    /// runs apart from the sender, in order, with `policy` deciding what happens when it falls
+    /// behind: wait (``BufferPolicy/lossless(capacity:)``) or skip ahead
+    /// (``BufferPolicy/newest(capacity:)``, each value pushed out counted in `dropped`).
+    ///
+    /// The end of the stream is never dropped: it comes after every value still waiting.
+    /// Disposing the subscription discards what waits and frees a sender waiting for room.
+    ///
+    /// ```swift
+    /// let dropped = DropCounter()
+    /// fixes.buffer(.newest(capacity: 8), on: QueueScheduler(), dropped: dropped)
+    ///     .observe(next: { fix in draw(fix) })
+    /// ```
+    public func buffer(_ policy: BufferPolicy, on scheduler: some Scheduler, dropped: DropCounter? = nil) -> Signal {
+        Signal { observer in
+            let storage = BufferStorage(policy: policy, scheduler: scheduler, observer: observer, dropped: dropped)
+            let upstream = observe { event in
+                switch event {
+                case .next(let value): storage.send(value)
+                case .error, .completed: storage.terminate(event)
+                }
+            }
+            return ActionDisposable {
+                // Closed first: a sender waiting for room is freed before the upstream is
+                // disposed, which may wait for that sender's queue.
+                storage.close()
+                upstream.dispose()
+            }
+        }
+    }
+}
+
+/// Holds a ``BufferStateMachine`` under a lock and does what it says.
+final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unchecked Sendable {
+    private let state: Protected<BufferStateMachine<Value, Failure>>
+    private let scheduler: S
+    private let observer: Observer<Value, Failure>
+    private let dropped: DropCounter?
+    /// Signalled once per value taken while a lossless sender waits for room.
+    private let room = DispatchSemaphore(value: 0)
+
+    init(policy: BufferPolicy, scheduler: S, observer: Observer<Value, Failure>, dropped: DropCounter?) {
+        state = Protected(BufferStateMachine(policy: policy))
+        self.scheduler = scheduler
+        self.observer = observer
+        self.dropped = dropped
+    }
+
+    func send(_ value: Value) {
+        while true {
+            switch state.withLock({ $0.send(value) }) {
+            case .none: return
+            case .startDraining:
+                scheduler.schedule { self.drain() }
+                return
+            case .droppedOldest:
+                dropped?.add(1)
+                return
+            case .waitForRoom:
+                room.wait()
+            }
+        }
+    }
+
+    func terminate(_ event: Event<Value, Failure>) {
+        if state.withLock({ $0.terminate(event) }) { scheduler.schedule { self.drain() } }
+    }
+
+    func close() {
+        let waiting = state.withLock { $0.close() }
+        for _ in 0..<waiting { room.signal() }
+    }
+
+    private func drain() {
+        while true {
+            let take = state.withLock { $0.take() }
+            if take.wakeSender { room.signal() }
+            guard let event = take.event else { return }
+            observer.send(event)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// The state of one buffered subscription, and what to do at each step: a pure state
+/// machine, apart from the storage that holds its lock (``BufferStorage``).
+struct BufferStateMachine<Value: Sendable, Failure: Error> {
+    /// What to do with a value that arrived.
+    enum SendAction: Equatable {
+        /// Nothing more (it waits, or it was discarded after the end).
+        case none
+        /// Schedule a drain: nothing is delivering.
+        case startDraining
+        /// The buffer is full and lossless: wait for room, then send again.
+        case waitForRoom
+        /// The oldest waiting value was pushed out to make room.
+        case droppedOldest
+    }
+
+    /// What a drain step takes: the next event to deliver (`nil`: stop draining), and whether a
+    /// sender waiting for room is to be woken.
+    struct Take {
+        var event: Event<Value, Failure>?
+        var wakeSender = false
+    }
+
+    private let policy: BufferPolicy
+    private var waiting: RingBuffer<Value>
+    private var terminal: Event<Value, Failure>?
+    private var isDraining = false
+    private var isClosed = false
+    /// Senders waiting for room (lossless), to be woken one per value taken, or all on close.
+    private(set) var sendersWaiting = 0
+
+    init(policy: BufferPolicy) {
+        self.policy = policy
+        waiting = RingBuffer(capacity: policy.capacity)
+    }
+
+    mutating func send(_ value: Value) -> SendAction {
+        guard !isClosed, terminal == nil else { return .none }
+        var dropped = false
+        if waiting.isFull {
+            switch policy {
+            case .lossless:
+                sendersWaiting += 1
+                return .waitForRoom
+            case .newest:
+                _ = waiting.removeFirst()
+                dropped = true
+            }
+        }
+        waiting.append(value)
+        if dropped { return .droppedOldest }
+        return claimDrain() ? .startDraining : .none
+    }
+
+    /// The end of the stream: never dropped, delivered after every waiting value. Returns
+    /// whether to schedule a drain.
+    mutating func terminate(_ event: Event<Value, Failure>) -> Bool {
+        guard !isClosed, terminal == nil else { return false }
+        terminal = event
+        return claimDrain()
+    }
+
+    /// The next event to deliver, one at a time: what waits meanwhile can still be pushed out.
+    mutating func take() -> Take {
+        var take = Take()
+        if !isClosed {
+            if let value = waiting.removeFirst() {
+                take.event = .next(value)
+                if sendersWaiting > 0 {
+                    sendersWaiting -= 1
+                    take.wakeSender = true
+                }
+                return take
+            }
+            if let terminal {
+                isClosed = true
+                take.event = terminal
+                return take
+            }
+        }
+        isDraining = false
+        return take
+    }
+
+    /// The subscription is disposed: nothing more is delivered. Returns how many waiting
+    /// senders to wake.
+    mutating func close() -> Int {
+        isClosed = true
+        waiting.removeAll()
+        defer { sendersWaiting = 0 }
+        return sendersWaiting
+    }
+
+    private mutating func claimDrain() -> Bool {
+        guard !isDraining else { return false }
+        isDraining = true
+        return true
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import Testing
+import Signals
+import SignalsTesting
+
+@Suite("buffer(_:on:dropped:)")
+struct BufferTests {
+    @Test("newest: a burst leaves the newest values and counts the others; the end is never dropped")
+    func newestBurst() {
+        let scheduler = TestScheduler()
+        let subject = Subject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        let dropped = DropCounter()
+        _ = recorder.observe(subject.signal.buffer(.newest(capacity: 3), on: scheduler, dropped: dropped))
+        for value in 1...10 { subject.send(value) }
+        subject.sendCompleted()
+        #expect(recorder.events.isEmpty, "nothing is delivered before the scheduler runs")
+        scheduler.run()
+        #expect(recorder.values == [8, 9, 10])
+        #expect(recorder.isCompleted)
+        #expect(dropped.count == 7)
+    }
+
+    @Test("newest: values that arrive while the observer is busy wait, and push out the oldest waiting")
+    func newestWhileBusy() {
+        let scheduler = TestScheduler()
+        let subject = Subject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        let dropped = DropCounter()
+        _ = subject.signal.buffer(.newest(capacity: 2), on: scheduler, dropped: dropped).observe { event in
+            recorder.record(event)
+            // The first value's handler is slow: five more arrive meanwhile.
+            if event.value == 1 { for value in 2...6 { subject.send(value) } }
+        }
+        subject.send(1)
+        scheduler.run()
+        #expect(recorder.values == [1, 5, 6])
+        #expect(dropped.count == 3)
+    }
+
+    @Test("lossless: every value in order, however many, when they fit")
+    func losslessInOrder() {
+        let scheduler = TestScheduler()
+        let subject = Subject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        _ = recorder.observe(subject.signal.buffer(.lossless(capacity: 100), on: scheduler))
+        for value in 1...100 { subject.send(value) }
+        subject.send(error: TestError())
+        scheduler.run()
+        #expect(recorder.values == Array(1...100))
+        #expect(recorder.terminalCount == 1 && !recorder.isCompleted)
+    }
+
+    @Test("lossless: a full buffer makes the sender wait for the observer, and loses nothing")
+    func losslessBackpressure() {
+        let subject = Subject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        let gate = DispatchSemaphore(value: 0)
+        let sent = Atomic<Int>(0)
+        _ = subject.signal.buffer(.lossless(capacity: 2), on: QueueScheduler()).observe { event in
+            if event.value == 1 { gate.wait() }
+            recorder.record(event)
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for value in 1...50 {
+                subject.send(value)
+                sent.add(1, ordering: .relaxed)
+            }
+            subject.sendCompleted()
+            done.signal()
+        }
+        // The observer is held in its first value: two more wait, and the sender waits with a
+        // fourth (sent counts the values whose send returned).
+        #expect(eventually { sent.load(ordering: .relaxed) >= 3 })
+        usleep(50_000)
+        #expect(sent.load(ordering: .relaxed) == 3)
+        #expect(recorder.values.isEmpty)
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(eventually { recorder.isCompleted })
+        #expect(recorder.values == Array(1...50))
+    }
+
+    @Test("disposing frees a sender that waits for room, and nothing is delivered after")
+    func disposeFreesSender() {
+        let subject = Subject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        let gate = DispatchSemaphore(value: 0)
+        let subscription = subject.signal.buffer(.lossless(capacity: 1), on: QueueScheduler()).observe { event in
+            if event.value == 1 { gate.wait() }
+            recorder.record(event)
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for value in 1...5 { subject.send(value) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 0.2) == .timedOut, "the sender waits for room")
+        subscription.dispose()
+        #expect(done.wait(timeout: .now() + 10) == .success, "disposed: the sender goes on")
+        gate.signal()
+        usleep(50_000)
+        #expect(recorder.values.count <= 1)
+        #expect(recorder.terminalCount == 0)
+    }
+
+    @Test("a ring buffer of any capacity keeps order across its wrap-around")
+    func ringOrder() {
+        let scheduler = TestScheduler()
+        let subject = Subject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        _ = recorder.observe(subject.signal.buffer(.lossless(capacity: 3), on: scheduler))
+        var expected: [Int] = []
+        for round in 0..<10 {
+            let values = (0..<(round % 3 + 1)).map { round * 10 + $0 }
+            values.forEach(subject.send)
+            expected += values
+            scheduler.run()
+        }
+        #expect(recorder.values == expected)
+    }
+}
+
+/// Polls `condition` for up to ten seconds.
+private func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<1000 {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
