@@ -79,7 +79,7 @@ struct GPSMonitorTests {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
         let expected = Fixtures.expectedFixes(bytes)
         let terminal = try PseudoTerminal()
-        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600), backlog: 2)
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600), delivery: .newest(capacity: 2))
         let fast = SignalRecorder<Fix>(), slow = SignalRecorder<Fix>()
         let gate = DispatchSemaphore(value: 0)
         let subscriptions = [

@@ -15,12 +15,15 @@ public struct ReceivedSentence: Sendable, Hashable {
     }
 }
 
-/// What one shared reader connection carries to its subscribers. Each fix has a serial
-/// number within its connection, so that the latest fix replayed to a new subscriber is never
-/// delivered after, or again with, one that subscriber already received.
+/// What one shared reader connection carries to its subscribers.
 enum GPSEvent: Sendable {
-    case fix(Fix, serial: Int)
+    case fix(Fix)
     case satellites(SatelliteView)
     case sentence(ReceivedSentence)
     case rejected(RejectedInput)
+
+    var fix: Fix? { if case .fix(let fix) = self { fix } else { nil } }
+    var satellites: SatelliteView? { if case .satellites(let view) = self { view } else { nil } }
+    var sentence: ReceivedSentence? { if case .sentence(let sentence) = self { sentence } else { nil } }
+    var rejected: RejectedInput? { if case .rejected(let reject) = self { reject } else { nil } }
 }

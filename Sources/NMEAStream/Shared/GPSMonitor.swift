@@ -8,9 +8,10 @@ import Synchronization
 /// Built the way ReactiveCocoa's `monitorLocations` is: a cold `Signal { observer in ... }`
 /// creates an ``NMEAReader``, attaches a delegate that turns fixes into `next`, a failure into
 /// `error` and the end of the stream into `completed`, starts it, and returns a disposable that
-/// stops the reader and closes the device. That signal is shared with reference counting: the
-/// device opens for the first subscriber of any of the four signals, stays open once for all
-/// of them, and closes when the last one disposes; a later subscriber opens it again.
+/// stops the reader and closes the device. That signal is shared with reference counting
+/// (`share()`): the device opens for the first subscriber of any of the four signals, stays
+/// open once for all of them, and closes when the last one disposes; a later subscriber opens
+/// it again.
 ///
 /// ```swift
 /// let gps = GPSMonitor(source: .serial(path: "/dev/ttyACM0", speed: 9600))
@@ -20,116 +21,174 @@ import Synchronization
 /// ```
 ///
 /// ## Delivery
-/// Each subscriber is called on a serial queue of its own, in order. A subscriber that is
-/// slow holds up neither the reader nor the others: while it is busy, up to ``backlog``
-/// values wait for it (per subscriber), and past that the oldest waiting value is dropped, so
-/// that a subscriber that has fallen behind skips ahead to the newest values and memory stays
-/// bounded. The end of the stream, or its failure, is never dropped.
+/// Each subscriber is called on a serial queue of its own, in order, through a buffer
+/// (Signals' ``Signal/buffer(_:on:dropped:)``) whose policy depends on the source:
+/// - **A recorded log or bytes** (finite): ``BufferPolicy/lossless(capacity:)``. Nothing is
+///   lost: when a subscriber has 256 values waiting, the reader waits for it before it reads
+///   on. A replay through any subscriber gives exactly what `nmeastream replay` gives.
+/// - **A device** (serial, automatic, watch): ``BufferPolicy/newest(capacity:)``. A receiver
+///   does not wait: a subscriber that falls more than 256 values behind skips ahead to the
+///   newest, and every value it skips is counted (``dropped``, and the counter a
+///   subscription may pass).
+///
+/// ``fixes(delivery:dropped:)`` and its siblings choose per subscription. The end of the
+/// stream, or its failure, is never dropped.
 ///
 /// A subscriber that joins while the device is open first receives the latest fix of that
 /// connection (not one from before a reconnect), then the live ones.
+///
+/// The device opens on the reader's queue after the first subscription returns: a failure to
+/// open arrives as the signal's error, not from `observe`. To have several subscribers see a
+/// log from its first fix, create the monitor with `opening: .onConnect`, subscribe them all,
+/// then call ``connect()``.
 public final class GPSMonitor: Sendable {
     /// What the monitor reads.
     public let source: GPSSource
-    /// How many values may wait for one busy subscriber before the oldest is dropped.
-    public let backlog: Int
+    /// How each subscription is buffered unless it says otherwise (see "Delivery").
+    public let delivery: BufferPolicy
+    /// Every value skipped by every subscription of this monitor so far (only
+    /// ``BufferPolicy/newest(capacity:)`` skips).
+    public let dropped = DropCounter()
     private let events: Signal<GPSEvent, GPSError>
+    private let latestFixes: Signal<Fix, GPSError>
     private let connection: ConnectionState
+    private let manualConnection: MulticastConnection<GPSEvent, GPSError>?
 
     /// The reader of the connection now open, if any (for the tests of its lifetime).
     var currentReader: NMEAReader? { connection.reader }
 
-    /// Creates a monitor of `source`. Nothing is opened until something subscribes.
+    /// How many values may wait for a subscriber by default.
+    public static let defaultCapacity = 256
+
+    /// When the source is opened.
+    public enum Opening: Sendable, Hashable {
+        /// For the first subscriber; closed after the last one leaves.
+        case onFirstSubscriber
+        /// By ``GPSMonitor/connect()`` only; closed when its result is disposed.
+        case onConnect
+    }
+
+    /// Creates a monitor of `source`. Nothing is opened until something subscribes (or, with
+    /// `opening: .onConnect`, until ``connect()``).
     ///
-    /// - Parameter backlog: how many values may wait for a busy subscriber (at least 1); the
-    ///   default, 256, is over four minutes of fixes at 1 Hz.
-    public init(source: GPSSource, backlog: Int = 256) {
+    /// - Parameters:
+    ///   - delivery: how subscriptions are buffered by default; `nil` (the default) chooses by
+    ///     source: lossless for a log or bytes, newest for a device, each with
+    ///     ``defaultCapacity``.
+    ///   - opening: when the source opens.
+    public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber) {
         let connection = ConnectionState()
         self.source = source
-        self.backlog = max(1, backlog)
+        self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
+            : .newest(capacity: Self.defaultCapacity))
         self.connection = connection
-        events = Signal<GPSEvent, GPSError> { observer in
+        let reading = Signal<GPSEvent, GPSError> { observer in
             let reader = NMEAReader(source: source)
             let proxy = SignalDelegate(observer: observer, connection: connection)
             connection.connect(reader)
             reader.delegate = proxy
             reader.start()
-            let disposable = CompoundDisposable()
             // Stops the reader and closes the device: returns once it is closed (or at once
             // on the reader's queue). The delegate proxy lives as long as the reader runs.
-            disposable += ActionDisposable {
+            return ActionDisposable {
                 reader.stop()
                 withExtendedLifetime(proxy) {}
             }
-            disposable += ActionDisposable { connection.disconnect() }
-            return disposable
-        }.share()
+        }
+        switch opening {
+        case .onFirstSubscriber:
+            events = reading.share()
+            manualConnection = nil
+        case .onConnect:
+            let connection = reading.multicast { Subject<GPSEvent, GPSError>() }
+            events = connection.signal
+            manualConnection = connection
+        }
+        latestFixes = events.compactMap(\.fix).share(replay: 1)
     }
 
-    /// Completed epochs.
-    public var fixes: Signal<Fix, GPSError> {
-        subscription(label: "fixes") { event, mailbox in
-            if case .fix(let fix, let serial) = event { mailbox.post(fix, serial: serial) }
-        }
+    /// Opens the source now and keeps it open until the result is disposed. With
+    /// `opening: .onConnect` this is what opens it: subscribe first, then connect, and every
+    /// subscriber sees the stream from its start. With `.onFirstSubscriber` it counts as one
+    /// more subscriber.
+    public func connect() -> Disposable {
+        if let manualConnection { return manualConnection.connect() }
+        return events.observe { _ in }
     }
+
+    /// A monitor whose subscribers each keep up to `backlog` values and skip ahead past that.
+    @available(*, deprecated, message: "use init(source:delivery:) with .newest(capacity:)")
+    public convenience init(source: GPSSource, backlog: Int) {
+        self.init(source: source, delivery: .newest(capacity: backlog))
+    }
+
+    /// Completed epochs, delivered by the monitor's ``delivery``.
+    public var fixes: Signal<Fix, GPSError> { fixes(delivery: delivery) }
 
     /// Completed satellite views, one per constellation and signal.
-    public var satellites: Signal<SatelliteView, GPSError> {
-        subscription(label: "satellites") { event, mailbox in
-            if case .satellites(let view) = event { mailbox.post(view) }
-        }
-    }
+    public var satellites: Signal<SatelliteView, GPSError> { satellites(delivery: delivery) }
 
     /// Every checksum-valid sentence, copied (only while this signal has subscribers).
-    public var sentences: Signal<ReceivedSentence, GPSError> {
-        subscription(label: "sentences", wantsSentences: true) { event, mailbox in
-            if case .sentence(let sentence) = event { mailbox.post(sentence) }
-        }
-    }
+    public var sentences: Signal<ReceivedSentence, GPSError> { sentences(delivery: delivery) }
 
     /// Input that was rejected, with the reason.
-    public var rejects: Signal<RejectedInput, GPSError> {
-        subscription(label: "rejects") { event, mailbox in
-            if case .rejected(let reject) = event { mailbox.post(reject) }
-        }
+    public var rejects: Signal<RejectedInput, GPSError> { rejects(delivery: delivery) }
+
+    /// ``fixes`` buffered by `delivery`; each value skipped is counted in `dropped` (when
+    /// given) and in the monitor's ``dropped``.
+    public func fixes(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<Fix, GPSError> {
+        buffered(latestFixes, "fixes", delivery, dropped)
     }
 
-    private func subscription<Value: Sendable>(
-        label: String, wantsSentences: Bool = false,
-        _ route: @escaping @Sendable (GPSEvent, Mailbox<Value>) -> Void
-    ) -> Signal<Value, GPSError> {
-        let events = self.events, connection = self.connection, backlog = self.backlog
-        return Signal { observer in
-            let mailbox = Mailbox(observer: observer, capacity: backlog, label: "nmeastream.\(label)")
-            if wantsSentences { connection.addSentenceSubscriber() }
-            let upstream = events.observe { event in
-                switch event {
-                case .next(let event): route(event, mailbox)
-                case .error(let error): mailbox.post(terminal: .error(error))
-                case .completed: mailbox.post(terminal: .completed)
-                }
-            }
-            // Subscribed first, then the replay: a live fix newer than the replayed one
-            // wins by its serial, whichever reaches the mailbox first.
-            if let (fix, serial) = connection.latestFix { route(.fix(fix, serial: serial), mailbox) }
+    /// ``satellites`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
+    public func satellites(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<SatelliteView, GPSError> {
+        buffered(events.compactMap(\.satellites), "satellites", delivery, dropped)
+    }
+
+    /// ``sentences`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
+    public func sentences(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<ReceivedSentence, GPSError> {
+        let events = self.events, connection = self.connection
+        let sentences = Signal<ReceivedSentence, GPSError> { observer in
+            connection.addSentenceSubscriber()
+            let upstream = events.compactMap(\.sentence).observe(observer)
             return ActionDisposable {
-                mailbox.close()
                 upstream.dispose()
-                if wantsSentences { connection.removeSentenceSubscriber() }
+                connection.removeSentenceSubscriber()
             }
+        }
+        return buffered(sentences, "sentences", delivery, dropped)
+    }
+
+    /// ``rejects`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
+    public func rejects(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<RejectedInput, GPSError> {
+        buffered(events.compactMap(\.rejected), "rejects", delivery, dropped)
+    }
+
+    private func buffered<Value: Sendable>(_ signal: Signal<Value, GPSError>, _ label: String, _ delivery: BufferPolicy,
+                                           _ dropped: DropCounter?) -> Signal<Value, GPSError> {
+        let total = self.dropped
+        return Signal { observer in
+            // A queue of its own for each subscription.
+            let counter = DropCounter(alsoCounting: dropped, total)
+            return signal.buffer(delivery, on: QueueScheduler(queue: DispatchQueue(label: "nmeastream.\(label)")), dropped: counter)
+                .observe(observer)
         }
     }
 }
 
-/// What the shared connection knows beyond its events: the latest fix of the connection now
-/// open, and whether anyone wants sentences copied.
-final class ConnectionState: Sendable {
-    private struct State {
-        var latest: (fix: Fix, serial: Int)?
-        var serial = 0
+extension GPSSource {
+    /// Whether the source ends by itself (a log, bytes) rather than being a device.
+    var isFinite: Bool {
+        switch self {
+        case .log, .bytes: true
+        case .serial, .automatic, .watch: false
+        }
     }
+}
 
-    private let state = Protected(State())
+/// What the shared connection knows beyond its events: whether anyone wants sentences copied,
+/// and the reader now open.
+final class ConnectionState: Sendable {
     // Read for every sentence: an atomic, not a lock.
     private let sentenceSubscribers = Atomic<Int>(0)
 
@@ -138,30 +197,15 @@ final class ConnectionState: Sendable {
         weak var reader: NMEAReader?
     }
 
-    func connect(_ reader: NMEAReader) {
-        state.withLock { $0.latest = nil }
-        readerNow.withLock { $0.reader = reader }
-    }
-
-    func disconnect() { state.withLock { $0.latest = nil } }
+    func connect(_ reader: NMEAReader) { readerNow.withLock { $0.reader = reader } }
 
     /// The reader of the connection now open, while it exists (for the tests of its lifetime).
     var reader: NMEAReader? { readerNow.withLock { $0.reader } }
 
-    var latestFix: (Fix, Int)? { state.withLock { $0.latest.map { ($0.fix, $0.serial) } } }
     var wantsSentences: Bool { sentenceSubscribers.load(ordering: .relaxed) > 0 }
 
     func addSentenceSubscriber() { sentenceSubscribers.add(1, ordering: .relaxed) }
     func removeSentenceSubscriber() { sentenceSubscribers.subtract(1, ordering: .relaxed) }
-
-    /// Records `fix` as the latest and gives its serial number.
-    func publish(_ fix: Fix) -> Int {
-        state.withLock { state in
-            state.serial += 1
-            state.latest = (fix, state.serial)
-            return state.serial
-        }
-    }
 }
 
 /// The delegate proxy of the `monitorLocations` pattern: reader callbacks become events.
@@ -174,9 +218,7 @@ private final class SignalDelegate: NMEAReaderDelegate, Sendable {
         self.connection = connection
     }
 
-    func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
-        observer.send(.next(.fix(fix, serial: connection.publish(fix))))
-    }
+    func reader(_ reader: NMEAReader, didUpdate fix: Fix) { observer.send(.next(.fix(fix))) }
 
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
         observer.send(.next(.satellites(satellites)))

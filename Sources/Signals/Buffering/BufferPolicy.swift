@@ -24,12 +24,20 @@ public enum BufferPolicy: Sendable, Hashable {
 /// counter may be shared by several buffers.
 public final class DropCounter: Sendable {
     private let dropped = Atomic<Int>(0)
+    private let totals: [DropCounter]
 
     /// A counter at zero.
-    public init() {}
+    public init() { totals = [] }
+
+    /// A counter at zero whose counts are also added to each of `totals` (`nil`s ignored): a
+    /// subscription's own count, and its owner's total.
+    public init(alsoCounting totals: DropCounter?...) { self.totals = totals.compactMap { $0 } }
 
     /// How many values were dropped so far.
     public var count: Int { dropped.load(ordering: .relaxed) }
 
-    func add(_ count: Int) { dropped.add(count, ordering: .relaxed) }
+    func add(_ count: Int) {
+        dropped.add(count, ordering: .relaxed)
+        for total in totals { total.add(count) }
+    }
 }
