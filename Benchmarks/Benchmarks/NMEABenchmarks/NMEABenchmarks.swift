@@ -40,6 +40,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    pipelineBenchmarks()
+
     // Allocations on the common path: a warm decoder fed sentences that complete no epoch
     // and no satellite view (GGA, RMC and GSA of one time): the count per iteration is the
     // count per 30 000 sentences.

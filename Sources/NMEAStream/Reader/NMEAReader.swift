@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Reads a ``GPSSource`` and tells its delegates about fixes, satellite views, sentences,
 /// rejects, failures and the end of the stream.
@@ -21,21 +22,35 @@ public final class NMEAReader: @unchecked Sendable {
     /// The one delegate, for the common case of one listener (held weakly); more can be added
     /// with ``addDelegate(_:)``.
     public var delegate: (any NMEAReaderDelegate)? {
-        get { single.withLock { $0.object } }
-        set { single.withLock { $0 = WeakDelegate(object: newValue) } }
+        get { registry.withLock { $0.single.object } }
+        set { changeDelegates { $0.single = WeakDelegate(object: newValue) } }
     }
 
     private struct WeakDelegate {
         weak var object: (any NMEAReaderDelegate)?
     }
 
-    private let single = Protected(WeakDelegate(object: nil))
-    private let delegates = MulticastDelegate<any NMEAReaderDelegate>()
+    /// Who listens: the one ``delegate`` and the added ones, changed from any thread.
+    private struct Registry {
+        var single = WeakDelegate(object: nil)
+        var added: [WeakDelegate] = []
+    }
+
+    private let registry = Protected(Registry())
+    /// Bumped by every change of the registry, so that the reader's queue sees a change at its
+    /// next event without taking the lock for every event.
+    private let registryVersion = Atomic<Int>(0)
+    // Confined to `queue`: while a chunk is decoded, the live delegates as of
+    // `listenersVersion`, held strongly (so, kept alive until the chunk is done); empty, and
+    // version -1, between chunks.
+    private var listeners: [any NMEAReaderDelegate] = []
+    private var listenersVersion = -1
     private let queueKey = DispatchSpecificKey<Void>()
     // Confined to `queue`.
     private var bytes: (any ByteSource)?
     private var decoder: NMEADecoder?
     private var isFinished = false
+    private var isDecoding = false
     private var finalStatistics = NMEAStatistics()
 
     /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
@@ -64,10 +79,26 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     /// Adds a delegate (held weakly; adding one twice has no effect).
-    public func addDelegate(_ delegate: any NMEAReaderDelegate) { delegates.add(delegate) }
+    public func addDelegate(_ delegate: any NMEAReaderDelegate) {
+        changeDelegates { registry in
+            registry.added.removeAll { $0.object == nil }
+            if !registry.added.contains(where: { $0.object === delegate }) { registry.added.append(WeakDelegate(object: delegate)) }
+        }
+    }
 
-    /// Removes a delegate; safe from inside a delegate call.
-    public func removeDelegate(_ delegate: any NMEAReaderDelegate) { delegates.remove(delegate) }
+    /// Removes a delegate; safe from inside a delegate call (it gets no call after the one
+    /// under way).
+    public func removeDelegate(_ delegate: any NMEAReaderDelegate) {
+        changeDelegates { $0.added.removeAll { $0.object == nil || $0.object === delegate } }
+    }
+
+    private func changeDelegates(_ change: (inout Registry) -> Void) {
+        registry.withLock { registry in
+            change(&registry)
+            // Inside the lock: a reader that sees the new version reads the new registry.
+            registryVersion.add(1, ordering: .releasing)
+        }
+    }
 
     /// Opens the source and starts reading, on the reader's queue; a failure to open arrives as
     /// ``NMEAReaderDelegate/reader(_:didFailWith:)``. Does nothing when already started.
@@ -162,6 +193,11 @@ public final class NMEAReader: @unchecked Sendable {
 
     private func decode(_ chunk: UnsafeRawBufferPointer) {
         guard let decoder else { return }
+        isDecoding = true
+        defer {
+            isDecoding = false
+            releaseListeners()
+        }
         decoder.feed(chunk) { event in
             guard !isFinished else { return }
             notify(event)
@@ -193,8 +229,28 @@ public final class NMEAReader: @unchecked Sendable {
         }
     }
 
+    /// Calls every live delegate: the delegate, then the added ones in the order they came.
+    /// On every event: one atomic load, then the delegates as the chunk's decoding last saw
+    /// them (read again under the lock after a change, so a delegate removed in a call gets
+    /// no further one).
     private func callDelegates(_ body: (any NMEAReaderDelegate) -> Void) {
-        if let single = delegate { body(single) }
-        delegates.callAll(body)
+        let version = registryVersion.load(ordering: .acquiring)
+        if version != listenersVersion {
+            listeners = registry.withLock { registry in
+                var live: [any NMEAReaderDelegate] = []
+                if let single = registry.single.object { live.append(single) }
+                for entry in registry.added { if let delegate = entry.object { live.append(delegate) } }
+                return live
+            }
+            listenersVersion = version
+        }
+        for delegate in listeners { body(delegate) }
+        if !isDecoding { releaseListeners() }
+    }
+
+    /// Lets go of the delegates: between chunks the reader holds none of them.
+    private func releaseListeners() {
+        listeners.removeAll(keepingCapacity: true)
+        listenersVersion = -1
     }
 }

@@ -52,13 +52,21 @@ public final class MulticastDelegate<Delegate>: @unchecked Sendable {
     public var isEmpty: Bool { count == 0 }
 
     /// Calls `body` with each live delegate, in the order they were added.
+    ///
+    /// On every event of a busy source: no allocation, one lock, and a snapshot that is the
+    /// list itself (a copy only if the list changes during the calls).
     public func callAll(_ body: (Delegate) -> Void) {
-        let live = lock.withLock { () -> [AnyObject] in
-            entries.removeAll { $0.object == nil }
-            return entries.compactMap(\.object)
+        guard let snapshot = lock.withLock({ entries.isEmpty ? nil : entries }) else { return }
+        var sawFreed = false
+        for entry in snapshot {
+            // The strong reference keeps each delegate alive through its call.
+            guard let object = entry.object else {
+                sawFreed = true
+                continue
+            }
+            body(object as! Delegate)
         }
-        // The strong references in `live` keep each delegate alive through its call.
-        for object in live { body(object as! Delegate) }
+        if sawFreed { lock.withLock { entries.removeAll { $0.object == nil } } }
     }
 
     private static func object(_ delegate: Delegate) -> AnyObject {
