@@ -104,7 +104,7 @@ public final class GPSMonitor: Sendable {
             events = connection.signal
             manualConnection = connection
         }
-        latestFixes = events.compactMap(\.fix).share(replay: 1)
+        latestFixes = events.compactMap { $0.fix }.share(replay: 1)
     }
 
     /// Opens the source now and keeps it open until the result is disposed. With
@@ -142,26 +142,32 @@ public final class GPSMonitor: Sendable {
 
     /// ``satellites`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func satellites(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<SatelliteView, GPSError> {
-        buffered(events.compactMap(\.satellites), "satellites", delivery, dropped)
+        buffered(interested(.satellites) { $0.satellites }, "satellites", delivery, dropped)
     }
 
     /// ``sentences`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func sentences(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<ReceivedSentence, GPSError> {
-        let events = self.events, connection = self.connection
-        let sentences = Signal<ReceivedSentence, GPSError> { observer in
-            connection.addSentenceSubscriber()
-            let upstream = events.compactMap(\.sentence).observe(observer)
-            return ActionDisposable {
-                upstream.dispose()
-                connection.removeSentenceSubscriber()
-            }
-        }
-        return buffered(sentences, "sentences", delivery, dropped)
+        buffered(interested(.sentences) { $0.sentence }, "sentences", delivery, dropped)
     }
 
     /// ``rejects`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func rejects(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<RejectedInput, GPSError> {
-        buffered(events.compactMap(\.rejected), "rejects", delivery, dropped)
+        buffered(interested(.rejects) { $0.rejected }, "rejects", delivery, dropped)
+    }
+
+    /// The events of one kind, which the reader sends only while this has subscribers: a
+    /// reader with only fix subscribers spends nothing on the other kinds.
+    private func interested<Value: Sendable>(_ kind: ConnectionState.Kind,
+                                             _ pick: @escaping @Sendable (GPSEvent) -> Value?) -> Signal<Value, GPSError> {
+        let events = self.events, connection = self.connection
+        return Signal { observer in
+            connection.subscribe(kind)
+            let upstream = events.compactMap(pick).observe(observer)
+            return ActionDisposable {
+                upstream.dispose()
+                connection.unsubscribe(kind)
+            }
+        }
     }
 
     private func buffered<Value: Sendable>(_ signal: Signal<Value, GPSError>, _ label: String, _ delivery: BufferPolicy,
@@ -186,11 +192,15 @@ extension GPSSource {
     }
 }
 
-/// What the shared connection knows beyond its events: whether anyone wants sentences copied,
-/// and the reader now open.
+/// What the shared connection knows beyond its events: which kinds of event anyone wants
+/// (fixes always), and the reader now open.
 final class ConnectionState: Sendable {
-    // Read for every sentence: an atomic, not a lock.
-    private let sentenceSubscribers = Atomic<Int>(0)
+    /// A kind of event sent only while it has subscribers.
+    enum Kind: Int { case satellites, sentences, rejects }
+
+    /// The subscriber count of each kind, 20 bits apiece in one word: read for every event, so
+    /// an atomic, not a lock.
+    private let subscribers = Atomic<Int>(0)
 
     private let readerNow = Protected(WeakReader())
     private struct WeakReader {
@@ -202,10 +212,10 @@ final class ConnectionState: Sendable {
     /// The reader of the connection now open, while it exists (for the tests of its lifetime).
     var reader: NMEAReader? { readerNow.withLock { $0.reader } }
 
-    var wantsSentences: Bool { sentenceSubscribers.load(ordering: .relaxed) > 0 }
+    func wants(_ kind: Kind) -> Bool { subscribers.load(ordering: .relaxed) >> (20 * kind.rawValue) & 0xF_FFFF != 0 }
 
-    func addSentenceSubscriber() { sentenceSubscribers.add(1, ordering: .relaxed) }
-    func removeSentenceSubscriber() { sentenceSubscribers.subtract(1, ordering: .relaxed) }
+    func subscribe(_ kind: Kind) { subscribers.add(1 << (20 * kind.rawValue), ordering: .relaxed) }
+    func unsubscribe(_ kind: Kind) { subscribers.subtract(1 << (20 * kind.rawValue), ordering: .relaxed) }
 }
 
 /// The delegate proxy of the `monitorLocations` pattern: reader callbacks become events.
@@ -221,15 +231,17 @@ private final class SignalDelegate: NMEAReaderDelegate, Sendable {
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) { observer.send(.next(.fix(fix))) }
 
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
+        guard connection.wants(.satellites) else { return }
         observer.send(.next(.satellites(satellites)))
     }
 
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
-        guard connection.wantsSentences else { return }
+        guard connection.wants(.sentences) else { return }
         observer.send(.next(.sentence(ReceivedSentence(sentence))))
     }
 
     func reader(_ reader: NMEAReader, didReject input: RejectedInput) {
+        guard connection.wants(.rejects) else { return }
         observer.send(.next(.rejected(input)))
     }
 
