@@ -41,9 +41,13 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
     private let dropped: DropCounter?
     /// Signalled once per value taken while a lossless sender waits for room.
     private let room = DispatchSemaphore(value: 0)
+    /// A lossless buffer's values taken out at once, delivered outside the lock. Touched
+    /// only by the drain, which runs once at a time.
+    private var batch: RingBuffer<Value>
 
     init(policy: BufferPolicy, scheduler: S, observer: Observer<Value, Failure>, dropped: DropCounter?) {
         state = Protected(BufferStateMachine(policy: policy))
+        batch = RingBuffer(capacity: policy.capacity)
         self.scheduler = scheduler
         self.observer = observer
         self.dropped = dropped
@@ -76,6 +80,12 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
 
     private func drain() {
         while true {
+            // Lossless: one lock for every value waiting, not one each.
+            if let woken = state.withLock({ $0.takeAll(into: &batch) }) {
+                for _ in 0..<woken { room.signal() }
+                while let value = batch.removeFirst() { observer.send(.next(value)) }
+                continue
+            }
             let take = state.withLock { $0.take() }
             if take.wakeSender { room.signal() }
             guard let event = take.event else { return }

@@ -4,8 +4,9 @@ import Synchronization
 /// takes them.
 public enum BufferPolicy: Sendable, Hashable {
     /// Every value is delivered, in order. When `capacity` values wait, the sender waits until
-    /// one has been delivered (backpressure): nothing is lost, and the sender goes no faster
-    /// than the observer. The sender must not be the scheduler's own queue.
+    /// there is room (backpressure): nothing is lost, and the sender goes no faster than the
+    /// observer. The observer takes every waiting value at once, so up to `capacity` more may
+    /// be on their way to it. The sender must not be the scheduler's own queue.
     case lossless(capacity: Int)
     /// At most `capacity` values wait. One that arrives while they do pushes out the oldest
     /// waiting value, which is counted as dropped: a slow observer skips ahead to the newest

@@ -81,6 +81,17 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
         return take
     }
 
+    /// For a lossless buffer: every waiting value at once, swapped into `batch` (which must be
+    /// empty and of the same capacity), to be delivered outside the lock; then, once `batch`
+    /// is delivered, ``take()`` for the end. Returns how many waiting senders to wake (all of
+    /// them: the buffer is empty), or `nil` when nothing waits (``take()`` decides the rest).
+    mutating func takeAll(into batch: inout RingBuffer<Value>) -> Int? {
+        guard !isClosed, !waiting.isEmpty, case .lossless = policy else { return nil }
+        swap(&waiting, &batch)
+        defer { sendersWaiting = 0 }
+        return sendersWaiting
+    }
+
     /// The subscription is disposed: nothing more is delivered. Returns how many waiting
     /// senders to wake.
     mutating func close() -> Int {
