@@ -170,35 +170,56 @@ struct GPSMonitorTests {
 /// recorder in place of `print` and `exit`.
 @Suite("README signal examples")
 struct ReadmeSignalExampleTests {
-    @Test("two subscribers on one monitor: fixes and satellite views, then the end")
+    @Test("two subscribers on one monitor: fixes and satellite views, each to its end, then the program's")
     func signals() throws {
         let path = Fixtures.directory.appendingPathComponent("ublox-multi.nmea").path
         // At a receiver's pace (20 times faster): read as fast as possible, the whole log could
         // be over before the second subscriber joins, as it would not be with a device.
         let gps = GPSMonitor(source: .log(path: path, pace: .recorded(speed: 20)))
         let lines = Protected<[String]>([])
-        let ended = DispatchSemaphore(value: 0)
+        let views = Protected(0)
+        let ended = DispatchGroup()
+        ended.enter()
+        ended.enter()
         let track = gps.fixes.observe(
             next: { fix in lines.withLock { $0.append("\(fix.latitude ?? .nan) \(fix.longitude ?? .nan) \(fix.speed ?? .nan)") } },
-            error: { _ in ended.signal() },
-            completed: { ended.signal() })
-        let views = Protected(0)
-        let sky = gps.satellites.observe(next: { view in views.withLock { $0 += view.satellites.isEmpty ? 0 : 1 } })
-        #expect(ended.wait(timeout: .now() + 10) == .success)
+            error: { error in lines.withLock { $0.append("nmeastream: \(error)") }; ended.leave() },
+            completed: { ended.leave() })
+        let sky = gps.satellites.observe(
+            next: { view in views.withLock { $0 += view.satellites.isEmpty ? 0 : 1 } },
+            error: { _ in ended.leave() },
+            completed: { ended.leave() })
+        let exited = DispatchSemaphore(value: 0)
+        ended.notify(queue: .global()) { exited.signal() }
+        #expect(exited.wait(timeout: .now() + 10) == .success)
+        // Both ended before the program would: nothing of either is cut off.
         #expect(lines.withLock { $0.count } == Fixtures.expectedFixes(try Fixtures.bytes("ublox-multi.nmea")).count)
-        #expect(eventually { views.withLock { $0 } > 0 })
+        #expect(views.withLock { $0 } > 0)
         track.dispose()
         sky.dispose()
     }
 
-    @Test("for try await over a log: every fix, then the loop ends")
+    /// The README's `Logger`, as printed, with `print` collected.
+    private func logger(_ path: String) async -> [String] {
+        var lines: [String] = []
+        let gps = GPSMonitor(source: .log(path: path))
+        do {
+            for try await fix in gps.fixes.values {
+                lines.append("\(fix.time?.description ?? "-") \(fix.latitude ?? .nan) \(fix.longitude ?? .nan)")
+            }
+        } catch {
+            lines.append("logger: \(error)")
+        }
+        return lines
+    }
+
+    @Test("for try await over a log: every fix, then the loop ends; a missing log is an error printed, not a crash")
     func asyncSequence() async throws {
         let path = Fixtures.directory.appendingPathComponent("sirf-cycle.nmea").path
-        let gps = GPSMonitor(source: .log(path: path))
-        var lines: [String] = []
-        for try await fix in gps.fixes.values {
-            lines.append("\(fix.time?.description ?? "-") \(fix.latitude ?? .nan) \(fix.longitude ?? .nan)")
-        }
+        let lines = await logger(path)
         #expect(lines.count == Fixtures.expectedFixes(try Fixtures.bytes("sirf-cycle.nmea")).count)
+        let missing = await logger("/nonexistent/drive.nmea")
+        #expect(missing.count == 1)
+        #expect(missing.first?.hasPrefix("logger: ") == true && missing.first?.contains("/nonexistent/drive.nmea") == true)
     }
 }
