@@ -1,7 +1,14 @@
 /// What an ``NMEAReader`` tells its delegates, on the reader's queue, in input order.
 ///
 /// Every method has an empty default implementation: implement the ones you need.
-public protocol NMEAReaderDelegate: AnyObject {
+///
+/// A delegate is called on the reader's queue, not on yours: it must be `Sendable`, and the
+/// compiler holds you to it. A main-actor type cannot conform with main-actor methods (a
+/// `@MainActor` conformance is refused: its methods would run off the main actor); give it
+/// `nonisolated` methods that hand what they need to the main actor, or, simpler, subscribe to
+/// a ``GPSMonitor`` signal with `observeOnMainActor(next:error:completed:)`, whose handlers
+/// run on the main actor.
+public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// A reporting cycle completed into a fix.
     func reader(_ reader: NMEAReader, didUpdate fix: Fix)
     /// A GSV group completed into a satellite view.

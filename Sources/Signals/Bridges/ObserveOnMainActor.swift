@@ -1,0 +1,37 @@
+import Dispatch
+
+extension Signal {
+    /// Subscribes with handlers that run on the main actor, in order: each event is handed to
+    /// the main queue, and the compiler knows where the handlers run, so they may touch
+    /// main-actor state (a view model, a label) with no hop of their own.
+    ///
+    /// ```swift
+    /// @MainActor final class Model {
+    ///     var position = "-"
+    ///     func watch(_ gps: GPSMonitor) -> Disposable {
+    ///         gps.fixes.observeOnMainActor(next: { [weak self] fix in
+    ///             self?.position = "\(fix.latitude ?? .nan) \(fix.longitude ?? .nan)"
+    ///         })
+    ///     }
+    /// }
+    /// ```
+    /// Nothing is delivered after the subscription is disposed, even an event already on its
+    /// way to the main queue. The main queue must be running (an app, `dispatchMain()`, or
+    /// an `async` main).
+    @discardableResult
+    public func observeOnMainActor(
+        next: (@MainActor @Sendable (Value) -> Void)? = nil,
+        error: (@MainActor @Sendable (Failure) -> Void)? = nil,
+        completed: (@MainActor @Sendable () -> Void)? = nil
+    ) -> Disposable {
+        deliver(on: QueueScheduler(queue: .main)).observe { event in
+            MainActor.assumeIsolated {
+                switch event {
+                case .next(let value): next?(value)
+                case .error(let failure): error?(failure)
+                case .completed: completed?()
+                }
+            }
+        }
+    }
+}
