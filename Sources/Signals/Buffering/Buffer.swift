@@ -14,6 +14,7 @@ extension Signal {
     /// fixes.buffer(.newest(capacity: 8), on: QueueScheduler(), dropped: dropped)
     ///     .observe(next: { fix in draw(fix) })
     /// ```
+    @inlinable
     public func buffer(_ policy: BufferPolicy, on scheduler: some Scheduler, dropped: DropCounter? = nil) -> Signal {
         Signal { observer in
             let storage = BufferStorage(policy: policy, scheduler: scheduler, observer: observer, dropped: dropped)
@@ -34,17 +35,19 @@ extension Signal {
 }
 
 /// Holds a ``BufferStateMachine`` under a lock and does what it says.
+@usableFromInline
 final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unchecked Sendable {
-    private let state: Protected<BufferStateMachine<Value, Failure>>
-    private let scheduler: S
-    private let observer: Observer<Value, Failure>
-    private let dropped: DropCounter?
+    @usableFromInline let state: Protected<BufferStateMachine<Value, Failure>>
+    @usableFromInline let scheduler: S
+    @usableFromInline let observer: Observer<Value, Failure>
+    @usableFromInline let dropped: DropCounter?
     /// Signalled once per value taken while a lossless sender waits for room.
-    private let room = DispatchSemaphore(value: 0)
+    @usableFromInline let room = DispatchSemaphore(value: 0)
     /// A lossless buffer's values taken out at once, delivered outside the lock. Touched
     /// only by the drain, which runs once at a time.
-    private var batch: RingBuffer<Value>
+    @usableFromInline var batch: RingBuffer<Value>
 
+    @inlinable
     init(policy: BufferPolicy, scheduler: S, observer: Observer<Value, Failure>, dropped: DropCounter?) {
         state = Protected(BufferStateMachine(policy: policy))
         batch = RingBuffer(capacity: policy.capacity)
@@ -53,6 +56,7 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
         self.dropped = dropped
     }
 
+    @inlinable
     func send(_ value: Value) {
         while true {
             switch state.withLock({ $0.send(value) }) {
@@ -69,16 +73,19 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
         }
     }
 
+    @inlinable
     func terminate(_ event: Event<Value, Failure>) {
         if state.withLock({ $0.terminate(event) }) { scheduler.schedule { self.drain() } }
     }
 
+    @inlinable
     func close() {
         let waiting = state.withLock { $0.close() }
         for _ in 0..<waiting { room.signal() }
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         while true {
             // Lossless: one lock for every value waiting, not one each.
             if let woken = state.withLock({ $0.takeAll(into: &batch) }) {

@@ -37,6 +37,7 @@ public final class DropCounter: Sendable {
     /// How many values were dropped so far.
     public var count: Int { dropped.load(ordering: .relaxed) }
 
+    @usableFromInline
     func add(_ count: Int) {
         dropped.add(count, ordering: .relaxed)
         for total in totals { total.add(count) }

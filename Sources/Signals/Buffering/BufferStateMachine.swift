@@ -1,7 +1,9 @@
 /// The state of one buffered subscription, and what to do at each step: a pure state
 /// machine, apart from the storage that holds its lock (``BufferStorage``).
+@usableFromInline
 struct BufferStateMachine<Value: Sendable, Failure: Error> {
     /// What to do with a value that arrived.
+    @usableFromInline
     enum SendAction: Equatable {
         /// Nothing more (it waits, or it was discarded after the end).
         case none
@@ -15,24 +17,28 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
 
     /// What a drain step takes: the next event to deliver (`nil`: stop draining), and whether a
     /// sender waiting for room is to be woken.
+    @usableFromInline
     struct Take {
-        var event: Event<Value, Failure>?
-        var wakeSender = false
+        @usableFromInline var event: Event<Value, Failure>?
+        @usableFromInline var wakeSender = false
+        @inlinable init() {}
     }
 
-    private let policy: BufferPolicy
-    private var waiting: RingBuffer<Value>
-    private var terminal: Event<Value, Failure>?
-    private var isDraining = false
-    private var isClosed = false
+    @usableFromInline let policy: BufferPolicy
+    @usableFromInline var waiting: RingBuffer<Value>
+    @usableFromInline var terminal: Event<Value, Failure>?
+    @usableFromInline var isDraining = false
+    @usableFromInline var isClosed = false
     /// Senders waiting for room (lossless), to be woken one per value taken, or all on close.
-    private(set) var sendersWaiting = 0
+    @usableFromInline var sendersWaiting = 0
 
+    @inlinable
     init(policy: BufferPolicy) {
         self.policy = policy
         waiting = RingBuffer(capacity: policy.capacity)
     }
 
+    @inlinable
     mutating func send(_ value: Value) -> SendAction {
         guard !isClosed, terminal == nil else { return .none }
         var dropped = false
@@ -53,6 +59,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
 
     /// The end of the stream: never dropped, delivered after every waiting value. Returns
     /// whether to schedule a drain.
+    @inlinable
     mutating func terminate(_ event: Event<Value, Failure>) -> Bool {
         guard !isClosed, terminal == nil else { return false }
         terminal = event
@@ -60,6 +67,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
     }
 
     /// The next event to deliver, one at a time: what waits meanwhile can still be pushed out.
+    @inlinable
     mutating func take() -> Take {
         var take = Take()
         if !isClosed {
@@ -85,6 +93,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
     /// empty and of the same capacity), to be delivered outside the lock; then, once `batch`
     /// is delivered, ``take()`` for the end. Returns how many waiting senders to wake (all of
     /// them: the buffer is empty), or `nil` when nothing waits (``take()`` decides the rest).
+    @inlinable
     mutating func takeAll(into batch: inout RingBuffer<Value>) -> Int? {
         guard !isClosed, !waiting.isEmpty, case .lossless = policy else { return nil }
         swap(&waiting, &batch)
@@ -94,6 +103,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
 
     /// The subscription is disposed: nothing more is delivered. Returns how many waiting
     /// senders to wake.
+    @inlinable
     mutating func close() -> Int {
         isClosed = true
         waiting.removeAll()
@@ -101,7 +111,8 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
         return sendersWaiting
     }
 
-    private mutating func claimDrain() -> Bool {
+    @inlinable
+    mutating func claimDrain() -> Bool {
         guard !isDraining else { return false }
         isDraining = true
         return true

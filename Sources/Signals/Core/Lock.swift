@@ -103,11 +103,13 @@ package final class Lock: @unchecked Sendable {
 }
 
 /// A value guarded by its own ``Lock``: the state of a class that threads share.
+@usableFromInline
 package final class Protected<State>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline var state: State
 
     /// Creates the guard around `state`.
+    @usableFromInline
     package init(_ state: State) { self.state = state }
 
     /// Runs `body` on the state with the lock held. Never call out to user code from `body`.

@@ -1,5 +1,6 @@
 extension Signal {
     /// Transforms each value.
+    @inlinable
     public func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Signal<Other, Failure> {
         Signal<Other, Failure> { observer in
             observe { observer.send($0.map(transform)) }
@@ -12,6 +13,7 @@ extension Signal {
     }
 
     /// Transforms each value and drops the `nil` results.
+    @inlinable
     public func compactMap<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other?) -> Signal<Other, Failure> {
         Signal<Other, Failure> { observer in
             observe { event in
