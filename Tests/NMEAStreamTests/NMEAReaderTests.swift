@@ -107,6 +107,9 @@ struct NMEAReaderTests {
             #expect(recorder.finished)
             #expect(recorder.fixes == expected)
             #expect(recorder.views > 0)
+            // Each read's end is told, after its sentences; the last one after all of them.
+            #expect(!recorder.chunkEnds.isEmpty && recorder.chunkEnds == recorder.chunkEnds.sorted())
+            #expect(recorder.chunkEnds.last == recorder.sentences)
             reader.stop()
         }
         #expect(openDescriptorCount(path) == 0)

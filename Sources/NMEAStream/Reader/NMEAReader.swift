@@ -202,6 +202,7 @@ public final class NMEAReader: @unchecked Sendable {
             guard !isFinished else { return }
             notify(event)
         }
+        if !isFinished { callDelegates { $0.readerDidFinishChunk(self) } }
     }
 
     private func end(_ error: GPSError?) {

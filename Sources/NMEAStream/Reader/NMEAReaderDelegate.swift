@@ -26,6 +26,9 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second; the sentences
     /// that proved it follow.
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
+    /// Everything decoded from one read of the source (a chunk of a log, what a device had
+    /// sent) has been delivered: a point to flush output, or to hand on a batch.
+    func readerDidFinishChunk(_ reader: NMEAReader)
     /// The source failed: it could not be opened, or the device went away. Nothing follows.
     func reader(_ reader: NMEAReader, didFailWith error: GPSError)
     /// The source ended (the end of a log). Nothing follows.
@@ -47,6 +50,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didLoseDevice path: String) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {}
+    /// Does nothing.
+    public func readerDidFinishChunk(_ reader: NMEAReader) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFailWith error: GPSError) {}
     /// Does nothing.

@@ -17,7 +17,7 @@ public struct ReceivedSentence: Sendable, Hashable {
 
 /// What one shared reader connection carries to its subscribers.
 enum GPSEvent: Sendable {
-    case fix(Fix)
+    indirect case fix(Fix)
     case satellites(SatelliteView)
     case sentence(ReceivedSentence)
     case rejected(RejectedInput)

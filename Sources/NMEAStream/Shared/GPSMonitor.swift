@@ -219,33 +219,65 @@ final class ConnectionState: Sendable {
 }
 
 /// The delegate proxy of the `monitorLocations` pattern: reader callbacks become events.
-private final class SignalDelegate: NMEAReaderDelegate, Sendable {
+///
+/// The events of one chunk are sent together when the reader has finished it: a subscriber's
+/// queue then wakes once for a burst rather than once per fix (each wake-up costs more than a
+/// fix to deliver). A device's chunk is what it sent in one go, so nothing waits longer than
+/// the read it came in.
+private final class SignalDelegate: NMEAReaderDelegate, @unchecked Sendable {
     private let observer: Observer<GPSEvent, GPSError>
     private let connection: ConnectionState
+    /// The chunk's events, in order. Touched only on the reader's queue.
+    private var pending: [GPSEvent] = []
 
     init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState) {
         self.observer = observer
         self.connection = connection
     }
 
-    func reader(_ reader: NMEAReader, didUpdate fix: Fix) { observer.send(.next(.fix(fix))) }
+    /// At most this many events wait for the end of a chunk (a chunk of bytes in memory is
+    /// all of them).
+    private static let batch = 256
+
+    func reader(_ reader: NMEAReader, didUpdate fix: Fix) { add(.fix(fix)) }
 
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
         guard connection.wants(.satellites) else { return }
-        observer.send(.next(.satellites(satellites)))
+        add(.satellites(satellites))
     }
 
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
         guard connection.wants(.sentences) else { return }
-        observer.send(.next(.sentence(ReceivedSentence(sentence))))
+        add(.sentence(ReceivedSentence(sentence)))
     }
 
     func reader(_ reader: NMEAReader, didReject input: RejectedInput) {
         guard connection.wants(.rejects) else { return }
-        observer.send(.next(.rejected(input)))
+        add(.rejected(input))
     }
 
-    func reader(_ reader: NMEAReader, didFailWith error: GPSError) { observer.send(.error(error)) }
+    func reader(_ reader: NMEAReader, didLoseDevice path: String) { flush() }
 
-    func readerDidFinish(_ reader: NMEAReader) { observer.send(.completed) }
+    func readerDidFinishChunk(_ reader: NMEAReader) { flush() }
+
+    func reader(_ reader: NMEAReader, didFailWith error: GPSError) {
+        flush()
+        observer.send(.error(error))
+    }
+
+    func readerDidFinish(_ reader: NMEAReader) {
+        flush()
+        observer.send(.completed)
+    }
+
+    private func add(_ event: GPSEvent) {
+        pending.append(event)
+        if pending.count >= Self.batch { flush() }
+    }
+
+    private func flush() {
+        guard !pending.isEmpty else { return }
+        for event in pending { observer.send(.next(event)) }
+        pending.removeAll(keepingCapacity: true)
+    }
 }

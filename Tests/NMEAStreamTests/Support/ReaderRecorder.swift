@@ -12,6 +12,8 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     private var storedError: GPSError?
     private var storedFinished = false
     private var storedSpeeds: [Int] = []
+    /// The sentence count at each chunk's end.
+    private var storedChunkEnds: [Int] = []
     private let ended = DispatchSemaphore(value: 0)
 
     var fixes: [Fix] { lock.withLock { storedFixes } }
@@ -20,6 +22,9 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     var error: GPSError? { lock.withLock { storedError } }
     var finished: Bool { lock.withLock { storedFinished } }
     var speedsFound: [Int] { lock.withLock { storedSpeeds } }
+    var chunkEnds: [Int] { lock.withLock { storedChunkEnds } }
+
+    func readerDidFinishChunk(_ reader: NMEAReader) { lock.withLock { storedChunkEnds.append(storedSentences) } }
 
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) { lock.withLock { storedSpeeds.append(bitsPerSecond) } }
 
