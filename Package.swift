@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
         // The libudev C API: device discovery and hotplug.
+        // gpsd's client protocol: requests, one client's session, the replies. No I/O.
+        .target(name: "GPSDProtocol", dependencies: ["NMEA", "NMEARendering"]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // The C library as the device code uses it: system headers, fixed-arity wrappers for
         // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
@@ -47,6 +49,10 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["CPlatform", "Signals"],
             path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "GPSDProtocolTests",
+            dependencies: ["GPSDProtocol", "NMEA", "NMEARendering"]
         ),
         .testTarget(
             name: "NMEAStreamTests",

@@ -8,10 +8,11 @@ public enum GPSDJSON {
     /// Writes `fix` as a gpsd `TPV` object: `class`, `mode`, `status` (when not a plain fix),
     /// `time`, `lat`, `lon` (degrees), `altHAE`, `altMSL`, `geoidSep` (metres), `speed`, `climb`
     /// (m/s), `track`, `magvar` (degrees), `eph`, `epx`, `epy`, `epv` (metres, from GST, one
-    /// standard deviation).
-    public static func writeTPV(_ fix: Fix, to writer: inout JSONWriter) {
+    /// standard deviation). `device`, when given, follows `class`, as gpsd's server sends it.
+    public static func writeTPV(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "TPV")
+        if let device { writer.string("device", device) }
         writer.integer("mode", fix.mode.rawValue)
         if let status = fix.gpsdStatus, status != 1, fix.mode >= .twoD { writer.integer("status", status) }
         if let time = fix.time { writer.time("time", time) }
@@ -35,9 +36,11 @@ public enum GPSDJSON {
 
     /// Writes `view` as a gpsd `SKY` object: `class`, `time`, `nSat`, `uSat`, and `satellites`
     /// with `PRN`, `gnssid`, `svid`, `sigid`, `el`, `az` (degrees), `ss` (dB-Hz) and `used`.
-    public static func writeSKY(_ view: SatelliteView, to writer: inout JSONWriter) {
+    /// `device`, when given, follows `class`.
+    public static func writeSKY(_ view: SatelliteView, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "SKY")
+        if let device { writer.string("device", device) }
         if let time = view.time { writer.time("time", time) }
         writer.integer("nSat", view.satellites.count)
         writer.integer("uSat", view.usedCount)
