@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Bytes in; sentences, epochs and fixes out. No I/O, no Foundation.
@@ -30,6 +31,16 @@ let package = Package(
         .target(name: "CPlatform"),
         // Devices, discovery, sources and the reader; re-exports NMEA, NMEARendering and Signals.
         .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "Signals", "CUdev", "CPlatform"]),
+        // The gpsd-protocol server: listeners and client connections on SwiftNIO; each watching
+        // client one more subscriber of a device's GPSMonitor.
+        .target(
+            name: "NMEAServer",
+            dependencies: [
+                "NMEAStream", "GPSDProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
@@ -49,6 +60,10 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["CPlatform", "Signals"],
             path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "NMEAServerTests",
+            dependencies: ["NMEAServer", "NMEAStream", "TestSupport"]
         ),
         .testTarget(
             name: "GPSDProtocolTests",

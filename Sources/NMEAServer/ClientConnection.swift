@@ -1,0 +1,135 @@
+import GPSDProtocol
+import NIOCore
+import NMEAStream
+import Synchronization
+
+/// One connected client: its requests through gpsd's protocol (``ClientSession``), the
+/// devices it watches, and the lines sent to it.
+///
+/// Lines from devices arrive on the devices' queues and are written on the client's event
+/// loop. A client that does not read never holds anything up: while more than
+/// ``GPSDServer/Configuration/clientBacklog`` bytes wait for it, further reports are dropped
+/// (counted), and past four times that it is disconnected.
+final class ClientConnection: @unchecked Sendable {
+    private let channel: Channel
+    private unowned let server: GPSDServer
+    // Confined to the channel's event loop.
+    private var session = ClientSession()
+    private var reader: RequestReader
+    private var requests = RequestBudget()
+    private var pendingBytes = 0
+    private var isClosed = false
+    /// What the devices' queues read: the client's policy as of its last request.
+    private let policy = Mutex(WatchPolicy())
+    /// Reports dropped because the client did not read.
+    let dropped = Atomic<Int>(0)
+
+    init(channel: Channel, server: GPSDServer) {
+        self.channel = channel
+        self.server = server
+        reader = RequestReader(maximumLength: server.configuration.maximumRequestLength)
+    }
+
+    /// On connect: the `VERSION` line, as gpsd sends it.
+    func start() {
+        write(ServerReply.version(server.configuration.version).line)
+    }
+
+    /// Bytes the client sent (on the event loop).
+    func receive(_ bytes: ByteBuffer) {
+        var replies: [ServerReply] = []
+        var watchChanged = false
+        bytes.withUnsafeReadableBytes { raw in
+            reader.feed(raw) { request in
+                let result: Result<ClientRequest, ProtocolError> = requests.allow() ? request : .failure(.tooManyRequests)
+                let step = session.handle(result, server: server.snapshot())
+                replies += step.replies
+                watchChanged = watchChanged || step.watchChanged
+            }
+        }
+        policy.withLock { $0 = session.policy }
+        if watchChanged { server.watch(self, paths: session.watchedPaths(among: server.devices())) }
+        for reply in replies { write(reply.line) }
+    }
+
+    /// The client went away (on the event loop): it watches nothing more.
+    func closed() {
+        isClosed = true
+        server.remove(self)
+    }
+
+    func wantsJSON(from path: String) -> Bool { policy.withLock { $0.watches(path) && $0.json } }
+
+    func wantsSentences(from path: String) -> Bool {
+        policy.withLock { $0.watches(path) && ($0.nmea || $0.raw >= 1) }
+    }
+
+    /// A report for the client, from any thread.
+    func send(_ line: [UInt8]) {
+        channel.eventLoop.execute { [self] in
+            guard !isClosed else { return }
+            let backlog = server.configuration.clientBacklog
+            if pendingBytes > backlog {
+                dropped.add(1, ordering: .relaxed)
+                if pendingBytes > 4 * backlog { channel.close(promise: nil) }
+                return
+            }
+            write(line)
+        }
+    }
+
+    /// Writes on the event loop, counting what waits to be sent.
+    private func write(_ line: String) { write(Array(line.utf8)) }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !isClosed else { return }
+        pendingBytes += bytes.count
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { [self] _ in pendingBytes -= bytes.count }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: promise)
+    }
+}
+
+/// At most so many requests a second from one client; past that, each gets an `ERROR`.
+struct RequestBudget {
+    static let perSecond = 100
+    private var windowStart = ContinuousClock.now
+    private var count = 0
+
+    mutating func allow() -> Bool {
+        let now = ContinuousClock.now
+        if now - windowStart >= .seconds(1) {
+            windowStart = now
+            count = 0
+        }
+        count += 1
+        return count <= Self.perSecond
+    }
+}
+
+/// Hands a connection's bytes and its end to its ``ClientConnection``.
+final class GPSDClientHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let connection: ClientConnection
+
+    init(connection: ClientConnection) { self.connection = connection }
+
+    func channelActive(context: ChannelHandlerContext) {
+        connection.start()
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        connection.receive(unwrapInboundIn(data))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connection.closed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import GPSDProtocol
+import NMEAStream
+
+/// One receiver the server shares: its ``GPSMonitor``, the clients that watch it, and what it
+/// said last. The device opens when its first watcher comes (it subscribes to the monitor:
+/// one more subscriber, like any other) and closes when the last one leaves, after the
+/// server's linger.
+final class ServedDevice: @unchecked Sendable {
+    let path: String
+    private let monitor: GPSMonitor
+    private let linger: Duration
+    private let state = Protected(State())
+
+    private struct State {
+        var watchers: [ObjectIdentifier: ClientConnection] = [:]
+        var subscription: Disposable?
+        var closing: DispatchWorkItem?
+        var activated: UTCTime?
+        var seenNMEA = false
+        var latestFix: Fix?
+        var latestView: SatelliteView?
+    }
+
+    init(path: String, speed: SerialSpeed, linger: Duration) {
+        self.path = path
+        self.linger = linger
+        monitor = GPSMonitor(source: .serial(path: path, speed: speed))
+    }
+
+    /// How the server describes it now.
+    var description: DeviceDescription {
+        state.withLock { DeviceDescription(path: path, activated: $0.activated, seenNMEA: $0.seenNMEA) }
+    }
+
+    /// Its latest fix and view while it is open.
+    var latest: (fix: Fix?, view: SatelliteView?) { state.withLock { ($0.latestFix, $0.latestView) } }
+
+    /// Whether anyone watches it (so whether it is open, or lingering).
+    var isOpen: Bool { state.withLock { $0.subscription != nil } }
+
+    /// `client` watches it from now on; the first watcher opens it.
+    func attach(_ client: ClientConnection) {
+        let open = state.withLock { state -> Bool in
+            state.watchers[ObjectIdentifier(client)] = client
+            state.closing?.cancel()
+            state.closing = nil
+            return state.subscription == nil
+        }
+        if open { subscribe() }
+    }
+
+    /// `client` no longer watches it; after the last one (and the linger), it closes.
+    func detach(_ client: ClientConnection) {
+        let last = state.withLock { state -> Bool in
+            guard state.watchers.removeValue(forKey: ObjectIdentifier(client)) != nil else { return false }
+            return state.watchers.isEmpty
+        }
+        guard last else { return }
+        guard linger > .zero else { return close() }
+        let work = DispatchWorkItem { [weak self] in self?.closeIfUnwatched() }
+        state.withLock { $0.closing = work }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(linger.components.seconds * 1_000_000_000
+            + linger.components.attoseconds / 1_000_000_000)), execute: work)
+    }
+
+    private func closeIfUnwatched() {
+        if state.withLock({ $0.watchers.isEmpty }) { close() }
+    }
+
+    private func subscribe() {
+        let subscription = CompoundDisposable()
+        state.withLock {
+            $0.subscription = subscription
+            $0.activated = UTCTime.now
+        }
+        let path = self.path
+        subscription += monitor.fixes.observe(next: { [weak self] fix in self?.publish(fix) })
+        subscription += monitor.satellites.observe(next: { [weak self] view in self?.publish(view) })
+        subscription += monitor.sentences.observe(next: { [weak self] sentence in self?.publish(sentence) })
+        _ = path
+    }
+
+    private func close() {
+        let subscription = state.withLock { state -> Disposable? in
+            defer {
+                state.subscription = nil
+                state.activated = nil
+                state.latestFix = nil
+                state.latestView = nil
+            }
+            return state.subscription
+        }
+        // Returns once the device is closed.
+        subscription?.dispose()
+    }
+
+    private func watchers() -> [ClientConnection] { state.withLock { Array($0.watchers.values) } }
+
+    private func publish(_ fix: Fix) {
+        state.withLock {
+            $0.latestFix = fix
+            $0.seenNMEA = true
+        }
+        var writer = JSONWriter()
+        GPSDJSON.writeTPV(fix, device: path, to: &writer)
+        let line = writer.bytes + [0x0D, 0x0A]
+        for client in watchers() where client.wantsJSON(from: path) { client.send(line) }
+    }
+
+    private func publish(_ view: SatelliteView) {
+        state.withLock { $0.latestView = view }
+        var writer = JSONWriter()
+        GPSDJSON.writeSKY(view, device: path, to: &writer)
+        let line = writer.bytes + [0x0D, 0x0A]
+        for client in watchers() where client.wantsJSON(from: path) { client.send(line) }
+    }
+
+    private func publish(_ sentence: ReceivedSentence) {
+        state.withLock { $0.seenNMEA = true }
+        let line = Array(sentence.text.utf8) + [0x0D, 0x0A]
+        for client in watchers() where client.wantsSentences(from: path) { client.send(line) }
+    }
+}

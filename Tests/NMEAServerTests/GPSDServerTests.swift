@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NMEAServer
+@testable import NMEAStream
+
+/// The server with real sockets and a pseudo-terminal for the receiver.
+@Suite("gpsd-protocol server")
+struct GPSDServerTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("NMEATests/Fixtures/ublox-multi.nmea")
+
+    /// A server of one pseudo-terminal on an ephemeral loopback port, and that port.
+    func serve(_ terminal: PseudoTerminal, linger: Duration = .zero) throws -> (GPSDServer, Int) {
+        let server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600,
+                                                     listen: [("127.0.0.1", 0)], linger: linger))
+        let bound = try server.start()
+        let port = try #require(bound.first?.port)
+        return (server, port)
+    }
+
+    @Test("VERSION on connect; a watcher opens the device and gets TPV and SKY tagged with it; unwatching closes it")
+    func watchLifecycle() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        let version = try #require(client.readLine())
+        #expect(version.hasPrefix("{\"class\":\"VERSION\",\"release\":"))
+        #expect(openDescriptorCount(path) == 0, "no watcher: closed")
+
+        client.send("?WATCH={\"enable\":true,\"json\":true};\n")
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"\(path)\"") == true)
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"WATCH\",\"enable\":true,\"json\":true") == true)
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(terminal.waitUntilConfigured())
+
+        let bytes = Array(try Data(contentsOf: Self.fixture))
+        terminal.write(bytes)
+        let tpv = try #require(client.readLine(containing: "\"class\":\"TPV\""))
+        #expect(tpv.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(path)\",\"mode\":"))
+        #expect(client.readLine(containing: "\"class\":\"SKY\"")?.hasPrefix("{\"class\":\"SKY\",\"device\":\"\(path)\"") == true)
+
+        client.send("?WATCH={\"enable\":false}\n")
+        #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":false") != nil)
+        #expect(eventually { openDescriptorCount(path) == 0 }, "the last watcher left: closed")
+        #expect(!server.isOpen(path))
+    }
+
+    @Test("a watcher that goes away without a word counts as gone; many watchers open the device once")
+    func watchersCounted() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        var clients: [LineClient] = []
+        for _ in 0..<5 {
+            let client = try LineClient(port: port)
+            _ = client.readLine()
+            client.send("?WATCH={\"enable\":true,\"json\":true}")
+            #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+            clients.append(client)
+        }
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(openDescriptorCount(path) == 1)
+        clients.removeLast(4)
+        usleep(100_000)
+        #expect(openDescriptorCount(path) == 1, "one watcher left: still open")
+        clients.removeAll()
+        #expect(eventually { openDescriptorCount(path) == 0 })
+    }
+
+    @Test("requests as real clients send them, and errors as gpsd words them; nothing a client sends is written to the device")
+    func requests() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        _ = client.readLine()
+        client.send("?VERSION;?DEV")
+        client.send("ICES;\n?FOO;\n?DEVICE={\"path\":\"\(terminal.devicePath)\",\"bps\":4800}\n")
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"DEVICES\"") == true)
+        #expect(client.readLine() == "{\"class\":\"ERROR\",\"message\":\"Unrecognized request '?FOO'\"}")
+        #expect(client.readLine()?.contains("Device settings refused") == true)
+        client.send("?WATCH={\"device\":\"/dev/none\"}\n")
+        #expect(client.readLine() == "{\"class\":\"ERROR\",\"message\":\"No such device as /dev/none\"}")
+        // Random bytes and a long line leave the server answering.
+        var generator = SystemRandomNumberGenerator()
+        client.send(String(decoding: (0..<10_000).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }, as: UTF8.self) + "\n")
+        client.send("?" + String(repeating: "A", count: 20_000) + "\n?VERSION;\n")
+        #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil)
+        #expect(openDescriptorCount(terminal.devicePath) == 0)
+    }
+}
+
+/// Waits until `condition` holds, at most `seconds`.
+func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(1000)
+    }
+    return true
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A TCP client that sends text and reads lines, blocking with a time-out: a gpsd client as
+/// plain as can be, for the server's tests.
+public final class LineClient {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to `port` on 127.0.0.1.
+    public init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(socket)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// Sends `text` as it is.
+    public func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next line without its CR LF, or `nil` when none comes within `seconds` or the
+    /// server closed the connection.
+    public func readLine(seconds: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if let end = buffer.firstIndex(of: 0x0A) {
+                var line = Array(buffer[..<end])
+                buffer.removeFirst(end + 1)
+                if line.last == 0x0D { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(left * 1000)) > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+
+    /// Reads lines until one contains `text`; that line, or `nil` after `seconds`.
+    public func readLine(containing text: String, seconds: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while let line = readLine(seconds: max(0.01, deadline.timeIntervalSinceNow)) {
+            if line.contains(text) { return line }
+        }
+        return nil
+    }
+}
