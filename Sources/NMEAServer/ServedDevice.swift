@@ -74,11 +74,15 @@ final class ServedDevice: @unchecked Sendable {
             $0.subscription = subscription
             $0.activated = UTCTime.now
         }
-        let path = self.path
-        subscription += monitor.fixes.observe(next: { [weak self] fix in self?.publish(fix) })
-        subscription += monitor.satellites.observe(next: { [weak self] view in self?.publish(view) })
-        subscription += monitor.sentences.observe(next: { [weak self] sentence in self?.publish(sentence) })
-        _ = path
+        // One subscription, so that each cycle's views and sentences keep their order with its fix.
+        subscription += monitor.events(satellites: true, sentences: true).observe(next: { [weak self] event in
+            switch event {
+            case .fix(let fix): self?.publish(fix)
+            case .satellites(let view): self?.publish(view)
+            case .sentence(let sentence): self?.publish(sentence)
+            case .rejected: break
+            }
+        })
     }
 
     private func close() {

@@ -15,15 +15,24 @@ public struct ReceivedSentence: Sendable, Hashable {
     }
 }
 
-/// What one shared reader connection carries to its subscribers.
-enum GPSEvent: Sendable {
+/// What a ``GPSMonitor``'s reader says, in the order it said it: see
+/// ``GPSMonitor/events(satellites:sentences:rejects:delivery:dropped:)``.
+public enum GPSEvent: Sendable {
+    /// A completed epoch.
     indirect case fix(Fix)
+    /// A completed satellite view.
     case satellites(SatelliteView)
+    /// A checksum-valid sentence, copied.
     case sentence(ReceivedSentence)
+    /// Input that was rejected.
     case rejected(RejectedInput)
 
-    var fix: Fix? { if case .fix(let fix) = self { fix } else { nil } }
-    var satellites: SatelliteView? { if case .satellites(let view) = self { view } else { nil } }
-    var sentence: ReceivedSentence? { if case .sentence(let sentence) = self { sentence } else { nil } }
-    var rejected: RejectedInput? { if case .rejected(let reject) = self { reject } else { nil } }
+    /// The fix, when this is one.
+    public var fix: Fix? { if case .fix(let fix) = self { fix } else { nil } }
+    /// The satellite view, when this is one.
+    public var satellites: SatelliteView? { if case .satellites(let view) = self { view } else { nil } }
+    /// The sentence, when this is one.
+    public var sentence: ReceivedSentence? { if case .sentence(let sentence) = self { sentence } else { nil } }
+    /// The reject, when this is one.
+    public var rejected: RejectedInput? { if case .rejected(let reject) = self { reject } else { nil } }
 }

@@ -155,6 +155,34 @@ public final class GPSMonitor: Sendable {
         buffered(interested(.rejects) { $0.rejected }, "rejects", delivery, dropped)
     }
 
+    /// Fixes, and satellite views, sentences and rejects as asked, in the order the reader
+    /// made them, through one buffer: for a consumer that needs them in the receiver's order
+    /// (a gpsd-protocol server sends each cycle's SKY before its TPV). Buffered by `delivery`
+    /// (the monitor's ``delivery`` when `nil`); skipped events counted in `dropped` and in the
+    /// monitor's ``dropped``.
+    public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false,
+                       delivery: BufferPolicy? = nil, dropped: DropCounter? = nil) -> Signal<GPSEvent, GPSError> {
+        let events = self.events, connection = self.connection
+        let kinds = [(satellites, ConnectionState.Kind.satellites), (sentences, .sentences), (rejects, .rejects)]
+            .filter(\.0).map(\.1)
+        let chosen = Signal<GPSEvent, GPSError> { observer in
+            for kind in kinds { connection.subscribe(kind) }
+            let upstream = events.filter { event in
+                switch event {
+                case .fix: true
+                case .satellites: satellites
+                case .sentence: sentences
+                case .rejected: rejects
+                }
+            }.observe(observer)
+            return ActionDisposable {
+                upstream.dispose()
+                for kind in kinds { connection.unsubscribe(kind) }
+            }
+        }
+        return buffered(chosen, "events", delivery ?? self.delivery, dropped)
+    }
+
     /// The events of one kind, which the reader sends only while this has subscribers: a
     /// reader with only fix subscribers spends nothing on the other kinds.
     private func interested<Value: Sendable>(_ kind: ConnectionState.Kind,

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NMEAServer
+@testable import NMEAStream
+
+/// gpsd's own clients against the server: `gpspipe` (Debian `gpsd-clients`) and Python's
+/// `gps` module (`python3-gps`), which parse what the server sends as they parse gpsd's.
+@Suite("Real gpsd clients", .serialized)
+struct RealClientTests {
+    static let gpspipe = "/usr/bin/gpspipe"
+    static let python = "/usr/bin/python3"
+    static var hasGpspipe: Bool { FileManager.default.isExecutableFile(atPath: gpspipe) }
+    static var hasPythonGPS: Bool {
+        FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gps/__init__.py")
+            && FileManager.default.isExecutableFile(atPath: python)
+    }
+
+    /// A server of one pseudo-terminal that a background thread feeds the fixture, cycle by
+    /// cycle, until `stop` is set.
+    final class Feed: @unchecked Sendable {
+        let terminal: PseudoTerminal
+        let server: GPSDServer
+        let port: Int
+        private let stopped = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var stop = false
+
+        init() throws {
+            terminal = try PseudoTerminal()
+            server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)]))
+            port = try server.start().first?.port ?? 0
+            let bytes = Array(try Data(contentsOf: GPSDServerTests.fixture))
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
+            Thread.detachNewThread { [self] in
+                var index = 0
+                while !(lock.withLock { stop }) {
+                    // A tenth of the fixture every 50 ms: a receiver at about 20 epochs a second.
+                    for _ in 0..<max(1, lines.count / 10) {
+                        terminal.write(Array(lines[index % lines.count]) + [0x0A])
+                        index += 1
+                    }
+                    usleep(50_000)
+                }
+                stopped.signal()
+            }
+        }
+
+        func finish() {
+            lock.withLock { stop = true }
+            stopped.wait()
+            server.stop()
+        }
+    }
+
+    func run(_ executable: String, _ arguments: [String], seconds: Double = 20) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, text)
+    }
+
+    @Test("gpspipe -w: VERSION, DEVICES, WATCH, then TPV and SKY tagged with the device", .enabled(if: hasGpspipe, "gpsd-clients is not installed"))
+    func gpspipeJSON() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let (status, output) = try run(Self.gpspipe, ["-w", "-n", "30", "127.0.0.1:\(feed.port)"])
+        #expect(status == 0, "\(output)")
+        // CR LF is one Character: split on any line end.
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        #expect(lines.first?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        let tagged = "\"device\":\"\(feed.terminal.devicePath)\""
+        #expect(lines.contains { $0.hasPrefix("{\"class\":\"TPV\"") && $0.contains(tagged) && $0.contains("\"lat\":") }, "\(output)")
+        #expect(lines.contains { $0.hasPrefix("{\"class\":\"SKY\"") && $0.contains(tagged) }, "\(output)")
+    }
+
+    @Test("gpspipe -r: the receiver's sentences as it sent them", .enabled(if: hasGpspipe, "gpsd-clients is not installed"))
+    func gpspipeRaw() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let (status, output) = try run(Self.gpspipe, ["-r", "-n", "30", "127.0.0.1:\(feed.port)"])
+        #expect(status == 0, "\(output)")
+        let sentences = output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.hasPrefix("$") }
+        #expect(sentences.count >= 10, "\(output)")
+        let fixture = String(decoding: try Data(contentsOf: GPSDServerTests.fixture), as: UTF8.self)
+        #expect(sentences.allSatisfy { fixture.contains($0) }, "every line is one the receiver sent")
+    }
+
+    @Test("Python's gps module: gps.gps(mode=WATCH_ENABLE) gets fixes with time, lat and lon", .enabled(if: hasPythonGPS, "python3-gps is not installed"))
+    func pythonGPS() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let script = """
+            import gps, sys
+            session = gps.gps(host="127.0.0.1", port="\(feed.port)", mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+            seen = 0
+            for report in session:
+                if report["class"] == "TPV" and "lat" in report and "time" in report:
+                    print("fix", report["time"], report["lat"], report["lon"], report["device"])
+                    seen += 1
+                    if seen == 3:
+                        sys.exit(0)
+            """
+        let (status, output) = try run(Self.python, ["-c", script])
+        #expect(status == 0, "\(output)")
+        let fixes = output.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("fix ") }
+        #expect(fixes.count == 3, "\(output)")
+        #expect(fixes.allSatisfy { $0.hasSuffix(feed.terminal.devicePath) })
+    }
+}
