@@ -45,6 +45,8 @@ let package = Package(
             name: "nmeastream",
             dependencies: [
                 "NMEAStream",
+                "NMEAServer",
+                "GPSDProtocol",
                 "CPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -7,9 +7,9 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Be a GPS receiver: a virtual serial port that other programs can open.",
         discussion: """
-            Creates a pseudo-terminal, prints the path of its device side on standard output, \\
-            and plays a log into it at the pace of its timestamps (looping), or, with no file, \\
-            a made-up track going round a circle, one epoch a second, until Ctrl-C. Any program \\
+            Creates a pseudo-terminal, prints the path of its device side on standard output, \
+            and plays a log into it at the pace of its timestamps (looping), or, with no file, \
+            a made-up track going round a circle, one epoch a second, until Ctrl-C. Any program \
             that reads serial GPS receivers can open the path: nmeastream itself, gpsd, a logger.
 
             Examples:

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Dispatch
+import GPSDProtocol
+import NMEAServer
+import NMEAStream
+
+/// `nmeastream serve`: gpsd's protocol on gpsd's port, so that every program on the machine
+/// (and every gpsd client) shares the receivers.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Share receivers with every program on the machine, over gpsd's protocol.",
+        discussion: """
+            Listens for gpsd clients (gpspipe, cgps, Python's gps module and every program \
+            built on libgps) on 127.0.0.1:2947 and [::1]:2947 unless --listen says \
+            otherwise. A device opens when the first client watches it and closes when the \
+            last one stops, disconnects or dies (after --linger). With no device named, every \
+            port `nmeastream list` classes as a receiver is served. nmeastream never writes to \
+            a receiver: requests to change a device's settings are refused.
+
+            Exit codes: 0 stopped by a signal; 64 usage error; 69 no receiver to serve, or \
+            the port cannot be listened on (gpsd may hold it).
+
+            Examples:
+              nmeastream serve
+              nmeastream serve /dev/ttyACM0 --speed 9600
+              nmeastream serve --listen 0.0.0.0:2947 --linger 5
+            """
+    )
+
+    @Argument(help: "The serial devices to serve; every receiver plugged in when left out.")
+    var devices: [String] = []
+
+    @Option(name: [.customLong("speed"), .customLong("baud")], help: "The speed in bits per second, or auto to find it.")
+    var speed: SpeedArgument = SpeedArgument(speed: .automatic)
+
+    @Option(name: .customLong("listen"), parsing: .singleValue,
+            help: "An address to listen on, HOST:PORT or [IPv6]:PORT (repeatable; default 127.0.0.1:2947 and [::1]:2947).")
+    var listen: [ListenAddress] = []
+
+    @Option(help: "How long a device stays open after its last watcher left, in seconds.")
+    var linger: Double = 0
+
+    mutating func run() throws {
+        var paths = devices
+        if paths.isEmpty {
+            do throws(GPSError) {
+                paths = try PortDiscovery.ports().filter { $0.kind == .gps }.map(\.path)
+            } catch {
+                printError(error.message)
+                throw ExitCode.unavailable
+            }
+            guard !paths.isEmpty else {
+                printError("no receiver found to serve (see `nmeastream list`), and none named")
+                throw ExitCode.unavailable
+            }
+        }
+        let addresses = listen.isEmpty
+            ? [ListenAddress(host: "127.0.0.1", port: 2947), ListenAddress(host: "::1", port: 2947)] : listen
+        let server = GPSDServer(configuration: .init(
+            devices: paths, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
+            linger: .milliseconds(Int64(max(0, linger) * 1000)),
+            version: VersionInfo(release: "nmeastream", revision: "nmeastream")))
+        do {
+            let bound = try server.start()
+            let listening = bound.map { address in
+                let host = address.ipAddress ?? "?"
+                return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
+            }
+            printError("serving \(paths.joined(separator: ", ")) on \(listening.joined(separator: ", "))")
+        } catch {
+            server.stop()
+            let port = addresses.first?.port ?? 2947
+            printError("""
+                cannot listen on port \(port): \(error); gpsd may hold it: \
+                `sudo systemctl stop gpsd.socket gpsd` frees it, or choose another port with --listen
+                """)
+            throw ExitCode.unavailable
+        }
+        let stopped = DispatchSemaphore(value: 0)
+        let sources = stopOnSignals { stopped.signal() }
+        stopped.wait()
+        server.stop()
+        withExtendedLifetime(sources) {}
+    }
+}
+
+/// `--listen HOST:PORT`, or `[IPv6]:PORT`.
+struct ListenAddress: ExpressibleByArgument, Sendable {
+    var host: String
+    var port: Int
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    init?(argument: String) {
+        let host: Substring, port: Substring
+        if argument.hasPrefix("["), let close = argument.firstIndex(of: "]") {
+            host = argument[argument.index(after: argument.startIndex)..<close]
+            let rest = argument[argument.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            port = rest.dropFirst()
+        } else {
+            guard let colon = argument.lastIndex(of: ":") else { return nil }
+            host = argument[..<colon]
+            port = argument[argument.index(after: colon)...]
+        }
+        guard !host.isEmpty, let number = Int(port), (0...65_535).contains(number) else { return nil }
+        self.host = String(host)
+        self.port = number
+    }
+}
