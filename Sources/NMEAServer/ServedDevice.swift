@@ -20,7 +20,12 @@ final class ServedDevice: @unchecked Sendable {
         var seenNMEA = false
         var latestFix: Fix?
         var latestView: SatelliteView?
+        /// The device failed or went away while watched: its watchers were told once.
+        var lost = false
     }
+
+    /// How long after a loss the device is tried again while someone watches it.
+    static let retryInterval: DispatchTimeInterval = .seconds(1)
 
     init(path: String, speed: SerialSpeed, linger: Duration) {
         self.path = path
@@ -75,14 +80,42 @@ final class ServedDevice: @unchecked Sendable {
             $0.activated = UTCTime.now
         }
         // One subscription, so that each cycle's views and sentences keep their order with its fix.
-        subscription += monitor.events(satellites: true, sentences: true).observe(next: { [weak self] event in
-            switch event {
-            case .fix(let fix): self?.publish(fix)
-            case .satellites(let view): self?.publish(view)
-            case .sentence(let sentence): self?.publish(sentence)
-            case .rejected: break
-            }
-        })
+        subscription += monitor.events(satellites: true, sentences: true).observe(
+            next: { [weak self] event in
+                switch event {
+                case .fix(let fix): self?.publish(fix)
+                case .satellites(let view): self?.publish(view)
+                case .sentence(let sentence): self?.publish(sentence)
+                case .rejected: break
+                }
+            },
+            error: { [weak self] _ in self?.lose(subscription) },
+            completed: { [weak self] in self?.lose(subscription) })
+    }
+
+    /// The device failed, or went away: its watchers are told (once, as gpsd tells them, with
+    /// `activated` 0) and stay connected; it is tried again while they watch.
+    private func lose(_ subscription: CompoundDisposable) {
+        let (watchers, notify) = state.withLock { state -> ([ClientConnection], Bool) in
+            guard state.subscription === subscription else { return ([], false) }
+            state.subscription = nil
+            state.activated = nil
+            state.latestFix = nil
+            state.latestView = nil
+            defer { state.lost = true }
+            return (Array(state.watchers.values), !state.lost)
+        }
+        if notify {
+            let line = Array(ServerReply.deviceGone(path: path).line.utf8)
+            for client in watchers { client.send(line) }
+        }
+        guard !watchers.isEmpty else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in self?.retry() }
+    }
+
+    private func retry() {
+        let again = state.withLock { !$0.watchers.isEmpty && $0.subscription == nil }
+        if again { subscribe() }
     }
 
     private func close() {
@@ -105,6 +138,7 @@ final class ServedDevice: @unchecked Sendable {
         state.withLock {
             $0.latestFix = fix
             $0.seenNMEA = true
+            $0.lost = false
         }
         var writer = JSONWriter()
         GPSDJSON.writeTPV(fix, device: path, to: &writer)

@@ -71,6 +71,25 @@ struct GPSDServerTests {
         #expect(eventually { openDescriptorCount(path) == 0 })
     }
 
+    @Test("a device that goes away is announced to its watchers, who stay connected")
+    func deviceGone() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        _ = client.readLine()
+        client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        terminal.closeMaster()
+        #expect(client.readLine(containing: "\"activated\":0") == "{\"class\":\"DEVICE\",\"path\":\"\(path)\",\"activated\":0}")
+        #expect(eventually { openDescriptorCount(path) == 0 })
+        client.send("?VERSION;")
+        #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil, "still connected")
+    }
+
     @Test("requests as real clients send them, and errors as gpsd words them; nothing a client sends is written to the device")
     func requests() throws {
         let terminal = try PseudoTerminal()
