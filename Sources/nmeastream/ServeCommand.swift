@@ -41,6 +41,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger: Double = 0
 
+    @Option(name: .customLong("report-release"),
+            help: "The release VERSION reports (default: nmeastream's own). Some clients (cgps) warn and pause when it is not their gpsd's: give theirs, such as 3.22.")
+    var reportRelease: String?
+
     mutating func run() throws {
         var paths = devices
         if paths.isEmpty {
@@ -60,7 +64,7 @@ struct ServeCommand: ParsableCommand {
         let server = GPSDServer(configuration: .init(
             devices: paths, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
             linger: .milliseconds(Int64(max(0, linger) * 1000)),
-            version: VersionInfo(release: "nmeastream", revision: "nmeastream")))
+            version: VersionInfo(release: reportRelease ?? "nmeastream", revision: reportRelease ?? "nmeastream")))
         do {
             let bound = try server.start()
             let listening = bound.map { address in
