@@ -26,15 +26,15 @@ struct ServeCommandTests {
         return (process, String(decoding: line, as: UTF8.self))
     }
 
-    @Test("serves a device on the address given: TPV to a watcher; Ctrl-C stops it with the device closed")
+    @Test("serves a device on the address given, with the release asked for: TPV to a watcher; Ctrl-C stops it")
     func serve() throws {
         let terminal = try PseudoTerminal()
-        let (process, message) = try start([terminal.devicePath, "--speed", "9600", "--listen", "127.0.0.1:0"])
+        let (process, message) = try start([terminal.devicePath, "--speed", "9600", "--listen", "127.0.0.1:0", "--report-release", "3.22"])
         defer { if process.isRunning { process.terminate() } }
         #expect(message.hasPrefix("nmeastream: serving \(terminal.devicePath) on 127.0.0.1:"), "\(message)")
         let port = try #require(Int(message.split(separator: ":").last ?? ""))
         let client = try LineClient(port: port)
-        #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\",\"release\":\"3.22\",\"rev\":\"3.22\"") == true)
         client.send("?WATCH={\"enable\":true,\"json\":true};")
         #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
         #expect(terminal.waitUntilConfigured())
