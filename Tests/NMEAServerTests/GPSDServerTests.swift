@@ -90,6 +90,52 @@ struct GPSDServerTests {
         #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil, "still connected")
     }
 
+    @Test("100 watch and unwatch cycles, and 2 000 connections opened and dropped: no descriptor left behind")
+    func noLeaks() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        _ = client.readLine()
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        for round in 0..<100 {
+            client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+            #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":true") != nil, "round \(round)")
+            #expect(eventually { openDescriptorCount(path) == 1 }, "round \(round)")
+            client.send("?WATCH={\"enable\":false}\n")
+            #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":false") != nil, "round \(round)")
+            #expect(eventually { openDescriptorCount(path) == 0 }, "round \(round)")
+            // Under the limit of 100 requests a second.
+            usleep(25_000)
+        }
+        for _ in 0..<2_000 { _ = try LineClient(port: port) }
+        // The server sees each connection go on its own loop: give it a moment.
+        let settled = eventually { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 <= before }
+        #expect(settled, "\((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0) descriptors, \(before) before")
+        client.send("?VERSION;")
+        #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil, "the first client is still served")
+    }
+
+    @Test("more than 100 requests a second: the rest are answered with an ERROR, and the client is served again after")
+    func rateLimit() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        _ = client.readLine()
+        client.send(String(repeating: "?VERSION;", count: 150))
+        var versions = 0, refused = 0
+        while versions + refused < 150, let line = client.readLine(seconds: 5) {
+            if line.hasPrefix("{\"class\":\"VERSION\"") { versions += 1 }
+            if line == "{\"class\":\"ERROR\",\"message\":\"Too many requests\"}" { refused += 1 }
+        }
+        #expect(versions == 100 && refused == 50)
+        usleep(1_100_000)
+        client.send("?VERSION;")
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+    }
+
     @Test("requests as real clients send them, and errors as gpsd words them; nothing a client sends is written to the device")
     func requests() throws {
         let terminal = try PseudoTerminal()
