@@ -137,6 +137,9 @@ public final class GPSDServer: @unchecked Sendable {
         return ClientSession.ServerState(devices: devices(), version: configuration.version, now: .now, latest: latest)
     }
 
+    /// How many clients are connected now (for tests of their lifetime).
+    var clientCount: Int { registry.withLock { $0.clients.count } }
+
     /// Whether the device at `path` is open now (for tests of its lifetime).
     func isOpen(_ path: String) -> Bool { served.first { $0.path == path }?.isOpen ?? false }
 }
