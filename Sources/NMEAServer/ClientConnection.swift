@@ -9,7 +9,8 @@ import Synchronization
 /// Lines from devices arrive on the devices' queues and are written on the client's event
 /// loop. A client that does not read never holds anything up: while more than
 /// ``GPSDServer/Configuration/clientBacklog`` bytes wait for it, further reports are dropped
-/// (counted), and past four times that it is disconnected.
+/// (counted), and once they have waited that way for
+/// ``GPSDServer/Configuration/slowClientTimeout`` it is disconnected.
 final class ClientConnection: @unchecked Sendable {
     private let channel: Channel
     private unowned let server: GPSDServer
@@ -18,6 +19,8 @@ final class ClientConnection: @unchecked Sendable {
     private var reader: RequestReader
     private var requests = RequestBudget()
     private var pendingBytes = 0
+    /// When the backlog last became full, while it is.
+    private var fullSince: NIODeadline?
     private var isClosed = false
     /// What the devices' queues read: the client's policy as of its last request.
     private let policy = Mutex(WatchPolicy())
@@ -69,9 +72,15 @@ final class ClientConnection: @unchecked Sendable {
         channel.eventLoop.execute { [self] in
             guard !isClosed else { return }
             let backlog = server.configuration.clientBacklog
-            if pendingBytes > backlog {
+            guard pendingBytes <= backlog else {
                 dropped.add(1, ordering: .relaxed)
-                if pendingBytes > 4 * backlog { channel.close(promise: nil) }
+                let now = NIODeadline.now()
+                let since = fullSince ?? now
+                fullSince = since
+                if now - since >= TimeAmount.nanoseconds(Int64(server.configuration.slowClientTimeout.components.seconds) * 1_000_000_000
+                    + server.configuration.slowClientTimeout.components.attoseconds / 1_000_000_000) {
+                    channel.close(promise: nil)
+                }
                 return
             }
             write(line)
@@ -85,7 +94,10 @@ final class ClientConnection: @unchecked Sendable {
         guard !isClosed else { return }
         pendingBytes += bytes.count
         let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { [self] _ in pendingBytes -= bytes.count }
+        promise.futureResult.whenComplete { [self] _ in
+            pendingBytes -= bytes.count
+            if pendingBytes <= server.configuration.clientBacklog { fullSince = nil }
+        }
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: promise)
     }
 }

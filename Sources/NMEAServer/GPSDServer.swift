@@ -1,5 +1,6 @@
 import GPSDProtocol
 import NIOCore
+import Synchronization
 import NIOPosix
 import NMEAStream
 
@@ -32,14 +33,17 @@ public final class GPSDServer: @unchecked Sendable {
         public var maximumClients: Int
         /// The longest request accepted, in bytes.
         public var maximumRequestLength: Int
-        /// Bytes that may wait for a client that does not read before its reports are dropped
-        /// (four times as many and it is disconnected).
+        /// Bytes that may wait for a client that does not read before its reports are dropped.
         public var clientBacklog: Int
+        /// How long a client's backlog may stay full (reports dropped all along) before it is
+        /// disconnected.
+        public var slowClientTimeout: Duration
 
         /// A configuration serving `devices` on gpsd's port, on loopback.
         public init(devices: [String], speed: SerialSpeed = .automatic, listen: [(host: String, port: Int)] = [("127.0.0.1", 2947), ("::1", 2947)],
                     linger: Duration = .zero, version: VersionInfo = VersionInfo(release: "nmeastream", revision: "nmeastream"),
-                    maximumClients: Int = 1024, maximumRequestLength: Int = 4096, clientBacklog: Int = 256 * 1024) {
+                    maximumClients: Int = 1024, maximumRequestLength: Int = 4096, clientBacklog: Int = 256 * 1024,
+                    slowClientTimeout: Duration = .seconds(10)) {
             self.devices = devices
             self.speed = speed
             self.listen = listen
@@ -48,6 +52,7 @@ public final class GPSDServer: @unchecked Sendable {
             self.maximumClients = maximumClients
             self.maximumRequestLength = maximumRequestLength
             self.clientBacklog = clientBacklog
+            self.slowClientTimeout = slowClientTimeout
         }
     }
 
@@ -60,6 +65,7 @@ public final class GPSDServer: @unchecked Sendable {
     private struct Registry {
         var channels: [Channel] = []
         var clients: [ObjectIdentifier: ClientConnection] = [:]
+        var droppedByGoneClients = 0
     }
 
     /// Creates a server; nothing listens until ``start()``.
@@ -118,7 +124,11 @@ public final class GPSDServer: @unchecked Sendable {
     }
 
     func remove(_ client: ClientConnection) {
-        registry.withLock { _ = $0.clients.removeValue(forKey: ObjectIdentifier(client)) }
+        registry.withLock { state in
+            if state.clients.removeValue(forKey: ObjectIdentifier(client)) != nil {
+                state.droppedByGoneClients += client.dropped.load(ordering: .relaxed)
+            }
+        }
         for device in served { device.detach(client) }
     }
 
@@ -135,6 +145,20 @@ public final class GPSDServer: @unchecked Sendable {
         var latest: [String: (fix: Fix?, view: SatelliteView?)] = [:]
         for device in served where device.isOpen { latest[device.path] = device.latest }
         return ClientSession.ServerState(devices: devices(), version: configuration.version, now: .now, latest: latest)
+    }
+
+    /// What was dropped so that nothing waits for a slow party.
+    public struct Drops: Sendable, Equatable {
+        /// Reports a device's buffer skipped because the server fell behind it.
+        public var fromDevices: Int
+        /// Reports not sent to clients that did not read them.
+        public var toClients: Int
+    }
+
+    /// What was dropped so far, over every device and every client (gone ones included).
+    public var drops: Drops {
+        let clients = registry.withLock { state in state.droppedByGoneClients + state.clients.values.reduce(0) { $0 + $1.dropped.load(ordering: .relaxed) } }
+        return Drops(fromDevices: served.reduce(0) { $0 + $1.dropped }, toClients: clients)
     }
 
     /// How many clients are connected now (for tests of their lifetime).

@@ -41,6 +41,9 @@ final class ServedDevice: @unchecked Sendable {
     /// Its latest fix and view while it is open.
     var latest: (fix: Fix?, view: SatelliteView?) { state.withLock { ($0.latestFix, $0.latestView) } }
 
+    /// Reports skipped because the server fell behind the device (see ``GPSMonitor/dropped``).
+    var dropped: Int { monitor.dropped.count }
+
     /// Whether anyone watches it (so whether it is open, or lingering).
     var isOpen: Bool { state.withLock { $0.subscription != nil } }
 

@@ -11,9 +11,10 @@ struct GPSDServerTests {
         .appendingPathComponent("NMEATests/Fixtures/ublox-multi.nmea")
 
     /// A server of one pseudo-terminal on an ephemeral loopback port, and that port.
-    func serve(_ terminal: PseudoTerminal, linger: Duration = .zero) throws -> (GPSDServer, Int) {
-        let server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600,
-                                                     listen: [("127.0.0.1", 0)], linger: linger))
+    func serve(_ terminal: PseudoTerminal, linger: Duration = .zero, clientBacklog: Int = 256 * 1024,
+               slowClientTimeout: Duration = .seconds(10)) throws -> (GPSDServer, Int) {
+        let server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)],
+                                                     linger: linger, clientBacklog: clientBacklog, slowClientTimeout: slowClientTimeout))
         let bound = try server.start()
         let port = try #require(bound.first?.port)
         return (server, port)
@@ -134,6 +135,32 @@ struct GPSDServerTests {
         usleep(1_100_000)
         client.send("?VERSION;")
         #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+    }
+
+    @Test("a client that never reads: its reports are dropped and counted, then it is cut off; the others go on")
+    func slowClient() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal, clientBacklog: 16 * 1024, slowClientTimeout: .seconds(1))
+        defer { server.stop() }
+        let stuck = try LineClient(port: port, receiveBuffer: 4096)
+        stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true}\n")
+        let reader = try LineClient(port: port)
+        _ = reader.readLine()
+        reader.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        #expect(reader.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        let fixture = Array(try Data(contentsOf: Self.fixture))
+        // Epochs keep coming while the stuck client's backlog fills; the reader reads them all.
+        var fixes = 0
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, server.clientCount > 1 || fixes < 20 {
+            terminal.write(fixture)
+            while let line = reader.readLine(seconds: 0.05) { if line.contains("\"class\":\"TPV\"") { fixes += 1 } }
+        }
+        #expect(server.clientCount == 1, "the stuck client was cut off")
+        #expect(server.drops.toClients > 0)
+        #expect(fixes >= 20, "the reading client went on: \(fixes) fixes")
     }
 
     @Test("requests as real clients send them, and errors as gpsd words them; nothing a client sends is written to the device")

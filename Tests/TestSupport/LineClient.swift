@@ -9,9 +9,13 @@ public final class LineClient {
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `port` on 127.0.0.1.
-    public init(port: Int) throws {
+    /// Connects to `port` on 127.0.0.1; `receiveBuffer` sets the socket's receive buffer (a
+    /// small one makes a client that does not read hold up its sender sooner).
+    public init(port: Int, receiveBuffer: Int? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
