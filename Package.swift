@@ -36,7 +36,7 @@ let package = Package(
         .target(
             name: "NMEAServer",
             dependencies: [
-                "NMEAStream", "GPSDProtocol",
+                "NMEAStream", "GPSDProtocol", "CPlatform",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

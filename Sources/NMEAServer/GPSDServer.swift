@@ -25,6 +25,9 @@ public final class GPSDServer: @unchecked Sendable {
         /// The addresses listened on: host and port. Loopback by default: exposing a
         /// receiver's position to the network must be a deliberate choice.
         public var listen: [(host: String, port: Int)]
+        /// Listening sockets already bound (from systemd: ``socketsFromSystemd()``); when
+        /// there are any, ``listen`` is not bound.
+        public var listeningSockets: [Int32] = []
         /// How long a device stays open after its last watcher left (zero: it closes at once).
         public var linger: Duration
         /// What `VERSION` says.
@@ -96,8 +99,10 @@ public final class GPSDServer: @unchecked Sendable {
                 }
             }
         var bound: [SocketAddress] = []
-        for (host, port) in configuration.listen {
-            let channel = try bootstrap.bind(host: host, port: port).wait()
+        var channels: [EventLoopFuture<Channel>] = configuration.listeningSockets.map { bootstrap.withBoundSocket($0) }
+        if channels.isEmpty { channels = configuration.listen.map { bootstrap.bind(host: $0.host, port: $0.port) } }
+        for future in channels {
+            let channel = try future.wait()
             registry.withLock { $0.channels.append(channel) }
             if let address = channel.localAddress { bound.append(address) }
         }

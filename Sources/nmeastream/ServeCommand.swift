@@ -61,10 +61,16 @@ struct ServeCommand: ParsableCommand {
         }
         let addresses = listen.isEmpty
             ? [ListenAddress(host: "127.0.0.1", port: 2947), ListenAddress(host: "::1", port: 2947)] : listen
-        let server = GPSDServer(configuration: .init(
+        var configuration = GPSDServer.Configuration(
             devices: paths, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
             linger: .milliseconds(Int64(max(0, linger) * 1000)),
-            version: VersionInfo(release: reportRelease ?? "nmeastream", revision: reportRelease ?? "nmeastream")))
+            version: VersionInfo(release: reportRelease ?? "nmeastream", revision: reportRelease ?? "nmeastream"))
+        // Started by systemd from nmeastream.socket: its sockets, already bound.
+        configuration.listeningSockets = socketsFromSystemd()
+        if !configuration.listeningSockets.isEmpty, !listen.isEmpty {
+            printError("--listen is ignored: systemd passed the sockets to listen on")
+        }
+        let server = GPSDServer(configuration: configuration)
         do {
             let bound = try server.start()
             let listening = bound.map { address in

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 import TestSupport
@@ -43,6 +46,48 @@ struct ServeCommandTests {
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    @Test("socket activation: given its listening socket as systemd gives it (LISTEN_FDS), serve answers on it",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate is absent"))
+    func socketActivation() throws {
+        let terminal = try PseudoTerminal()
+        // A port free now (bound and released), for systemd-socket-activate to listen on.
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        process.arguments = ["-l", "127.0.0.1:\(port)", Command.executable.path, "serve", terminal.devicePath, "--speed", "9600"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var client: LineClient?
+        for _ in 0..<500 where client == nil {
+            client = try? LineClient(port: port)
+            if client == nil { usleep(10_000) }
+        }
+        let connected = try #require(client)
+        #expect(connected.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true, "served on the socket systemd passed")
+        connected.send("?WATCH={\"enable\":true,\"json\":true};")
+        #expect(connected.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// A TCP port nothing listens on now.
+    func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     @Test("a port already taken: exit 69, naming gpsd and the systemctl line that frees it")
