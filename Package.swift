@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalsTests",
-            dependencies: ["Signals", "SignalsTesting"]
+            dependencies: ["Signals", "SignalsTesting", "TestSupport"]
         ),
         .testTarget(
             name: "nmeastreamTests",

@@ -77,8 +77,7 @@ final class ClientConnection: @unchecked Sendable {
                 let now = NIODeadline.now()
                 let since = fullSince ?? now
                 fullSince = since
-                if now - since >= TimeAmount.nanoseconds(Int64(server.configuration.slowClientTimeout.components.seconds) * 1_000_000_000
-                    + server.configuration.slowClientTimeout.components.attoseconds / 1_000_000_000) {
+                if now - since >= .nanoseconds(Int64(server.configuration.slowClientTimeout.clampedNanoseconds)) {
                     channel.close(promise: nil)
                 }
                 return

@@ -15,7 +15,7 @@ final class ServedDevice: @unchecked Sendable {
     private struct State {
         var watchers: [ObjectIdentifier: ClientConnection] = [:]
         var subscription: Disposable?
-        var closing: DispatchWorkItem?
+        var closing: Disposable?
         var activated: UTCTime?
         var seenNMEA = false
         var latestFix: Fix?
@@ -51,7 +51,7 @@ final class ServedDevice: @unchecked Sendable {
     func attach(_ client: ClientConnection) {
         let open = state.withLock { state -> Bool in
             state.watchers[ObjectIdentifier(client)] = client
-            state.closing?.cancel()
+            state.closing?.dispose()
             state.closing = nil
             return state.subscription == nil
         }
@@ -66,10 +66,8 @@ final class ServedDevice: @unchecked Sendable {
         }
         guard last else { return }
         guard linger > .zero else { return close() }
-        let work = DispatchWorkItem { [weak self] in self?.closeIfUnwatched() }
-        state.withLock { $0.closing = work }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(linger.components.seconds * 1_000_000_000
-            + linger.components.attoseconds / 1_000_000_000)), execute: work)
+        let closing = QueueScheduler(queue: .global()).schedule(after: linger) { [weak self] in self?.closeIfUnwatched() }
+        state.withLock { $0.closing = closing }
     }
 
     private func closeIfUnwatched() {
@@ -143,16 +141,18 @@ final class ServedDevice: @unchecked Sendable {
             $0.seenNMEA = true
             $0.lost = false
         }
-        var writer = JSONWriter()
-        GPSDJSON.writeTPV(fix, device: path, to: &writer)
-        let line = writer.bytes + [0x0D, 0x0A]
-        for client in watchers() where client.wantsJSON(from: path) { client.send(line) }
+        sendJSON { GPSDJSON.writeTPV(fix, device: path, to: &$0) }
     }
 
     private func publish(_ view: SatelliteView) {
         state.withLock { $0.latestView = view }
+        sendJSON { GPSDJSON.writeSKY(view, device: path, to: &$0) }
+    }
+
+    /// Renders a report once and sends it to every watcher that wants JSON.
+    private func sendJSON(_ write: (inout JSONWriter) -> Void) {
         var writer = JSONWriter()
-        GPSDJSON.writeSKY(view, device: path, to: &writer)
+        write(&writer)
         let line = writer.bytes + [0x0D, 0x0A]
         for client in watchers() where client.wantsJSON(from: path) { client.send(line) }
     }

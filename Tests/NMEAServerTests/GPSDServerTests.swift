@@ -20,6 +20,15 @@ struct GPSDServerTests {
         return (server, port)
     }
 
+    /// A client that has read its VERSION and watches every device as JSON (its WATCH reply
+    /// read), or `nil` when the reply did not come.
+    func watcher(_ port: Int) throws -> LineClient? {
+        let client = try LineClient(port: port)
+        _ = client.readLine()
+        client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        return client.readLine(containing: "\"class\":\"WATCH\"") == nil ? nil : client
+    }
+
     @Test("VERSION on connect; a watcher opens the device and gets TPV and SKY tagged with it; unwatching closes it")
     func watchLifecycle() throws {
         let terminal = try PseudoTerminal()
@@ -56,13 +65,7 @@ struct GPSDServerTests {
         let (server, port) = try serve(terminal)
         defer { server.stop() }
         var clients: [LineClient] = []
-        for _ in 0..<5 {
-            let client = try LineClient(port: port)
-            _ = client.readLine()
-            client.send("?WATCH={\"enable\":true,\"json\":true}")
-            #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
-            clients.append(client)
-        }
+        for _ in 0..<5 { clients.append(try #require(try watcher(port))) }
         #expect(eventually { openDescriptorCount(path) == 1 })
         #expect(openDescriptorCount(path) == 1)
         clients.removeLast(4)
@@ -78,10 +81,7 @@ struct GPSDServerTests {
         let path = terminal.devicePath
         let (server, port) = try serve(terminal)
         defer { server.stop() }
-        let client = try LineClient(port: port)
-        _ = client.readLine()
-        client.send("?WATCH={\"enable\":true,\"json\":true}\n")
-        #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        let client = try #require(try watcher(port))
         #expect(eventually { openDescriptorCount(path) == 1 })
         #expect(terminal.waitUntilConfigured())
         terminal.closeMaster()
@@ -146,10 +146,7 @@ struct GPSDServerTests {
         defer { server.stop() }
         let stuck = try LineClient(port: port, receiveBuffer: 4096)
         stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true}\n")
-        let reader = try LineClient(port: port)
-        _ = reader.readLine()
-        reader.send("?WATCH={\"enable\":true,\"json\":true}\n")
-        #expect(reader.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        let reader = try #require(try watcher(port))
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
         #expect(terminal.waitUntilConfigured())
         let fixture = Array(try Data(contentsOf: Self.fixture))
@@ -189,14 +186,4 @@ struct GPSDServerTests {
         #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil)
         #expect(openDescriptorCount(terminal.devicePath) == 0)
     }
-}
-
-/// Waits until `condition` holds, at most `seconds`.
-func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(1000)
-    }
-    return true
 }

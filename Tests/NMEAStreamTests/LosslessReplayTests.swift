@@ -11,15 +11,7 @@ struct LosslessReplayTests {
     /// Each corpus log and the fixes the decoder alone makes of it.
     static let logs: [(path: String, fixes: [Fix])] = {
         guard Corpus.isAvailable, let urls = try? Corpus.logs(in: "gpsd-nmea") else { return [] }
-        return urls.map { url in
-            let decoder = NMEADecoder()
-            var fixes: [Fix] = []
-            let bytes = (try? Data(contentsOf: url)).map(Array.init) ?? []
-            let handle: (NMEADecoder.Event) -> Void = { if case .fix(let fix) = $0 { fixes.append(fix) } }
-            bytes.withUnsafeBytes { decoder.feed($0, handle) }
-            decoder.finish(handle)
-            return (url.path, fixes)
-        }
+        return urls.map { url in (url.path, Fixtures.expectedFixes((try? Data(contentsOf: url)).map(Array.init) ?? [])) }
     }()
 
     @Test("for try await over values: every fix, 20 runs in a row")

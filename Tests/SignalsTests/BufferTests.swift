@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import Signals
 import SignalsTesting
+import TestSupport
 
 @Suite("buffer(_:on:dropped:)")
 struct BufferTests {
@@ -127,13 +128,4 @@ struct BufferTests {
         }
         #expect(recorder.values == expected)
     }
-}
-
-/// Polls `condition` for up to ten seconds.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<1000 {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
 }

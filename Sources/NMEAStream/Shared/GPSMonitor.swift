@@ -142,17 +142,17 @@ public final class GPSMonitor: Sendable {
 
     /// ``satellites`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func satellites(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<SatelliteView, GPSError> {
-        buffered(interested(.satellites) { $0.satellites }, "satellites", delivery, dropped)
+        buffered(interested([.satellites]) { $0.satellites }, "satellites", delivery, dropped)
     }
 
     /// ``sentences`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func sentences(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<ReceivedSentence, GPSError> {
-        buffered(interested(.sentences) { $0.sentence }, "sentences", delivery, dropped)
+        buffered(interested([.sentences]) { $0.sentence }, "sentences", delivery, dropped)
     }
 
     /// ``rejects`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func rejects(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<RejectedInput, GPSError> {
-        buffered(interested(.rejects) { $0.rejected }, "rejects", delivery, dropped)
+        buffered(interested([.rejects]) { $0.rejected }, "rejects", delivery, dropped)
     }
 
     /// Fixes, and satellite views, sentences and rejects as asked, in the order the reader
@@ -162,38 +162,30 @@ public final class GPSMonitor: Sendable {
     /// monitor's ``dropped``.
     public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false,
                        delivery: BufferPolicy? = nil, dropped: DropCounter? = nil) -> Signal<GPSEvent, GPSError> {
-        let events = self.events, connection = self.connection
         let kinds = [(satellites, ConnectionState.Kind.satellites), (sentences, .sentences), (rejects, .rejects)]
             .filter(\.0).map(\.1)
-        let chosen = Signal<GPSEvent, GPSError> { observer in
-            for kind in kinds { connection.subscribe(kind) }
-            let upstream = events.filter { event in
-                switch event {
-                case .fix: true
-                case .satellites: satellites
-                case .sentence: sentences
-                case .rejected: rejects
-                }
-            }.observe(observer)
-            return ActionDisposable {
-                upstream.dispose()
-                for kind in kinds { connection.unsubscribe(kind) }
+        let chosen = interested(kinds) { event -> GPSEvent? in
+            switch event {
+            case .fix: event
+            case .satellites: satellites ? event : nil
+            case .sentence: sentences ? event : nil
+            case .rejected: rejects ? event : nil
             }
         }
         return buffered(chosen, "events", delivery ?? self.delivery, dropped)
     }
 
-    /// The events of one kind, which the reader sends only while this has subscribers: a
-    /// reader with only fix subscribers spends nothing on the other kinds.
-    private func interested<Value: Sendable>(_ kind: ConnectionState.Kind,
+    /// What `pick` takes of the events, with the reader told to send `kinds` while this has
+    /// subscribers: a reader with only fix subscribers spends nothing on the other kinds.
+    private func interested<Value: Sendable>(_ kinds: [ConnectionState.Kind],
                                              _ pick: @escaping @Sendable (GPSEvent) -> Value?) -> Signal<Value, GPSError> {
         let events = self.events, connection = self.connection
         return Signal { observer in
-            connection.subscribe(kind)
+            for kind in kinds { connection.subscribe(kind) }
             let upstream = events.compactMap(pick).observe(observer)
             return ActionDisposable {
                 upstream.dispose()
-                connection.unsubscribe(kind)
+                for kind in kinds { connection.unsubscribe(kind) }
             }
         }
     }

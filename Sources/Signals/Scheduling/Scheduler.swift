@@ -18,7 +18,7 @@ public protocol Scheduler: Sendable {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to `Int64` (negative durations give 0).
-    var clampedNanoseconds: UInt64 {
+    package var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 @testable import NMEAStream
 
 /// A delegate that records what a reader tells it, and signals when the reader ends.

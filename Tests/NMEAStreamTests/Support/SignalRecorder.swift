@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import NMEAStream
 
 /// Collects what one subscription to a signal receives.
@@ -26,14 +27,4 @@ final class SignalRecorder<Value: Sendable>: @unchecked Sendable {
             }
         }
     }
-}
-
-/// Waits until `condition` holds, at most `seconds`.
-func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(1000)
-    }
-    return true
 }
