@@ -75,6 +75,26 @@ struct GPSDServerTests {
         #expect(eventually { openDescriptorCount(path) == 0 })
     }
 
+    @Test("--linger: the device stays open that long after the last watcher left, and a watcher back within it keeps it")
+    func linger() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let (server, port) = try serve(terminal, linger: .milliseconds(800))
+        defer { server.stop() }
+        var client = try #require(try watcher(port))
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        client.send("?WATCH={\"enable\":false}\n")
+        #expect(client.readLine(containing: "\"enable\":false") != nil)
+        usleep(300_000)
+        #expect(openDescriptorCount(path) == 1, "lingering")
+        client = try #require(try watcher(port))
+        usleep(800_000)
+        #expect(openDescriptorCount(path) == 1, "watched again within the linger: kept open")
+        client.send("?WATCH={\"enable\":false}\n")
+        #expect(client.readLine(containing: "\"enable\":false") != nil)
+        #expect(eventually { openDescriptorCount(path) == 0 }, "closed once the linger is over")
+    }
+
     @Test("a device that goes away is announced to its watchers, who stay connected")
     func deviceGone() throws {
         let terminal = try PseudoTerminal()

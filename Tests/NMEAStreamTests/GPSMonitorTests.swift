@@ -103,6 +103,8 @@ struct GPSMonitorTests {
         #expect(eventually { slow.values.last == expected.last })
         #expect(slow.values.count <= 3)
         #expect(Array(slow.values.dropFirst()) == Array(expected.suffix(slow.values.count - 1)))
+        // Every fix a subscriber skipped is counted, in the monitor's total.
+        #expect(gps.dropped.count == 2 * expected.count - slow.values.count - fast.values.count)
         subscriptions.forEach { $0.dispose() }
         #expect(openDescriptorCount(terminal.devicePath) == 0)
     }
