@@ -51,7 +51,7 @@ final class ClientConnection: @unchecked Sendable {
             }
         }
         policy.withLock { $0 = session.policy }
-        if watchChanged { server.watch(self, paths: session.watchedPaths(among: server.devices())) }
+        if watchChanged { server.watch(self) }
         for reply in replies { write(reply.line) }
     }
 
@@ -61,11 +61,18 @@ final class ClientConnection: @unchecked Sendable {
         server.remove(self)
     }
 
+    /// Whether the client watches the device at `path` (on any thread).
+    func watches(_ path: String) -> Bool { policy.withLock { $0.watches(path) } }
+
     func wantsJSON(from path: String) -> Bool { policy.withLock { $0.watches(path) && $0.json } }
 
+    /// Sentences as received: in NMEA mode, or raw mode 1 (raw mode 2 has the bytes instead).
     func wantsSentences(from path: String) -> Bool {
-        policy.withLock { $0.watches(path) && ($0.nmea || $0.raw >= 1) }
+        policy.withLock { $0.watches(path) && $0.raw < 2 && ($0.nmea || $0.raw == 1) }
     }
+
+    /// The device's bytes unchanged: raw mode 2.
+    func wantsBytes(from path: String) -> Bool { policy.withLock { $0.watches(path) && $0.raw == 2 } }
 
     /// A report for the client, from any thread.
     func send(_ line: [UInt8]) {

@@ -18,8 +18,14 @@ import NMEAStream
 public final class GPSDServer: @unchecked Sendable {
     /// What the server serves, where, and its limits.
     public struct Configuration: Sendable {
-        /// The devices served, by path.
+        /// The devices served, by path, for as long as the server runs (one that goes away is
+        /// tried again every second while anyone watches it).
         public var devices: [String]
+        /// Whether to serve, besides ``devices``, every port udev classes as a receiver
+        /// (``PortKind/gps``): those plugged in at ``GPSDServer/start()`` and those plugged in
+        /// later. One unplugged is announced to its watchers (`DEVICE` with `activated` 0), who
+        /// stay connected, and leaves the device list until it is plugged in again.
+        public var followsHotplug: Bool = false
         /// Their serial speed: found by listening unless given.
         public var speed: SerialSpeed
         /// The addresses listened on: host and port. Loopback by default: exposing a
@@ -62,26 +68,38 @@ public final class GPSDServer: @unchecked Sendable {
     /// What the server was started with.
     public let configuration: Configuration
     private let group: MultiThreadedEventLoopGroup
-    private let served: [ServedDevice]
     private let registry = Protected(Registry())
+    /// Held while clients are attached to devices or detached from them, so that a client's
+    /// change of watch and a device's arrival never interleave.
+    private let membership = Protected(())
 
     private struct Registry {
         var channels: [Channel] = []
         var clients: [ObjectIdentifier: ClientConnection] = [:]
         var droppedByGoneClients = 0
+        /// The devices served now, in the order they came: those named first.
+        var devices: [ServedDevice] = []
+        /// What devices that left dropped.
+        var droppedByGoneDevices = 0
+        var hotplug: Disposable?
     }
 
     /// Creates a server; nothing listens until ``start()``.
     public init(configuration: Configuration) {
         self.configuration = configuration
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        served = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger) }
+        let named = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger) }
+        registry.withLock { $0.devices = named }
     }
 
+    private var served: [ServedDevice] { registry.withLock { $0.devices } }
+
     /// Listens on every configured address; returns the addresses bound (a port 0 is given
-    /// one by the system).
+    /// one by the system). With ``Configuration/followsHotplug``, first finds the receivers
+    /// plugged in and starts listening to udev (a ``GPSError`` when udev is not available).
     @discardableResult
     public func start() throws -> [SocketAddress] {
+        if configuration.followsHotplug { try followHotplug() }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -111,6 +129,10 @@ public final class GPSDServer: @unchecked Sendable {
 
     /// Stops listening, disconnects every client and closes every device.
     public func stop() {
+        registry.withLock { state in
+            defer { state.hotplug = nil }
+            return state.hotplug
+        }?.dispose()
         let channels = registry.withLock { $0.channels }
         for channel in channels { try? channel.close().wait() }
         let clients = registry.withLock { Array($0.clients.values) }
@@ -137,14 +159,78 @@ public final class GPSDServer: @unchecked Sendable {
         for device in served { device.detach(client) }
     }
 
-    /// `client` watches exactly `paths` from now on.
-    func watch(_ client: ClientConnection, paths: [String]) {
-        for device in served {
-            if paths.contains(device.path) { device.attach(client) } else { device.detach(client) }
+    /// `client` watches what its policy says from now on.
+    func watch(_ client: ClientConnection) {
+        membership.withLock { _ in
+            for device in served {
+                if client.watches(device.path) { device.attach(client) } else { device.detach(client) }
+            }
         }
     }
 
+    // MARK: Devices coming and going
+
+    /// Serves the device at `path` from now on (what gpsd's `gpsdctl add` asks of gpsd): it
+    /// appears in `DEVICES`, and each client watching every device (or this one) is attached
+    /// to it, which opens it, and told with a `DEVICE` line. Does nothing for a device
+    /// already served.
+    public func addDevice(_ path: String) {
+        let device = registry.withLock { state -> ServedDevice? in
+            guard !state.devices.contains(where: { $0.path == path }) else { return nil }
+            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger)
+            state.devices.append(device)
+            return device
+        }
+        guard let device else { return }
+        let clients = registry.withLock { Array($0.clients.values) }
+        let watching = membership.withLock { _ in
+            clients.filter { client in
+                guard client.watches(path) else { return false }
+                device.attach(client)
+                return true
+            }
+        }
+        let line = Array(ServerReply.device(device.description).line.utf8)
+        for client in watching { client.send(line) }
+    }
+
+    /// Stops serving the device at `path` (what gpsd's `gpsdctl remove` asks): it is closed,
+    /// its watchers are told (`DEVICE` with `activated` 0) and stay connected, and it leaves
+    /// `DEVICES`. Does nothing for a device not served.
+    public func removeDevice(_ path: String) {
+        let device = registry.withLock { state -> ServedDevice? in
+            guard let index = state.devices.firstIndex(where: { $0.path == path }) else { return nil }
+            return state.devices.remove(at: index)
+        }
+        guard let device else { return }
+        membership.withLock { _ in device.retire() }
+        registry.withLock { $0.droppedByGoneDevices += device.dropped }
+    }
+
+    /// Serves the receivers plugged in now, and those plugged in later, until ``stop()``.
+    private func followHotplug() throws(GPSError) {
+        let named = Set(configuration.devices)
+        let failure = Protected<GPSError?>(nil)
+        // Listening first: a receiver plugged in while the ports are looked at is not missed
+        // (adding one twice does nothing).
+        let subscription = Hotplug.events().observe { [weak self] event in
+            switch event {
+            case .next(.added(let port)) where port.kind == .gps: self?.addDevice(port.path)
+            case .next(.removed(let path)) where !named.contains(path): self?.removeDevice(path)
+            case .next: break
+            case .error(let error): failure.withLock { $0 = error }
+            case .completed: break
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        registry.withLock { $0.hotplug = subscription }
+        for port in try PortDiscovery.ports() where port.kind == .gps { addDevice(port.path) }
+    }
+
     func devices() -> [DeviceDescription] { served.map(\.description) }
+
+    /// The paths of the devices served now: those named, and those found and still plugged in.
+    public var devicePaths: [String] { served.map(\.path) }
 
     func snapshot() -> ClientSession.ServerState {
         var latest: [String: (fix: Fix?, view: SatelliteView?)] = [:]
@@ -163,7 +249,8 @@ public final class GPSDServer: @unchecked Sendable {
     /// What was dropped so far, over every device and every client (gone ones included).
     public var drops: Drops {
         let clients = registry.withLock { state in state.droppedByGoneClients + state.clients.values.reduce(0) { $0 + $1.dropped.load(ordering: .relaxed) } }
-        return Drops(fromDevices: served.reduce(0) { $0 + $1.dropped }, toClients: clients)
+        let gone = registry.withLock { $0.droppedByGoneDevices }
+        return Drops(fromDevices: served.reduce(gone) { $0 + $1.dropped }, toClients: clients)
     }
 
     /// How many clients are connected now (for tests of their lifetime).

@@ -22,6 +22,8 @@ final class ServedDevice: @unchecked Sendable {
         var latestView: SatelliteView?
         /// The device failed or went away while watched: its watchers were told once.
         var lost = false
+        /// No longer served (unplugged): it opens no more.
+        var retired = false
     }
 
     /// How long after a loss the device is tried again while someone watches it.
@@ -50,6 +52,7 @@ final class ServedDevice: @unchecked Sendable {
     /// `client` watches it from now on; the first watcher opens it.
     func attach(_ client: ClientConnection) {
         let open = state.withLock { state -> Bool in
+            guard !state.retired else { return false }
             state.watchers[ObjectIdentifier(client)] = client
             state.closing?.dispose()
             state.closing = nil
@@ -81,12 +84,13 @@ final class ServedDevice: @unchecked Sendable {
             $0.activated = UTCTime.now
         }
         // One subscription, so that each cycle's views and sentences keep their order with its fix.
-        subscription += monitor.events(satellites: true, sentences: true).observe(
+        subscription += monitor.events(satellites: true, sentences: true, bytes: true).observe(
             next: { [weak self] event in
                 switch event {
                 case .fix(let fix): self?.publish(fix)
                 case .satellites(let view): self?.publish(view)
                 case .sentence(let sentence): self?.publish(sentence)
+                case .bytes(let bytes): self?.publish(bytes)
                 case .rejected: break
                 }
             },
@@ -115,8 +119,30 @@ final class ServedDevice: @unchecked Sendable {
     }
 
     private func retry() {
-        let again = state.withLock { !$0.watchers.isEmpty && $0.subscription == nil }
+        let again = state.withLock { !$0.retired && !$0.watchers.isEmpty && $0.subscription == nil }
         if again { subscribe() }
+    }
+
+    /// No longer served (the device was unplugged): closed at once, its watchers told (unless
+    /// they were already, when reading failed first) and let go.
+    func retire() {
+        let (subscription, watchers) = state.withLock { state -> (Disposable?, [ClientConnection]) in
+            defer {
+                state.retired = true
+                state.lost = true
+                state.watchers = [:]
+                state.subscription = nil
+                state.activated = nil
+                state.latestFix = nil
+                state.latestView = nil
+            }
+            state.closing?.dispose()
+            state.closing = nil
+            return (state.subscription, state.lost ? [] : Array(state.watchers.values))
+        }
+        subscription?.dispose()
+        let line = Array(ServerReply.deviceGone(path: path).line.utf8)
+        for client in watchers { client.send(line) }
     }
 
     private func close() {
@@ -157,9 +183,15 @@ final class ServedDevice: @unchecked Sendable {
         for client in watchers() where client.wantsJSON(from: path) { client.send(line) }
     }
 
+    /// To clients in NMEA mode or raw mode 1: each valid sentence as received.
     private func publish(_ sentence: ReceivedSentence) {
         state.withLock { $0.seenNMEA = true }
         let line = Array(sentence.text.utf8) + [0x0D, 0x0A]
         for client in watchers() where client.wantsSentences(from: path) { client.send(line) }
+    }
+
+    /// To clients in raw mode 2: the device's bytes unchanged.
+    private func publish(_ bytes: [UInt8]) {
+        for client in watchers() where client.wantsBytes(from: path) { client.send(bytes) }
     }
 }

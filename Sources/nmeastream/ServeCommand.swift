@@ -15,11 +15,13 @@ struct ServeCommand: ParsableCommand {
             built on libgps) on 127.0.0.1:2947 and [::1]:2947 unless --listen says \
             otherwise. A device opens when the first client watches it and closes when the \
             last one stops, disconnects or dies (after --linger). With no device named, every \
-            port `nmeastream list` classes as a receiver is served. nmeastream never writes to \
-            a receiver: requests to change a device's settings are refused.
+            port `nmeastream list` classes as a receiver is served, those plugged in later too; \
+            one unplugged is announced to its clients, who stay connected, and is served again \
+            when it comes back. nmeastream never writes to a receiver: requests to change a \
+            device's settings are refused.
 
-            Exit codes: 0 stopped by a signal; 64 usage error; 69 no receiver to serve, or \
-            the port cannot be listened on (gpsd may hold it).
+            Exit codes: 0 stopped by a signal; 64 usage error; 69 udev is not available to \
+            find receivers, or the port cannot be listened on (gpsd may hold it).
 
             Examples:
               nmeastream serve
@@ -46,25 +48,14 @@ struct ServeCommand: ParsableCommand {
     var reportRelease: String?
 
     mutating func run() throws {
-        var paths = devices
-        if paths.isEmpty {
-            do throws(GPSError) {
-                paths = try PortDiscovery.ports().filter { $0.kind == .gps }.map(\.path)
-            } catch {
-                printError(error.message)
-                throw ExitCode.unavailable
-            }
-            guard !paths.isEmpty else {
-                printError("no receiver found to serve (see `nmeastream list`), and none named")
-                throw ExitCode.unavailable
-            }
-        }
         let addresses = listen.isEmpty
             ? [ListenAddress(host: "127.0.0.1", port: 2947), ListenAddress(host: "::1", port: 2947)] : listen
         var configuration = GPSDServer.Configuration(
-            devices: paths, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
+            devices: devices, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
             linger: .milliseconds(Int64(max(0, linger) * 1000)),
             version: VersionInfo(release: reportRelease ?? "nmeastream", revision: reportRelease ?? "nmeastream"))
+        // No device named: every receiver plugged in, now and later.
+        configuration.followsHotplug = devices.isEmpty
         // Started by systemd from nmeastream.socket: its sockets, already bound.
         configuration.listeningSockets = socketsFromSystemd()
         if !configuration.listeningSockets.isEmpty, !listen.isEmpty {
@@ -77,7 +68,13 @@ struct ServeCommand: ParsableCommand {
                 let host = address.ipAddress ?? "?"
                 return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
             }
-            printError("serving \(paths.joined(separator: ", ")) on \(listening.joined(separator: ", "))")
+            let served = devices.isEmpty ? "every receiver plugged in" : devices.joined(separator: ", ")
+            let now = devices.isEmpty ? " (now: \(server.devicePaths.isEmpty ? "none" : server.devicePaths.joined(separator: ", ")))" : ""
+            printError("serving \(served)\(now) on \(listening.joined(separator: ", "))")
+        } catch let error as GPSError {
+            server.stop()
+            printError(error.message)
+            throw ExitCode.unavailable
         } catch {
             server.stop()
             let port = addresses.first?.port ?? 2947

@@ -11,12 +11,17 @@ Starts COMMAND (which inherits the testbed), then performs each step of STEPS.js
   {"unplug": "FILE.umockdev"}          remove the devices of FILE, children first, each announced
   {"sleep": SECONDS}
   {"mark": "NAME"}                     note the time (see HOTPLUG_TIMES)
+  {"connect": "REGEX", "send": "TEXT"} connect to 127.0.0.1 on the port REGEX's first group
+                                       finds in COMMAND's errors, send TEXT; every line the
+                                       connection receives joins the output as "client: LINE"
 then stops COMMAND with SIGINT and copies its standard output to ours, its errors to stderr.
 Steps time out after 10 s; a time-out exits 2. With HOTPLUG_TIMES=FILE in the environment,
 FILE receives the marks and the arrival time of every output line (monotonic seconds), as JSON.
 """
 import json
 import os
+import re
+import socket
 import signal
 import subprocess
 import sys
@@ -42,9 +47,11 @@ arrivals = []
 marks = {}
 
 
-def pump(stream, sink):
+def pump(stream, sink, prefix=b""):
     for line in iter(stream.readline, b""):
         now = time.monotonic()
+        if prefix:
+            line = prefix + line.replace(b"\r\n", b"\n")
         with lock:
             sink.append(line)
             arrivals.append([now, line.decode(errors="replace")])
@@ -53,6 +60,22 @@ def pump(stream, sink):
 errors = []
 threading.Thread(target=pump, args=(child.stdout, output), daemon=True).start()
 threading.Thread(target=pump, args=(child.stderr, errors), daemon=True).start()
+
+
+def connect(pattern, text):
+    with lock:
+        found = re.search(pattern.encode(), b"".join(errors))
+    if found is None:
+        return False
+    connection = socket.create_connection(("127.0.0.1", int(found.group(1))), timeout=10)
+    connection.settimeout(None)
+    connection.sendall(text.encode())
+    clients.append(connection)
+    threading.Thread(target=pump, args=(connection.makefile("rb"), output, b"client: "), daemon=True).start()
+    return True
+
+
+clients = []
 
 
 def seen(text, count):
@@ -87,6 +110,11 @@ for step in steps:
                 path = "/sys" + line[3:].strip()
                 testbed.uevent(path, "remove")
                 testbed.remove_device(path)
+    elif "connect" in step:
+        if not connect(step["connect"], step.get("send", "")):
+            sys.stderr.write(f"hotplug.py: no port in the errors for {step['connect']!r}\n")
+            status = 2
+            break
     elif "sleep" in step:
         time.sleep(step["sleep"])
     elif "mark" in step:

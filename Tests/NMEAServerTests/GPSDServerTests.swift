@@ -206,4 +206,100 @@ struct GPSDServerTests {
         #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil)
         #expect(openDescriptorCount(terminal.devicePath) == 0)
     }
+
+    @Test("a device added while a client watches every device: announced and opened; removed: announced as gone, closed, out of DEVICES, the client kept; added again: opened again")
+    func devicesComeAndGo() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let server = GPSDServer(configuration: .init(devices: [], speed: 9600, listen: [("127.0.0.1", 0)]))
+        let port = try #require(try server.start().first?.port)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        _ = client.readLine()
+        client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        #expect(client.readLine() == "{\"class\":\"DEVICES\",\"devices\":[]}")
+        #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
+
+        for round in 0..<2 {
+            server.addDevice(path)
+            server.addDevice(path)
+            #expect(client.readLine()?.hasPrefix("{\"class\":\"DEVICE\",\"path\":\"\(path)\",\"activated\":\"") == true, "round \(round)")
+            #expect(eventually { openDescriptorCount(path) == 1 }, "round \(round)")
+            #expect(terminal.waitUntilConfigured())
+            terminal.write(SyntheticEpochs.epoch(round) + SyntheticEpochs.epoch(round + 1))
+            #expect(client.readLine()?.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(path)\"") == true, "round \(round)")
+            server.removeDevice(path)
+            #expect(client.readLine(containing: "\"class\":\"DEVICE\"") == "{\"class\":\"DEVICE\",\"path\":\"\(path)\",\"activated\":0}")
+            #expect(openDescriptorCount(path) == 0, "closed before removeDevice returned")
+            client.send("?DEVICES;")
+            #expect(client.readLine(containing: "\"class\":\"DEVICES\"") == "{\"class\":\"DEVICES\",\"devices\":[]}")
+            #expect(server.devicePaths.isEmpty)
+        }
+    }
+
+    @Test("raw 2: the device's bytes unchanged, garbage and binary included; raw 1: each valid sentence")
+    func rawModes() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let raw2 = try LineClient(port: port)
+        _ = raw2.readLine()
+        raw2.send("?WATCH={\"raw\":2}\n")
+        #expect(raw2.readLine(containing: "\"class\":\"WATCH\"")?.contains("\"json\":false,\"nmea\":false,\"raw\":2") == true)
+        let raw1 = try LineClient(port: port)
+        _ = raw1.readLine()
+        raw1.send("?WATCH={\"raw\":1}\n")
+        #expect(raw1.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        // A u-blox binary packet, a corrupted sentence, LF-only line ends: all passed on as they came.
+        let binary: [UInt8] = [0xB5, 0x62, 0x01, 0x07, 0x00, 0x00, 0x08, 0x19]
+        let corrupted = Array("$GPGGA,120000.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,*00\n".utf8)
+        let bytes = binary + corrupted + SyntheticEpochs.epoch(0) + [0xFF, 0x00] + SyntheticEpochs.epoch(1)
+        terminal.write(bytes)
+        #expect(raw2.readBytes(bytes.count) == bytes)
+        let sentences = String(decoding: SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1), as: UTF8.self)
+            .split(separator: "\r\n").map(String.init)
+        var received: [String] = []
+        while received.count < sentences.count, let line = raw1.readLine() { received.append(line) }
+        #expect(received == sentences)
+    }
+
+    @Test("hostile clients (random bytes, a megabyte with no line end, requests a byte at a time, a thousand connections dropped) while another watches: it misses no epoch")
+    func hostileClients() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let reader = try #require(try watcher(port))
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        let epochs = 60
+        let master = terminal.master
+        let writer = Thread {
+            for index in 0...epochs {
+                let bytes = SyntheticEpochs.epoch(index)
+                _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                usleep(20_000)
+            }
+        }
+        writer.start()
+        var generator = SystemRandomNumberGenerator()
+        let noisy = try LineClient(port: port)
+        noisy.send(bytes: (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let long = try LineClient(port: port)
+        long.send(bytes: [UInt8](repeating: UInt8(ascii: "?"), count: 1) + [UInt8](repeating: UInt8(ascii: "W"), count: 1 << 20))
+        let slow = try LineClient(port: port)
+        for byte in "?WATCH={\"enable\":true,\"json\":true};?POLL;".utf8 { slow.send(bytes: [byte]) }
+        for _ in 0..<1000 { _ = try LineClient(port: port).readLine() }
+        // The epoch after the last is what completes it: every epoch up to `epochs - 1`.
+        var times: [String] = []
+        while times.count < epochs, let line = reader.readLine(containing: "\"class\":\"TPV\"", seconds: 10) {
+            if let range = line.range(of: "\"time\":\"") { times.append(String(line[range.upperBound...].prefix(24))) }
+        }
+        #expect(times == (0..<epochs).map(SyntheticEpochs.time))
+        #expect(slow.readLine(containing: "\"class\":\"POLL\"") != nil, "the request sent a byte at a time was read")
+        long.send("\n?VERSION;\n")
+        #expect(long.readLine(containing: "\"class\":\"VERSION\"") != nil, "the long line was skipped, the next request read")
+        #expect(server.drops == .init(fromDevices: 0, toClients: 0))
+    }
 }

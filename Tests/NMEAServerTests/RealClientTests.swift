@@ -10,7 +10,12 @@ import TestSupport
 struct RealClientTests {
     static let gpspipe = "/usr/bin/gpspipe"
     static let python = "/usr/bin/python3"
+    static let cgps = "/usr/bin/cgps"
+    static let tmux = "/usr/bin/tmux"
     static var hasGpspipe: Bool { FileManager.default.isExecutableFile(atPath: gpspipe) }
+    static var hasCgpsAndTmux: Bool {
+        FileManager.default.isExecutableFile(atPath: cgps) && FileManager.default.isExecutableFile(atPath: tmux)
+    }
     static var hasPythonGPS: Bool {
         FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gps/__init__.py")
             && FileManager.default.isExecutableFile(atPath: python)
@@ -115,5 +120,29 @@ struct RealClientTests {
         let fixes = output.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("fix ") }
         #expect(fixes.count == 3, "\(output)")
         #expect(fixes.allSatisfy { $0.hasSuffix(feed.terminal.devicePath) })
+    }
+
+    @Test("cgps in a terminal (tmux): the screen shows the position and the satellite table", .enabled(if: hasCgpsAndTmux, "gpsd-clients or tmux is not installed"))
+    func cgpsScreen() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let socket = "nmeastream-cgps-\(UUID().uuidString)"
+        // tmux leaves its server behind: started and stopped without Foundation's Process.
+        let started = spawnAndWait(Self.tmux, ["-L", socket, "new-session", "-d", "-x", "100", "-y", "30",
+                                               "\(Self.cgps) 127.0.0.1:\(feed.port)"])
+        try #require(started == 0, "tmux did not start")
+        defer { _ = spawnAndWait(Self.tmux, ["-L", socket, "kill-server"]) }
+        var screen = ""
+        let deadline = Date().addingTimeInterval(15)
+        // The fixture's fix (52.123456783 N, 4.321098767 E), and its GPS satellites, used.
+        let expected = ["52.12345678 N", "4.32109877 E", "3D FIX", "GP  5", "GP 13"]
+        while Date() < deadline {
+            screen = try run(Self.tmux, ["-L", socket, "capture-pane", "-p"]).output
+            if expected.allSatisfy(screen.contains) { break }
+            usleep(200_000)
+        }
+        for text in expected { #expect(screen.contains(text), "\(text) not on the screen:\n\(screen)") }
+        let satellites = screen.split(separator: "\n").filter { $0.contains("GP ") && $0.contains(" Y ") }
+        #expect(satellites.count >= 5, "the used GPS satellites in the table:\n\(screen)")
     }
 }

@@ -59,6 +59,30 @@ public final class LineClient {
         }
     }
 
+    /// The next `count` bytes as they came (lines and all), or fewer when they do not come
+    /// within `seconds`.
+    public func readBytes(_ count: Int, seconds: Double = 10) -> [UInt8] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while buffer.count < count {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { break }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(left * 1000)) > 0 else { break }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard received > 0 else { break }
+            buffer += chunk[..<received]
+        }
+        let taken = Array(buffer.prefix(count))
+        buffer.removeFirst(taken.count)
+        return taken
+    }
+
+    /// Sends `bytes` as they are.
+    public func send(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
     /// Reads lines until one contains `text`; that line, or `nil` after `seconds`.
     public func readLine(containing text: String, seconds: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(seconds)

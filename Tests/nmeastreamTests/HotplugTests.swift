@@ -88,3 +88,57 @@ struct WatchTests {
         #expect(fixes.filter { $0.contains(fix3) }.count == 2, "fixes from both devices")
     }
 }
+
+@Suite("nmeastream serve, following hotplug")
+struct ServeHotplugTests {
+    @Test("no device named: a receiver plugged in is served to a client already watching; unplugged, it is announced and the client stays; replugged, fixes again")
+    func servesWhatIsPluggedIn() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: HotplugTests.wrapper), "umockdev is not installed")
+        let lines = try String(contentsOfFile: Command.fixture("ublox-multi.nmea"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).map { "r 5 " + $0 + "^M^J" }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
+        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let ublox = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8.umockdev").path
+        let replugged = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8-replugged.umockdev").path
+        let fromFirst = "{\"class\":\"TPV\",\"device\":\"/dev/ttyACM0\""
+        let fromReplugged = "{\"class\":\"TPV\",\"device\":\"/dev/ttyACM3\""
+        let steps: [[String: Any]] = [
+            ["wait": "serving every receiver plugged in (now: none) on 127.0.0.1:"],
+            ["connect": "on 127\\.0\\.0\\.1:([0-9]+)", "send": "?WATCH={\"enable\":true,\"json\":true}\n"],
+            ["wait": "client: {\"class\":\"WATCH\""],
+            ["add": ublox],
+            ["script": ["/dev/ttyACM0", script.path]],
+            ["wait": fromFirst, "count": 2],
+            ["unplug": ublox],
+            ["wait": "\"activated\":0"],
+            ["add": replugged],
+            ["script": ["/dev/ttyACM3", script.path]],
+            ["wait": fromReplugged, "count": 2],
+        ]
+        let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-steps-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
+        defer { try? FileManager.default.removeItem(at: stepsFile) }
+        let result = try Command.run(["serve", "--listen", "127.0.0.1:0"],
+                                     launcher: [HotplugTests.wrapper, HotplugTests.python, HotplugTests.driver, stepsFile.path, "--"])
+        #expect(result.status == 0, "\(result.error)")
+        let received = result.outputLines.filter { $0.hasPrefix("client: ") }.map { String($0.dropFirst(8)) }
+        func objects(_ prefix: String) -> [String] { received.filter { $0.hasPrefix(prefix) } }
+        // The DEVICE line on arrival, before any report from it; the notice on unplugging.
+        let notices = received.filter { $0.hasPrefix("{\"class\":\"DEVICE\",") }
+        try #require(notices.count == 3, "\(notices)\n\(result.error)\n\(received.prefix(20))")
+        #expect(notices.first?.hasPrefix("{\"class\":\"DEVICE\",\"path\":\"/dev/ttyACM0\",\"activated\":\"") == true)
+        #expect(notices.dropFirst().first == "{\"class\":\"DEVICE\",\"path\":\"/dev/ttyACM0\",\"activated\":0}")
+        #expect(notices.last?.hasPrefix("{\"class\":\"DEVICE\",\"path\":\"/dev/ttyACM3\",\"activated\":\"") == true)
+        let first = try #require(received.firstIndex(of: notices[0]))
+        let gone = try #require(received.firstIndex(of: notices[1]))
+        let back = try #require(received.lastIndex(of: notices[2]))
+        #expect(received[..<first].allSatisfy { !$0.hasPrefix("{\"class\":\"TPV\"") })
+        let before = received[first..<gone].filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        let after = received[back...].filter { $0.hasPrefix("{\"class\":\"TPV\"") }
+        #expect(before.count >= 2 && before.allSatisfy { $0.hasPrefix(fromFirst) })
+        #expect(after.count >= 2 && after.allSatisfy { $0.hasPrefix(fromReplugged) })
+        #expect(objects("{\"class\":\"SKY\",\"device\":\"/dev/ttyACM3\"").count > 0)
+        #expect(received[gone..<back].allSatisfy { !$0.hasPrefix("{\"class\":\"TPV\"") }, "nothing from a device unplugged")
+    }
+}

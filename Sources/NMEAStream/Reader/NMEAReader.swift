@@ -198,6 +198,7 @@ public final class NMEAReader: @unchecked Sendable {
             isDecoding = false
             releaseListeners()
         }
+        callDelegates { $0.reader(self, didRead: chunk) }
         decoder.feed(chunk) { event in
             guard !isFinished else { return }
             notify(event)

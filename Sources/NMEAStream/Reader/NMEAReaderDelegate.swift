@@ -18,6 +18,9 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence)
     /// Input was rejected (bad checksum, garbage, a malformed field…).
     func reader(_ reader: NMEAReader, didReject input: RejectedInput)
+    /// One read of the source returned these bytes, unchanged; what is decoded from them
+    /// follows. They are borrowed from the reader's buffer: copy them during the call only.
+    func reader(_ reader: NMEAReader, didRead bytes: UnsafeRawBufferPointer)
     /// ``GPSSource/automatic`` chose this port (before opening it).
     func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo)
     /// With ``GPSSource/watch``: the device went away; the epoch in progress was delivered, and
@@ -44,6 +47,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didReject input: RejectedInput) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didRead bytes: UnsafeRawBufferPointer) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {}
     /// Does nothing.

@@ -26,6 +26,9 @@ public enum GPSEvent: Sendable {
     case sentence(ReceivedSentence)
     /// Input that was rejected.
     case rejected(RejectedInput)
+    /// What one read of the source returned, unchanged, before any of it is decoded: binary
+    /// packets, line ends and garbage included (a read may end in the middle of a sentence).
+    case bytes([UInt8])
 
     /// The fix, when this is one.
     public var fix: Fix? { if case .fix(let fix) = self { fix } else { nil } }
@@ -35,4 +38,6 @@ public enum GPSEvent: Sendable {
     public var sentence: ReceivedSentence? { if case .sentence(let sentence) = self { sentence } else { nil } }
     /// The reject, when this is one.
     public var rejected: RejectedInput? { if case .rejected(let reject) = self { reject } else { nil } }
+    /// The bytes read, when this is them.
+    public var bytes: [UInt8]? { if case .bytes(let bytes) = self { bytes } else { nil } }
 }

@@ -155,14 +155,14 @@ public final class GPSMonitor: Sendable {
         buffered(interested([.rejects]) { $0.rejected }, "rejects", delivery, dropped)
     }
 
-    /// Fixes, and satellite views, sentences and rejects as asked, in the order the reader
-    /// made them, through one buffer: for a consumer that needs them in the receiver's order
-    /// (a gpsd-protocol server sends each cycle's SKY before its TPV). Buffered by `delivery`
-    /// (the monitor's ``delivery`` when `nil`); skipped events counted in `dropped` and in the
-    /// monitor's ``dropped``.
-    public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false,
+    /// Fixes, and satellite views, sentences, rejects and the bytes read as asked, in the
+    /// order the reader made them, through one buffer: for a consumer that needs them in the
+    /// receiver's order (a gpsd-protocol server sends each cycle's SKY before its TPV).
+    /// Buffered by `delivery` (the monitor's ``delivery`` when `nil`); skipped events counted
+    /// in `dropped` and in the monitor's ``dropped``.
+    public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false, bytes: Bool = false,
                        delivery: BufferPolicy? = nil, dropped: DropCounter? = nil) -> Signal<GPSEvent, GPSError> {
-        let kinds = [(satellites, ConnectionState.Kind.satellites), (sentences, .sentences), (rejects, .rejects)]
+        let kinds = [(satellites, ConnectionState.Kind.satellites), (sentences, .sentences), (rejects, .rejects), (bytes, .bytes)]
             .filter(\.0).map(\.1)
         let chosen = interested(kinds) { event -> GPSEvent? in
             switch event {
@@ -170,6 +170,7 @@ public final class GPSMonitor: Sendable {
             case .satellites: satellites ? event : nil
             case .sentence: sentences ? event : nil
             case .rejected: rejects ? event : nil
+            case .bytes: bytes ? event : nil
             }
         }
         return buffered(chosen, "events", delivery ?? self.delivery, dropped)
@@ -216,11 +217,13 @@ extension GPSSource {
 /// (fixes always), and the reader now open.
 final class ConnectionState: Sendable {
     /// A kind of event sent only while it has subscribers.
-    enum Kind: Int { case satellites, sentences, rejects }
+    enum Kind { case satellites, sentences, rejects, bytes }
 
-    /// The subscriber count of each kind, 20 bits apiece in one word: read for every event, so
-    /// an atomic, not a lock.
-    private let subscribers = Atomic<Int>(0)
+    // The subscriber count of each kind: read for every event, so atomics, not a lock.
+    private let satellites = Atomic<Int>(0)
+    private let sentences = Atomic<Int>(0)
+    private let rejects = Atomic<Int>(0)
+    private let bytes = Atomic<Int>(0)
 
     private let readerNow = Protected(WeakReader())
     private struct WeakReader {
@@ -232,10 +235,18 @@ final class ConnectionState: Sendable {
     /// The reader of the connection now open, while it exists (for the tests of its lifetime).
     var reader: NMEAReader? { readerNow.withLock { $0.reader } }
 
-    func wants(_ kind: Kind) -> Bool { subscribers.load(ordering: .relaxed) >> (20 * kind.rawValue) & 0xF_FFFF != 0 }
+    func wants(_ kind: Kind) -> Bool { withCount(kind) { $0.load(ordering: .relaxed) != 0 } }
+    func subscribe(_ kind: Kind) { withCount(kind) { _ = $0.add(1, ordering: .relaxed) } }
+    func unsubscribe(_ kind: Kind) { withCount(kind) { _ = $0.subtract(1, ordering: .relaxed) } }
 
-    func subscribe(_ kind: Kind) { subscribers.add(1 << (20 * kind.rawValue), ordering: .relaxed) }
-    func unsubscribe(_ kind: Kind) { subscribers.subtract(1 << (20 * kind.rawValue), ordering: .relaxed) }
+    private func withCount<Result>(_ kind: Kind, _ body: (borrowing Atomic<Int>) -> Result) -> Result {
+        switch kind {
+        case .satellites: body(satellites)
+        case .sentences: body(sentences)
+        case .rejects: body(rejects)
+        case .bytes: body(bytes)
+        }
+    }
 }
 
 /// The delegate proxy of the `monitorLocations` pattern: reader callbacks become events.
@@ -274,6 +285,11 @@ private final class SignalDelegate: NMEAReaderDelegate, @unchecked Sendable {
     func reader(_ reader: NMEAReader, didReject input: RejectedInput) {
         guard connection.wants(.rejects) else { return }
         add(.rejected(input))
+    }
+
+    func reader(_ reader: NMEAReader, didRead bytes: UnsafeRawBufferPointer) {
+        guard connection.wants(.bytes) else { return }
+        add(.bytes(Array(bytes)))
     }
 
     func reader(_ reader: NMEAReader, didLoseDevice path: String) { flush() }
