@@ -34,35 +34,42 @@ public enum GPSDJSON {
         writer.endObject()
     }
 
-    /// Writes `view` as a gpsd `SKY` object: `class`, `time`, `nSat`, `uSat`, and `satellites`
+    /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, `nSat`, `uSat`, and `satellites`
     /// with `PRN`, `gnssid`, `svid`, `sigid`, `el`, `az` (degrees), `ss` (dB-Hz) and `used`.
     /// `device`, when given, follows `class`.
-    public static func writeSKY(_ view: SatelliteView, device: String? = nil, to writer: inout JSONWriter) {
+    public static func writeSKY(_ sky: Sky, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "SKY")
         if let device { writer.string("device", device) }
-        if let time = view.time { writer.time("time", time) }
-        writer.integer("nSat", view.satellites.count)
-        writer.integer("uSat", view.usedCount)
+        if let time = sky.time { writer.time("time", time) }
+        writer.integer("nSat", sky.satelliteCount)
+        writer.integer("uSat", sky.usedCount)
         writer.beginArray("satellites")
-        for satellite in view.satellites {
-            writer.beginObject()
-            if let id = satellite.id {
-                writer.integer("PRN", id.gpsdPRN)
-                writer.integer("gnssid", id.constellation.gnssID)
-                writer.integer("svid", id.svid)
-            } else {
-                writer.integer("PRN", satellite.nmeaID)
+        for view in sky.views {
+            for satellite in view.satellites {
+                writer.beginObject()
+                if let id = satellite.id {
+                    writer.integer("PRN", id.gpsdPRN)
+                    writer.integer("gnssid", id.constellation.gnssID)
+                    writer.integer("svid", id.svid)
+                } else {
+                    writer.integer("PRN", satellite.nmeaID)
+                }
+                if let signal = view.signalID { writer.integer("sigid", signal) }
+                writer.number("el", satellite.elevation, decimals: 1)
+                writer.number("az", satellite.azimuth, decimals: 1)
+                writer.number("ss", satellite.snr, decimals: 1)
+                writer.bool("used", satellite.used)
+                writer.endObject()
             }
-            if let signal = view.signalID { writer.integer("sigid", signal) }
-            writer.number("el", satellite.elevation, decimals: 1)
-            writer.number("az", satellite.azimuth, decimals: 1)
-            writer.number("ss", satellite.snr, decimals: 1)
-            writer.bool("used", satellite.used)
-            writer.endObject()
         }
         writer.endArray()
         writer.endObject()
+    }
+
+    /// Writes one view as a `SKY` object of its own (as the `Sky` overload does).
+    public static func writeSKY(_ view: SatelliteView, device: String? = nil, to writer: inout JSONWriter) {
+        writeSKY(Sky(views: [view]), device: device, to: &writer)
     }
 
     /// `fix` as one line of gpsd JSON, without the newline.

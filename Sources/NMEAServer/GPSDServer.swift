@@ -233,7 +233,7 @@ public final class GPSDServer: @unchecked Sendable {
     public var devicePaths: [String] { served.map(\.path) }
 
     func snapshot() -> ClientSession.ServerState {
-        var latest: [String: (fix: Fix?, view: SatelliteView?)] = [:]
+        var latest: [String: (fix: Fix?, sky: Sky?)] = [:]
         for device in served where device.isOpen { latest[device.path] = device.latest }
         return ClientSession.ServerState(devices: devices(), version: configuration.version, now: .now, latest: latest)
     }

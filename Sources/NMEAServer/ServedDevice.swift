@@ -19,7 +19,9 @@ final class ServedDevice: @unchecked Sendable {
         var activated: UTCTime?
         var seenNMEA = false
         var latestFix: Fix?
-        var latestView: SatelliteView?
+        var latestSky: Sky?
+        /// The views of the epoch under way, reported as one SKY.
+        var sky = SkyAssembler()
         /// The device failed or went away while watched: its watchers were told once.
         var lost = false
         /// No longer served (unplugged): it opens no more.
@@ -40,8 +42,8 @@ final class ServedDevice: @unchecked Sendable {
         state.withLock { DeviceDescription(path: path, activated: $0.activated, seenNMEA: $0.seenNMEA) }
     }
 
-    /// Its latest fix and view while it is open.
-    var latest: (fix: Fix?, view: SatelliteView?) { state.withLock { ($0.latestFix, $0.latestView) } }
+    /// Its latest fix and sky while it is open.
+    var latest: (fix: Fix?, sky: Sky?) { state.withLock { ($0.latestFix, $0.latestSky) } }
 
     /// Reports skipped because the server fell behind the device (see ``GPSMonitor/dropped``).
     var dropped: Int { monitor.dropped.count }
@@ -82,6 +84,7 @@ final class ServedDevice: @unchecked Sendable {
         state.withLock {
             $0.subscription = subscription
             $0.activated = UTCTime.now
+            $0.sky = SkyAssembler()
         }
         // One subscription, so that each cycle's views and sentences keep their order with its fix.
         subscription += monitor.events(satellites: true, sentences: true, bytes: true).observe(
@@ -106,7 +109,7 @@ final class ServedDevice: @unchecked Sendable {
             state.subscription = nil
             state.activated = nil
             state.latestFix = nil
-            state.latestView = nil
+            state.latestSky = nil
             defer { state.lost = true }
             return (Array(state.watchers.values), !state.lost)
         }
@@ -134,7 +137,7 @@ final class ServedDevice: @unchecked Sendable {
                 state.subscription = nil
                 state.activated = nil
                 state.latestFix = nil
-                state.latestView = nil
+                state.latestSky = nil
             }
             state.closing?.dispose()
             state.closing = nil
@@ -151,7 +154,7 @@ final class ServedDevice: @unchecked Sendable {
                 state.subscription = nil
                 state.activated = nil
                 state.latestFix = nil
-                state.latestView = nil
+                state.latestSky = nil
             }
             return state.subscription
         }
@@ -161,18 +164,25 @@ final class ServedDevice: @unchecked Sendable {
 
     private func watchers() -> [ClientConnection] { state.withLock { Array($0.watchers.values) } }
 
+    /// The epoch's sky (its views as one SKY, as gpsd sends it), then its TPV.
     private func publish(_ fix: Fix) {
-        state.withLock {
-            $0.latestFix = fix
-            $0.seenNMEA = true
-            $0.lost = false
+        let sky = state.withLock { state -> Sky? in
+            state.latestFix = fix
+            state.seenNMEA = true
+            state.lost = false
+            return state.sky.finish()
         }
+        if let sky { publish(sky) }
         sendJSON { GPSDJSON.writeTPV(fix, device: path, to: &$0) }
     }
 
     private func publish(_ view: SatelliteView) {
-        state.withLock { $0.latestView = view }
-        sendJSON { GPSDJSON.writeSKY(view, device: path, to: &$0) }
+        if let completed = state.withLock({ $0.sky.add(view) }) { publish(completed) }
+    }
+
+    private func publish(_ sky: Sky) {
+        state.withLock { $0.latestSky = sky }
+        sendJSON { GPSDJSON.writeSKY(sky, device: path, to: &$0) }
     }
 
     /// Renders a report once and sends it to every watcher that wants JSON.

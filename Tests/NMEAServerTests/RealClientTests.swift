@@ -134,15 +134,16 @@ struct RealClientTests {
         defer { _ = spawnAndWait(Self.tmux, ["-L", socket, "kill-server"]) }
         var screen = ""
         let deadline = Date().addingTimeInterval(15)
-        // The fixture's fix (52.123456783 N, 4.321098767 E), and its GPS satellites, used.
-        let expected = ["52.12345678 N", "4.32109877 E", "3D FIX", "GP  5", "GP 13"]
+        // The fixture's fix (52.123456783 N, 4.321098767 E, GGA quality 2), and its sky: one SKY
+        // for the epoch's four constellations, 14 satellites of which 12 used.
+        let expected = ["52.12345678 N", "4.32109877 E", "3D DGPS FIX", "Seen 14/Used 12", "GP  5", "GL  6", "GA  47", "BD 11"]
         while Date() < deadline {
             screen = try run(Self.tmux, ["-L", socket, "capture-pane", "-p"]).output
             if expected.allSatisfy(screen.contains) { break }
             usleep(200_000)
         }
         for text in expected { #expect(screen.contains(text), "\(text) not on the screen:\n\(screen)") }
-        let satellites = screen.split(separator: "\n").filter { $0.contains("GP ") && $0.contains(" Y ") }
-        #expect(satellites.count >= 5, "the used GPS satellites in the table:\n\(screen)")
+        let used = screen.split(separator: "\n").filter { $0.hasSuffix("  Y x") }
+        #expect(used.count == 12, "the used satellites in the table:\n\(screen)")
     }
 }

@@ -17,8 +17,8 @@ public enum ServerReply: Sendable, Equatable {
     case watch(WatchPolicy)
     /// `ERROR`.
     case error(String)
-    /// `POLL`: the latest fix and view of each active device, at `time`.
-    case poll(time: UTCTime, active: Int, fixes: [(device: String, fix: Fix)], views: [(device: String, view: SatelliteView)])
+    /// `POLL`: the latest fix and sky of each active device, at `time`.
+    case poll(time: UTCTime, active: Int, fixes: [(device: String, fix: Fix)], skies: [(device: String, sky: Sky)])
 
     public static func == (lhs: ServerReply, rhs: ServerReply) -> Bool { lhs.line == rhs.line }
 
@@ -73,7 +73,7 @@ public enum ServerReply: Sendable, Equatable {
             writer.asciiString("class", "ERROR")
             writer.string("message", message)
             writer.endObject()
-        case .poll(let time, let active, let fixes, let views):
+        case .poll(let time, let active, let fixes, let skies):
             writer.beginObject()
             writer.asciiString("class", "POLL")
             writer.time("time", time)
@@ -82,7 +82,7 @@ public enum ServerReply: Sendable, Equatable {
             for (device, fix) in fixes { GPSDJSON.writeTPV(fix, device: device, to: &writer) }
             writer.endArray()
             writer.beginArray("sky")
-            for (device, view) in views { GPSDJSON.writeSKY(view, device: device, to: &writer) }
+            for (device, sky) in skies { GPSDJSON.writeSKY(sky, device: device, to: &writer) }
             writer.endArray()
             writer.endObject()
         }

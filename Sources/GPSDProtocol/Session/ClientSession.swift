@@ -16,12 +16,12 @@ public struct ClientSession: Sendable {
         public var version: VersionInfo
         /// The time now, for `POLL`.
         public var now: UTCTime
-        /// The latest fix and view of each open device, by path, for `POLL`.
-        public var latest: [String: (fix: Fix?, view: SatelliteView?)]
+        /// The latest fix and sky of each open device, by path, for `POLL`.
+        public var latest: [String: (fix: Fix?, sky: Sky?)]
 
         /// Describes the server.
         public init(devices: [DeviceDescription], version: VersionInfo, now: UTCTime,
-                    latest: [String: (fix: Fix?, view: SatelliteView?)] = [:]) {
+                    latest: [String: (fix: Fix?, sky: Sky?)] = [:]) {
             self.devices = devices
             self.version = version
             self.now = now
@@ -88,13 +88,13 @@ public struct ClientSession: Sendable {
     private func poll(_ server: ServerState) -> ServerReply {
         let active = server.devices.filter { $0.activated != nil && policy.watches($0.path) }
         var fixes: [(device: String, fix: Fix)] = []
-        var views: [(device: String, view: SatelliteView)] = []
+        var skies: [(device: String, sky: Sky)] = []
         for device in active {
             guard let latest = server.latest[device.path] else { continue }
             if let fix = latest.fix { fixes.append((device.path, fix)) }
-            if let view = latest.view { views.append((device.path, view)) }
+            if let sky = latest.sky { skies.append((device.path, sky)) }
         }
-        return .poll(time: server.now, active: active.count, fixes: fixes, views: views)
+        return .poll(time: server.now, active: active.count, fixes: fixes, skies: skies)
     }
 
     /// `?DEVICE;` or `?DEVICE={"path":...}` reports a device; any setting is refused.
