@@ -60,7 +60,7 @@ let package = Package(
         // beside the project: for the tests of the core, the reader and the command.
         .target(
             name: "TestSupport",
-            dependencies: ["CPlatform", "Signals"],
+            dependencies: ["CPlatform", "NMEA", "Signals"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

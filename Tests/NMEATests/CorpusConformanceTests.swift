@@ -64,45 +64,12 @@ struct CorpusConformanceTests {
         #expect(unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(unexplained.joined(separator: "\n"))")
     }
 
-    /// 1024 weeks in milliseconds: the GPS week number's rollover, by which gpsd moves dates it
-    /// takes to be from before its build.
-    private static let gpsWeekRollover: Int64 = 1024 * 7 * 86_400_000
+    private static let gpsWeekRollover = TPVEpochs.gpsWeekRollover
 
     private func percent(_ value: Double) -> String { "\((value * 1000).rounded() / 10)%" }
 }
 
-/// The per-log table of `Tests/KNOWN-DIFFERENCES.md`.
-struct KnownDifferences {
-    struct Entry {
-        var epochs: Int
-        var fields: Set<String>
-    }
-
-    static func load() throws -> [String: Entry] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("KNOWN-DIFFERENCES.md")
-        var entries: [String: Entry] = [:]
-        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
-            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
-            guard cells.count >= 4, cells[0].hasSuffix(".log"), let epochs = Int(cells[1]) else { continue }
-            let fields = Set(cells[2].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            entries[cells[0]] = Entry(epochs: epochs, fields: fields)
-        }
-        return entries
-    }
-}
-
-/// TPV objects by epoch, as tpvcompare.py keys them.
-enum TPVEpochs {
-    static let tolerances: [(String, Double)] = [
-        ("lat", 1e-6), ("lon", 1e-6), ("altMSL", 0.01), ("altHAE", 0.01), ("speed", 0.01), ("track", 0.01),
-    ]
-
-    static func read(chk url: URL) throws -> [Int64: [String: Any]] {
-        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
-        return epochs(lines: text.split(whereSeparator: \.isNewline).map(String.init))
-    }
-
+extension TPVEpochs {
     /// Decodes a log with nmeastream and reads its TPV output back as JSON.
     static func replay(_ bytes: [UInt8]) -> [Int64: [String: Any]] {
         let decoder = NMEADecoder()
@@ -117,48 +84,5 @@ enum TPVEpochs {
         bytes.withUnsafeBytes { decoder.feed($0, handle) }
         decoder.finish(handle)
         return epochs(lines: lines)
-    }
-
-    static func epochs(lines: [String]) -> [Int64: [String: Any]] {
-        var result: [Int64: [String: Any]] = [:]
-        for line in lines where line.hasPrefix("{") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["class"] as? String == "TPV", let time = object["time"] as? String,
-                  let key = milliseconds(time)
-            else { continue }
-            result[key] = object
-        }
-        return result
-    }
-
-    static func mismatchedFields(expected: [String: Any], actual: [String: Any]) -> Set<String> {
-        var bad = Set<String>()
-        for (field, tolerance) in tolerances {
-            guard let want = (expected[field] as? NSNumber)?.doubleValue else { continue }
-            guard let got = (actual[field] as? NSNumber)?.doubleValue, abs(got - want) <= tolerance else {
-                bad.insert(field)
-                continue
-            }
-        }
-        if let mode = expected["mode"] as? Int, actual["mode"] as? Int != mode { bad.insert("mode") }
-        return bad
-    }
-
-    /// `yyyy-mm-ddThh:mm:ss[.fff]Z` as UTC milliseconds; nil for what Python's
-    /// `datetime.fromisoformat` refuses (such as second 60).
-    static func milliseconds(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20 else { return nil }
-        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19), second < 60,
-              let date = CalendarDate(year: year, month: month, day: day)
-        else { return nil }
-        var millis = 0.0
-        if bytes[19] == UInt8(ascii: "."), let end = bytes.firstIndex(of: UInt8(ascii: "Z")), let fraction = Double("0" + String(decoding: bytes[19..<end], as: UTF8.self)) {
-            millis = fraction * 1000
-        }
-        let seconds = Int64(date.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        return seconds * 1000 + Int64(millis.rounded())
     }
 }

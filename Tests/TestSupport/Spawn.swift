@@ -2,27 +2,88 @@
 import Glibc
 #endif
 
-/// Runs a program to its end with no output, and returns its exit status; `nil` when it
-/// cannot be started.
+/// A program run by its pid, without Foundation's `Process`.
 ///
-/// For programs that leave a daemon behind (tmux starts its server so): Foundation's `Process`
-/// learns that its child ended from a descriptor the child inherits, which such a daemon then
-/// holds open, so `waitUntilExit()` never returns. Here the child is waited for by its pid.
-public func spawnAndWait(_ executable: String, _ arguments: [String]) -> Int32? {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return nil }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-        guard errno == EINTR else { return nil }
+/// `Process` learns that its child ended from a descriptor the child inherits: a program
+/// that leaves a daemon behind (tmux starts its server so), or one whose descendants keep it,
+/// holds it open, and `waitUntilExit()` then never returns. Here the child is waited for by
+/// its pid.
+public final class ChildProcess {
+    /// The child's process ID.
+    public let pid: pid_t
+    private var status: Int32?
+
+    /// Starts `executable` with `arguments`, its standard input from /dev/null, its output
+    /// (and errors) to the file at `outputPath`, or to /dev/null.
+    public init(_ executable: String, _ arguments: [String], outputPath: String? = nil) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The child starts with no signal blocked and the usual dispositions: the thread that
+        // spawns it may block some (Dispatch's threads do), and a child that inherits a
+        // blocked SIGTERM never ends on one.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw SpawnError(code: result) }
+        self.pid = pid
     }
-    // WIFEXITED / WEXITSTATUS, which Swift does not import.
-    return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+
+    deinit {
+        if status == nil {
+            kill(pid, SIGKILL)
+            _ = waitForExit()
+        }
+    }
+
+    /// Whether it still runs.
+    public var isRunning: Bool {
+        guard status == nil else { return false }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        status = raw
+        return false
+    }
+
+    /// Sends SIGTERM.
+    public func terminate() { if status == nil { kill(pid, SIGTERM) } }
+
+    /// Waits for it to end; its exit status, or -1 when a signal ended it.
+    @discardableResult
+    public func waitForExit() -> Int32 {
+        if status == nil {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            status = raw
+        }
+        let raw = status ?? 0
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : -1
+    }
+}
+
+/// `posix_spawn` failed with this error number.
+public struct SpawnError: Error {
+    /// The error number.
+    public var code: Int32
+}
+
+/// Runs a program to its end with no output, and returns its exit status; `nil` when it
+/// cannot be started (see ``ChildProcess`` for why not Foundation's `Process`).
+public func spawnAndWait(_ executable: String, _ arguments: [String]) -> Int32? {
+    guard let child = try? ChildProcess(executable, arguments) else { return nil }
+    return child.waitForExit()
 }

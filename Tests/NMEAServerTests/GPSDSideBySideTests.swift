@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+@testable import NMEAServer
+import NMEAStream
+
+/// Whether gpsd and gpspipe are here to be compared with.
+private var gpsdAndClientsInstalled: Bool {
+    FileManager.default.isExecutableFile(atPath: GPSDSideBySideTests.gpsd)
+        && FileManager.default.isExecutableFile(atPath: GPSDSideBySideTests.gpspipe)
+}
+
+/// gpsd and the server side by side: one log played into two pseudo-terminals at once, one
+/// read by gpsd (Debian `gpsd`, `gpsd -b -N -n`), one by the server, each watched through
+/// `gpspipe -w`; per epoch the same time, position and mode (compared as the conformance test
+/// compares with gpsd's `.chk` files, within 1e-6 degree).
+@Suite("side by side with gpsd", .enabled(if: gpsdAndClientsInstalled, "gpsd or gpsd-clients is not installed"))
+struct GPSDSideBySideTests {
+    static let gpsd = "/usr/sbin/gpsd"
+    static let gpspipe = "/usr/bin/gpspipe"
+    static let compared: Set<String> = ["lat", "lon", "mode"]
+
+    /// Each side's TPVs by epoch.
+    struct Run {
+        var gpsd: [Int64: [String: Any]]
+        var ours: [Int64: [String: Any]]
+
+        /// gpsd's epochs that the server reported too (gpsd moves a date it takes to be from
+        /// before its build forward by 1024 weeks: matched 1024 weeks earlier), with the
+        /// compared fields that differ.
+        var common: [(time: Int64, differing: Set<String>)] {
+            gpsd.keys.sorted().compactMap { time in
+                guard let ours = ours[time] ?? ours[time - TPVEpochs.gpsWeekRollover], let theirs = gpsd[time] else { return nil }
+                return (time, TPVEpochs.mismatchedFields(expected: theirs, actual: ours).intersection(GPSDSideBySideTests.compared))
+            }
+        }
+    }
+
+    @Test("the test log: every epoch gpsd reports, the server reports alike, and no other")
+    func fixture() throws {
+        let run = try Self.sideBySide(Array(try Data(contentsOf: GPSDServerTests.fixture)))
+        #expect(run.gpsd.count >= 5, "gpsd reported \(run.gpsd.count) epochs")
+        #expect(run.common.count == run.gpsd.count && run.ours.count == run.gpsd.count)
+        let differing = run.common.filter { !$0.differing.isEmpty }
+        #expect(differing.isEmpty, "epochs that differ: \(differing.map(\.time))")
+    }
+
+    @Test("every log of the corpus: the epochs both report agree, but for the differences Tests/KNOWN-DIFFERENCES.md explains",
+          .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
+    func corpus() throws {
+        let known = try KnownDifferences.load()
+        let logs = try Corpus.logs(in: "gpsd-nmea")
+        let results = Protected<[String: Result<Run, any Error>]>([:])
+        // Eight logs at a time: each run mostly waits on its pacing.
+        let slots = DispatchSemaphore(value: 8)
+        let group = DispatchGroup()
+        for log in logs {
+            slots.wait()
+            DispatchQueue.global().async(group: group) {
+                defer { slots.signal() }
+                let result = Result { try Self.sideBySide(Array(try Data(contentsOf: log))) }
+                results.withLock { $0[log.lastPathComponent] = result }
+            }
+        }
+        group.wait()
+        var gpsdEpochs = 0, common = 0, differing = 0
+        var unexplained: [String] = []
+        for (name, result) in results.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            let run = try result.get()
+            let pairs = run.common
+            let bad = pairs.filter { !$0.differing.isEmpty }
+            gpsdEpochs += run.gpsd.count
+            common += pairs.count
+            differing += bad.count
+            guard !bad.isEmpty else { continue }
+            let fields = bad.reduce(into: Set<String>()) { $0.formUnion($1.differing) }
+            if let entry = known[name], bad.count <= entry.epochs, fields.isSubset(of: entry.fields) { continue }
+            unexplained.append("\(name): \(bad.count) epochs differ in \(fields.sorted())")
+        }
+        print("side by side with gpsd: \(logs.count) logs, gpsd reported \(gpsdEpochs) epochs, the server \(common) of them; \(common - differing) agree, \(differing) differ as documented")
+        #expect(gpsdEpochs > 1500)
+        #expect(Double(common) >= 0.95 * Double(gpsdEpochs), "the server reported \(common) of gpsd's \(gpsdEpochs) epochs")
+        #expect(unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(unexplained.joined(separator: "\n"))")
+    }
+
+    /// Plays `log` into two pseudo-terminals at once, eight lines every 20 ms, one read by gpsd
+    /// and one by the server, each watched by `gpspipe -w`.
+    static func sideBySide(_ log: [UInt8]) throws -> Run {
+        let theirs = try PseudoTerminal(), ours = try PseudoTerminal()
+        makeRaw(theirs.devicePath)
+        let gpsd = try GPSDProcess(device: theirs.devicePath)
+        defer { gpsd.stop() }
+        let server = GPSDServer(configuration: .init(devices: [ours.devicePath], speed: 9600, listen: [("127.0.0.1", 0)]))
+        let port = try #require(try server.start().first?.port)
+        defer { server.stop() }
+        let theirPipe = try WatchingPipe(port: gpsd.port), ourPipe = try WatchingPipe(port: port)
+        defer {
+            theirPipe.stop()
+            ourPipe.stop()
+        }
+        try #require(eventually { theirPipe.output.contains("\"class\":\"WATCH\"") && ourPipe.output.contains("\"class\":\"WATCH\"") },
+                     "gpspipe did not start watching")
+        // The server opens its device for its first watcher; gpsd has had its open since it started.
+        try #require(ours.waitUntilConfigured())
+        let lines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            let bytes = Array(line) + (index < lines.count - 1 ? [0x0A] : [])
+            theirs.write(bytes)
+            ours.write(bytes)
+            if index % 8 == 7 { usleep(20_000) }
+        }
+        // The last epoch is reported when the one after it would start, or at the end of the
+        // stream: both sides have had their time once nothing new comes for a second.
+        var previous = (0, 0)
+        while true {
+            usleep(1_000_000)
+            let now = (theirPipe.output.utf8.count, ourPipe.output.utf8.count)
+            if now == previous { break }
+            previous = now
+        }
+        return Run(gpsd: TPVEpochs.epochs(lines: theirPipe.lines), ours: TPVEpochs.epochs(lines: ourPipe.lines))
+    }
+
+    /// The terminal's line discipline out of the way (no echo, no line editing), as a serial
+    /// port is: gpsd opens it read-only and leaves its settings.
+    static func makeRaw(_ path: String) {
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var settings = termios()
+        tcgetattr(descriptor, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(descriptor, TCSANOW, &settings)
+    }
+
+    /// gpsd in the foreground, on a port of its own, with the device open from the start and
+    /// read-only (`-b`: no probe is written to it).
+    final class GPSDProcess {
+        let port: Int
+        private let child: ChildProcess
+        private let control: String
+
+        init(device: String) throws {
+            var attempt = 0
+            while true {
+                attempt += 1
+                let port = Int.random(in: 20_000...60_000)
+                let control = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID().uuidString).sock").path
+                let child = try ChildProcess(GPSDSideBySideTests.gpsd, ["-b", "-N", "-n", "-S", "\(port)", "-F", control, device])
+                if eventually(seconds: 5, { !child.isRunning || (try? LineClient(port: port).readLine(seconds: 0.5)) != nil }), child.isRunning {
+                    self.port = port
+                    self.child = child
+                    self.control = control
+                    return
+                }
+                // The port was taken: another.
+                child.terminate()
+                child.waitForExit()
+                try? FileManager.default.removeItem(atPath: control)
+                if attempt == 5 { throw POSIXError(.EADDRINUSE) }
+            }
+        }
+
+        func stop() {
+            child.terminate()
+            child.waitForExit()
+            try? FileManager.default.removeItem(atPath: control)
+        }
+    }
+
+    /// `gpspipe -w` into a file (a pipe could fill and hold up the server it reads).
+    final class WatchingPipe {
+        private let child: ChildProcess
+        private let file: String
+
+        init(port: Int) throws {
+            file = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).json").path
+            child = try ChildProcess(GPSDSideBySideTests.gpspipe, ["-w", "127.0.0.1:\(port)"], outputPath: file)
+        }
+
+        var output: String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+        var lines: [String] { output.split(whereSeparator: \.isNewline).map(String.init) }
+
+        func stop() {
+            child.terminate()
+            child.waitForExit()
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+}
