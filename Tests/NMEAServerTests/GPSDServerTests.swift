@@ -275,14 +275,18 @@ struct GPSDServerTests {
         #expect(terminal.waitUntilConfigured())
         let epochs = 60
         let master = terminal.master
+        let written = DispatchSemaphore(value: 0)
         let writer = Thread {
             for index in 0...epochs {
                 let bytes = SyntheticEpochs.epoch(index)
                 _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
                 usleep(20_000)
             }
+            written.signal()
         }
         writer.start()
+        // Not past the terminal's life: its descriptor's number may be another test's after.
+        defer { written.wait() }
         var generator = SystemRandomNumberGenerator()
         let noisy = try LineClient(port: port)
         noisy.send(bytes: (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })

@@ -12,21 +12,25 @@ public final class LineClient {
     /// Connects to `port` on 127.0.0.1; `receiveBuffer` sets the socket's receive buffer (a
     /// small one makes a client that does not read hold up its sender sooner).
     public init(port: Int, receiveBuffer: Int? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer.map(Int32.init) {
-            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
-            close(socket)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+            let code = errno
+            close(descriptor)
+            // Thrown before `socket` is set, so that deinit does not run and close the number
+            // again (by then it may be another thread's descriptor).
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
         }
+        socket = descriptor
     }
 
     deinit { close(socket) }
