@@ -8,9 +8,9 @@ import Synchronization
 ///
 /// Lines from devices arrive on the devices' queues and are written on the client's event
 /// loop. A client that does not read never holds anything up: while more than
-/// ``GPSDServer/Configuration/clientBacklog`` bytes wait for it, further reports are dropped
-/// (counted), and once they have waited that way for
-/// ``GPSDServer/Configuration/slowClientTimeout`` it is disconnected.
+/// ``GPSDServer/Configuration/clientBacklog`` bytes wait for it (NIO's high watermark: the
+/// channel is not writable), further reports are dropped (counted), and once they have waited
+/// that way for ``GPSDServer/Configuration/slowClientTimeout`` it is disconnected.
 final class ClientConnection: @unchecked Sendable {
     private let channel: Channel
     private unowned let server: GPSDServer
@@ -18,7 +18,6 @@ final class ClientConnection: @unchecked Sendable {
     private var session = ClientSession()
     private var reader: RequestReader
     private var requests = RequestBudget()
-    private var pendingBytes = 0
     /// When the backlog last became full, while it is.
     private var fullSince: NIODeadline?
     private var isClosed = false
@@ -74,37 +73,41 @@ final class ClientConnection: @unchecked Sendable {
     /// The device's bytes unchanged: raw mode 2.
     func wantsBytes(from path: String) -> Bool { policy.withLock { $0.watches(path) && $0.raw == 2 } }
 
-    /// A report for the client, from any thread.
+    /// A line for the client (a notice), from any thread.
     func send(_ line: [UInt8]) {
-        channel.eventLoop.execute { [self] in
-            guard !isClosed else { return }
-            let backlog = server.configuration.clientBacklog
-            guard pendingBytes <= backlog else {
-                dropped.add(1, ordering: .relaxed)
-                let now = NIODeadline.now()
-                let since = fullSince ?? now
-                fullSince = since
-                if now - since >= .nanoseconds(Int64(server.configuration.slowClientTimeout.clampedNanoseconds)) {
-                    channel.close(promise: nil)
-                }
-                return
-            }
-            write(line)
-        }
+        let buffer = channel.allocator.buffer(bytes: line)
+        channel.eventLoop.execute { [self] in deliver(buffer) }
     }
 
-    /// Writes on the event loop, counting what waits to be sent.
-    private func write(_ line: String) { write(Array(line.utf8)) }
-
-    private func write(_ bytes: [UInt8]) {
-        guard !isClosed else { return }
-        pendingBytes += bytes.count
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { [self] _ in
-            pendingBytes -= bytes.count
-            if pendingBytes <= server.configuration.clientBacklog { fullSince = nil }
+    /// A report for the client, on its event loop. While NIO holds more than the backlog for
+    /// it (the channel is not writable), reports are dropped and counted; once that has
+    /// lasted ``GPSDServer/Configuration/slowClientTimeout``, the client is disconnected.
+    func deliver(_ buffer: ByteBuffer) {
+        guard channel.eventLoop.inEventLoop else {
+            channel.eventLoop.execute { [self] in deliver(buffer) }
+            return
         }
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: promise)
+        guard !isClosed else { return }
+        guard channel.isWritable else {
+            dropped.add(1, ordering: .relaxed)
+            let now = NIODeadline.now()
+            let since = fullSince ?? now
+            fullSince = since
+            if now - since >= .nanoseconds(Int64(server.configuration.slowClientTimeout.clampedNanoseconds)) {
+                channel.close(promise: nil)
+            }
+            return
+        }
+        channel.writeAndFlush(buffer, promise: nil)
+    }
+
+    /// The backlog fell under NIO's low watermark (on the event loop).
+    func writable() { fullSince = nil }
+
+    /// A reply: always written (it answers the client), and counted in the backlog.
+    private func write(_ line: String) {
+        guard !isClosed else { return }
+        channel.writeAndFlush(channel.allocator.buffer(string: line), promise: nil)
     }
 }
 
@@ -145,6 +148,11 @@ final class GPSDClientHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         connection.closed()
         context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { connection.writable() }
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

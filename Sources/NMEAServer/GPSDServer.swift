@@ -79,16 +79,17 @@ public final class GPSDServer: @unchecked Sendable {
         var droppedByGoneClients = 0
         /// The devices served now, in the order they came: those named first.
         var devices: [ServedDevice] = []
-        /// What devices that left dropped.
-        var droppedByGoneDevices = 0
         var hotplug: Disposable?
     }
 
     /// Creates a server; nothing listens until ``start()``.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        // One event loop: every client's connection and every device's fan-out run on it, so
+        // a report is handed to all its clients in one task.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let named = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger) }
+        let loop = group.next()
+        let named = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, loop: loop) }
         registry.withLock { $0.devices = named }
     }
 
@@ -104,6 +105,8 @@ public final class GPSDServer: @unchecked Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // Past the backlog a client's channel is not writable: its reports are dropped.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
@@ -177,7 +180,7 @@ public final class GPSDServer: @unchecked Sendable {
     public func addDevice(_ path: String) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger)
+            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, loop: group.next())
             state.devices.append(device)
             return device
         }
@@ -204,7 +207,6 @@ public final class GPSDServer: @unchecked Sendable {
         }
         guard let device else { return }
         membership.withLock { _ in device.retire() }
-        registry.withLock { $0.droppedByGoneDevices += device.dropped }
     }
 
     /// Serves the receivers plugged in now, and those plugged in later, until ``stop()``.
@@ -238,19 +240,11 @@ public final class GPSDServer: @unchecked Sendable {
         return ClientSession.ServerState(devices: devices(), version: configuration.version, now: .now, latest: latest)
     }
 
-    /// What was dropped so that nothing waits for a slow party.
-    public struct Drops: Sendable, Equatable {
-        /// Reports a device's buffer skipped because the server fell behind it.
-        public var fromDevices: Int
-        /// Reports not sent to clients that did not read them.
-        public var toClients: Int
-    }
-
-    /// What was dropped so far, over every device and every client (gone ones included).
-    public var drops: Drops {
-        let clients = registry.withLock { state in state.droppedByGoneClients + state.clients.values.reduce(0) { $0 + $1.dropped.load(ordering: .relaxed) } }
-        let gone = registry.withLock { $0.droppedByGoneDevices }
-        return Drops(fromDevices: served.reduce(gone) { $0 + $1.dropped }, toClients: clients)
+    /// How many reports were not sent to clients that did not read them, so far (gone clients
+    /// included). Nothing else is ever dropped: the server takes each device's events on its
+    /// reader's queue, with no buffer to overflow, and hands them on without waiting.
+    public var reportsDroppedForSlowClients: Int {
+        registry.withLock { state in state.droppedByGoneClients + state.clients.values.reduce(0) { $0 + $1.dropped.load(ordering: .relaxed) } }
     }
 
     /// How many clients are connected now (for tests of their lifetime).

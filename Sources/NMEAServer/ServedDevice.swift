@@ -1,5 +1,6 @@
 import Dispatch
 import GPSDProtocol
+import NIOCore
 import NMEAStream
 
 /// One receiver the server shares: its ``GPSMonitor``, the clients that watch it, and what it
@@ -31,9 +32,13 @@ final class ServedDevice: @unchecked Sendable {
     /// How long after a loss the device is tried again while someone watches it.
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
-    init(path: String, speed: SerialSpeed, linger: Duration) {
+    /// The server's event loop: reports are handed to the clients there.
+    private let loop: EventLoop
+
+    init(path: String, speed: SerialSpeed, linger: Duration, loop: EventLoop) {
         self.path = path
         self.linger = linger
+        self.loop = loop
         monitor = GPSMonitor(source: .serial(path: path, speed: speed))
     }
 
@@ -44,9 +49,6 @@ final class ServedDevice: @unchecked Sendable {
 
     /// Its latest fix and sky while it is open.
     var latest: (fix: Fix?, sky: Sky?) { state.withLock { ($0.latestFix, $0.latestSky) } }
-
-    /// Reports skipped because the server fell behind the device (see ``GPSMonitor/dropped``).
-    var dropped: Int { monitor.dropped.count }
 
     /// Whether anyone watches it (so whether it is open, or lingering).
     var isOpen: Bool { state.withLock { $0.subscription != nil } }
@@ -86,8 +88,10 @@ final class ServedDevice: @unchecked Sendable {
             $0.activated = UTCTime.now
             $0.sky = SkyAssembler()
         }
-        // One subscription, so that each cycle's views and sentences keep their order with its fix.
-        subscription += monitor.events(satellites: true, sentences: true, bytes: true).observe(
+        // One subscription, so that each cycle's views and sentences keep their order with its
+        // fix; on the reader's queue, with no buffer: each event is rendered once and handed to
+        // the event loop, which never waits for a client.
+        subscription += monitor.eventsOnReaderQueue(satellites: true, sentences: true, bytes: true).observe(
             next: { [weak self] event in
                 switch event {
                 case .fix(let fix): self?.publish(fix)
@@ -164,7 +168,7 @@ final class ServedDevice: @unchecked Sendable {
 
     private func watchers() -> [ClientConnection] { state.withLock { Array($0.watchers.values) } }
 
-    /// The epoch's sky (its views as one SKY, as gpsd sends it), then its TPV.
+    /// The epoch's sky (its views as one SKY, as gpsd sends it), then its TPV, in one write.
     private func publish(_ fix: Fix) {
         let sky = state.withLock { state -> Sky? in
             state.latestFix = fix
@@ -172,36 +176,46 @@ final class ServedDevice: @unchecked Sendable {
             state.lost = false
             return state.sky.finish()
         }
-        if let sky { publish(sky) }
-        sendJSON { GPSDJSON.writeTPV(fix, device: path, to: &$0) }
+        if let sky { state.withLock { $0.latestSky = sky } }
+        var lines: [UInt8] = []
+        var writer = JSONWriter()
+        if let sky {
+            GPSDJSON.writeSKY(sky, device: path, to: &writer)
+            lines = writer.bytes + [0x0D, 0x0A]
+            writer.reset()
+        }
+        GPSDJSON.writeTPV(fix, device: path, to: &writer)
+        lines += writer.bytes + [0x0D, 0x0A]
+        fanOut(lines) { $0.wantsJSON(from: self.path) }
     }
 
     private func publish(_ view: SatelliteView) {
-        if let completed = state.withLock({ $0.sky.add(view) }) { publish(completed) }
-    }
-
-    private func publish(_ sky: Sky) {
-        state.withLock { $0.latestSky = sky }
-        sendJSON { GPSDJSON.writeSKY(sky, device: path, to: &$0) }
-    }
-
-    /// Renders a report once and sends it to every watcher that wants JSON.
-    private func sendJSON(_ write: (inout JSONWriter) -> Void) {
+        guard let completed = state.withLock({ $0.sky.add(view) }) else { return }
+        state.withLock { $0.latestSky = completed }
         var writer = JSONWriter()
-        write(&writer)
-        let line = writer.bytes + [0x0D, 0x0A]
-        for client in watchers() where client.wantsJSON(from: path) { client.send(line) }
+        GPSDJSON.writeSKY(completed, device: path, to: &writer)
+        fanOut(writer.bytes + [0x0D, 0x0A]) { $0.wantsJSON(from: self.path) }
     }
 
     /// To clients in NMEA mode or raw mode 1: each valid sentence as received.
     private func publish(_ sentence: ReceivedSentence) {
         state.withLock { $0.seenNMEA = true }
-        let line = Array(sentence.text.utf8) + [0x0D, 0x0A]
-        for client in watchers() where client.wantsSentences(from: path) { client.send(line) }
+        fanOut(Array(sentence.text.utf8) + [0x0D, 0x0A]) { $0.wantsSentences(from: self.path) }
     }
 
     /// To clients in raw mode 2: the device's bytes unchanged.
     private func publish(_ bytes: [UInt8]) {
-        for client in watchers() where client.wantsBytes(from: path) { client.send(bytes) }
+        fanOut(bytes) { $0.wantsBytes(from: self.path) }
+    }
+
+    /// Hands `bytes` to every watcher that `wants` them, in one task on the event loop, one
+    /// buffer shared by all.
+    private func fanOut(_ bytes: [UInt8], to wants: (ClientConnection) -> Bool) {
+        let clients = watchers().filter(wants)
+        guard !clients.isEmpty else { return }
+        let buffer = ByteBufferAllocator().buffer(bytes: bytes)
+        loop.execute {
+            for client in clients { client.deliver(buffer) }
+        }
     }
 }

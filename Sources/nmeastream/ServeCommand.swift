@@ -89,10 +89,8 @@ struct ServeCommand: ParsableCommand {
         stopped.wait()
         server.stop()
         // Nothing is dropped unless a client, or the server, could not keep up: say so if it was.
-        let drops = server.drops
-        if drops.fromDevices > 0 || drops.toClients > 0 {
-            printError("dropped \(drops.fromDevices) reports the server fell behind on, \(drops.toClients) that clients did not read")
-        }
+        let dropped = server.reportsDroppedForSlowClients
+        if dropped > 0 { printError("dropped \(dropped) reports that clients did not read") }
         withExtendedLifetime(sources) {}
     }
 }

@@ -162,9 +162,23 @@ public final class GPSMonitor: Sendable {
     /// in `dropped` and in the monitor's ``dropped``.
     public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false, bytes: Bool = false,
                        delivery: BufferPolicy? = nil, dropped: DropCounter? = nil) -> Signal<GPSEvent, GPSError> {
+        buffered(chosen(satellites, sentences, rejects, bytes), "events", delivery ?? self.delivery, dropped)
+    }
+
+    /// ``events(satellites:sentences:rejects:bytes:delivery:dropped:)`` with no buffer: the
+    /// observer is called on the reader's queue, in the reader's own call, with no hop. For a
+    /// consumer that only hands each event on without waiting (the gpsd-protocol server
+    /// renders it and queues it for its clients' event loop): one that blocks holds up the
+    /// reader and every other subscriber, and nothing is dropped for it.
+    package func eventsOnReaderQueue(satellites: Bool, sentences: Bool, bytes: Bool) -> Signal<GPSEvent, GPSError> {
+        chosen(satellites, sentences, false, bytes)
+    }
+
+    /// Fixes and the kinds asked for, unbuffered.
+    private func chosen(_ satellites: Bool, _ sentences: Bool, _ rejects: Bool, _ bytes: Bool) -> Signal<GPSEvent, GPSError> {
         let kinds = [(satellites, ConnectionState.Kind.satellites), (sentences, .sentences), (rejects, .rejects), (bytes, .bytes)]
             .filter(\.0).map(\.1)
-        let chosen = interested(kinds) { event -> GPSEvent? in
+        return interested(kinds) { event -> GPSEvent? in
             switch event {
             case .fix: event
             case .satellites: satellites ? event : nil
@@ -173,7 +187,6 @@ public final class GPSMonitor: Sendable {
             case .bytes: bytes ? event : nil
             }
         }
-        return buffered(chosen, "events", delivery ?? self.delivery, dropped)
     }
 
     /// What `pick` takes of the events, with the reader told to send `kinds` while this has
