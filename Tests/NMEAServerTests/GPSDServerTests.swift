@@ -306,4 +306,37 @@ struct GPSDServerTests {
         #expect(long.readLine(containing: "\"class\":\"VERSION\"") != nil, "the long line was skipped, the next request read")
         #expect(server.reportsDroppedForSlowClients == 0)
     }
+
+    @Test("two receivers at once: a client watching every device gets each one's TPV tagged with it; one watching a device gets only that one's, and only it is open for it")
+    func severalReceivers() throws {
+        let first = try PseudoTerminal(), second = try PseudoTerminal()
+        let server = GPSDServer(configuration: .init(devices: [first.devicePath, second.devicePath], speed: 9600, listen: [("127.0.0.1", 0)]))
+        let port = try #require(try server.start().first?.port)
+        defer { server.stop() }
+        let one = try LineClient(port: port)
+        _ = one.readLine()
+        one.send("?WATCH={\"enable\":true,\"json\":true,\"device\":\"\(second.devicePath)\"}\n")
+        #expect(one.readLine(containing: "\"class\":\"WATCH\"")?.contains("\"device\":\"\(second.devicePath)\"") == true)
+        #expect(eventually { openDescriptorCount(second.devicePath) == 1 })
+        #expect(openDescriptorCount(first.devicePath) == 0, "nobody watches the first")
+        let all = try #require(try watcher(port))
+        #expect(eventually { openDescriptorCount(first.devicePath) == 1 })
+        #expect(first.waitUntilConfigured() && second.waitUntilConfigured())
+        for index in 0..<4 {
+            first.write(SyntheticEpochs.epoch(index))
+            second.write(SyntheticEpochs.epoch(100 + index))
+            usleep(20_000)
+        }
+        var seen: [String: Set<String>] = [:]
+        while seen.values.reduce(0, { $0 + $1.count }) < 6, let line = all.readLine(containing: "\"class\":\"TPV\"") {
+            for path in [first.devicePath, second.devicePath] where line.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(path)\"") {
+                if let range = line.range(of: "\"time\":\"") { seen[path, default: []].insert(String(line[range.upperBound...].prefix(24))) }
+            }
+        }
+        #expect(seen[first.devicePath] == Set((0..<3).map(SyntheticEpochs.time)))
+        #expect(seen[second.devicePath] == Set((100..<103).map(SyntheticEpochs.time)))
+        var onlySecond: [String] = []
+        while onlySecond.count < 3, let line = one.readLine(containing: "\"class\":\"TPV\"") { onlySecond.append(line) }
+        #expect(onlySecond.count == 3 && onlySecond.allSatisfy { $0.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(second.devicePath)\"") })
+    }
 }
