@@ -16,7 +16,7 @@ public struct ReceivedSentence: Sendable, Hashable {
 }
 
 /// What a ``GPSMonitor``'s reader says, in the order it said it: see
-/// ``GPSMonitor/events(satellites:sentences:rejects:delivery:dropped:)``.
+/// ``GPSMonitor/events(satellites:sentences:rejects:bytes:delivery:dropped:)``.
 public enum GPSEvent: Sendable {
     /// A completed epoch.
     indirect case fix(Fix)
