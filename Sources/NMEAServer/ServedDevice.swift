@@ -55,14 +55,13 @@ final class ServedDevice: @unchecked Sendable {
 
     /// `client` watches it from now on; the first watcher opens it.
     func attach(_ client: ClientConnection) {
-        let open = state.withLock { state -> Bool in
-            guard !state.retired else { return false }
+        state.withLock { state in
+            guard !state.retired else { return }
             state.watchers[ObjectIdentifier(client)] = client
             state.closing?.dispose()
             state.closing = nil
-            return state.subscription == nil
         }
-        if open { subscribe() }
+        subscribeIfWatched()
     }
 
     /// `client` no longer watches it; after the last one (and the linger), it closes.
@@ -81,13 +80,22 @@ final class ServedDevice: @unchecked Sendable {
         if state.withLock({ $0.watchers.isEmpty }) { close() }
     }
 
-    private func subscribe() {
+    /// Opens the device (subscribes to its monitor) unless it is open, retired or unwatched:
+    /// checked and claimed under one lock, so that a watcher arriving while a retry fires
+    /// cannot open it twice (a second subscription, never disposed, would keep it open), and a
+    /// retry after the last watcher left does not open it.
+    private func subscribeIfWatched() {
         let subscription = CompoundDisposable()
-        state.withLock {
-            $0.subscription = subscription
-            $0.activated = UTCTime.now
-            $0.sky = SkyAssembler()
+        let claimed = state.withLock { state -> Bool in
+            guard !state.retired, state.subscription == nil, !state.watchers.isEmpty else { return false }
+            state.subscription = subscription
+            state.activated = UTCTime.now
+            state.sky = SkyAssembler()
+            return true
         }
+        guard claimed else { return }
+        // A close() from here on disposes `subscription`, and what is added to it after is
+        // disposed at once.
         // One subscription, so that each cycle's views and sentences keep their order with its
         // fix; on the reader's queue, with no buffer: each event is rendered once and handed to
         // the event loop, which never waits for a client.
@@ -125,10 +133,7 @@ final class ServedDevice: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in self?.retry() }
     }
 
-    private func retry() {
-        let again = state.withLock { !$0.retired && !$0.watchers.isEmpty && $0.subscription == nil }
-        if again { subscribe() }
-    }
+    private func retry() { subscribeIfWatched() }
 
     /// No longer served (the device was unplugged): closed at once, its watchers told (unless
     /// they were already, when reading failed first) and let go.
