@@ -150,17 +150,22 @@ struct GPSDSideBySideTests {
                 let port = Int.random(in: 20_000...60_000)
                 let control = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID().uuidString).sock").path
                 let child = try ChildProcess(GPSDSideBySideTests.gpsd, ["-b", "-N", "-n", "-S", "\(port)", "-F", control, device])
-                if eventually(seconds: 5, { !child.isRunning || (try? LineClient(port: port).readLine(seconds: 0.5)) != nil }), child.isRunning {
+                // Until it greets a client, or exits (its port was taken); a loaded machine may
+                // take a while.
+                let answered = eventually(seconds: 60) {
+                    !child.isRunning || (try? LineClient(port: port).readLine(seconds: 0.5)) != nil
+                }
+                if answered, child.isRunning {
                     self.port = port
                     self.child = child
                     self.control = control
                     return
                 }
-                // The port was taken: another.
                 child.terminate()
                 child.waitForExit()
                 try? FileManager.default.removeItem(atPath: control)
-                if attempt == 5 { throw POSIXError(.EADDRINUSE) }
+                guard !answered || attempt < 5 else { throw GPSDDidNotStart(detail: "gpsd exited five times: ports taken?") }
+                guard answered else { throw GPSDDidNotStart(detail: "gpsd did not answer on port \(port) within 60 s") }
             }
         }
 
@@ -169,6 +174,12 @@ struct GPSDSideBySideTests {
             child.waitForExit()
             try? FileManager.default.removeItem(atPath: control)
         }
+    }
+
+    /// gpsd could not be started.
+    struct GPSDDidNotStart: Error, CustomStringConvertible {
+        var detail: String
+        var description: String { detail }
     }
 
     /// `gpspipe -w` into a file (a pipe could fill and hold up the server it reads).
