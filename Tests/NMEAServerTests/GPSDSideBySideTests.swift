@@ -54,13 +54,19 @@ struct GPSDSideBySideTests {
         let known = try KnownDifferences.load()
         let logs = try Corpus.logs(in: "gpsd-nmea")
         let results = Protected<[String: Result<Run, any Error>]>([:])
-        // Eight logs at a time: each run mostly waits on its pacing.
+        // Eight logs at a time: each run mostly waits on its pacing. On threads of their own:
+        // runs that sleep and wait on Dispatch's global queue would hold its few threads, and
+        // every reader queue of the other tests (which targets it) would stall behind them.
         let slots = DispatchSemaphore(value: 8)
         let group = DispatchGroup()
         for log in logs {
             slots.wait()
-            DispatchQueue.global().async(group: group) {
-                defer { slots.signal() }
+            group.enter()
+            Thread.detachNewThread {
+                defer {
+                    slots.signal()
+                    group.leave()
+                }
                 let result = Result { try Self.sideBySide(Array(try Data(contentsOf: log))) }
                 results.withLock { $0[log.lastPathComponent] = result }
             }
@@ -127,7 +133,7 @@ struct GPSDSideBySideTests {
     /// The terminal's line discipline out of the way (no echo, no line editing), as a serial
     /// port is: gpsd opens it read-only and leaves its settings.
     static func makeRaw(_ path: String) {
-        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         var settings = termios()
