@@ -54,10 +54,10 @@ struct GPSDSideBySideTests {
         let known = try KnownDifferences.load()
         let logs = try Corpus.logs(in: "gpsd-nmea")
         let results = Protected<[String: Result<Run, any Error>]>([:])
-        // Eight logs at a time: each run mostly waits on its pacing. On threads of their own:
+        // Four logs at a time: each run mostly waits on its pacing. On threads of their own:
         // runs that sleep and wait on Dispatch's global queue would hold its few threads, and
         // every reader queue of the other tests (which targets it) would stall behind them.
-        let slots = DispatchSemaphore(value: 8)
+        let slots = DispatchSemaphore(value: 4)
         let group = DispatchGroup()
         for log in logs {
             slots.wait()
