@@ -153,7 +153,9 @@ struct GPSDSideBySideTests {
             var attempt = 0
             while true {
                 attempt += 1
-                let port = Int.random(in: 20_000...60_000)
+                // Below the ephemeral range (32768 and up): a port that a client socket of this
+                // process has (ten thousand connections in TIME_WAIT) is no port to listen on.
+                let port = Int.random(in: 20_000...32_000)
                 let control = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID().uuidString).sock").path
                 let child = try ChildProcess(GPSDSideBySideTests.gpsd, ["-b", "-N", "-n", "-S", "\(port)", "-F", control, device])
                 // Until it greets a client, or exits (its port was taken); a loaded machine may
