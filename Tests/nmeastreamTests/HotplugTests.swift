@@ -9,31 +9,41 @@ struct HotplugTests {
     static let python = "/usr/bin/python3"
     static let driver = Command.packageRoot.appendingPathComponent("Tests/Drivers/hotplug.py").path
 
-    private func description(_ name: String) -> String {
+    static func description(_ name: String) -> String {
         Command.packageRoot.appendingPathComponent("Hardware/umockdev/\(name).umockdev").path
     }
 
     /// Runs `arguments` under a testbed driven by `steps` (see hotplug.py).
-    private func run(_ arguments: [String], steps: [[String: Any]]) throws -> CommandResult {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.wrapper), "umockdev is not installed")
+    static func run(_ arguments: [String], steps: [[String: Any]]) throws -> CommandResult {
+        try #require(FileManager.default.isExecutableFile(atPath: wrapper), "umockdev is not installed")
         let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-steps-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
         defer { try? FileManager.default.removeItem(at: stepsFile) }
-        return try Command.run(arguments, launcher: [Self.wrapper, Self.python, Self.driver, stepsFile.path, "--"])
+        return try Command.run(arguments, launcher: [wrapper, python, driver, stepsFile.path, "--"])
+    }
+
+    /// A umockdev script in which the device sends the u-blox fixture, a line every 5 ms; the
+    /// caller removes it.
+    static func fixtureScript() throws -> URL {
+        let lines = try String(contentsOfFile: Command.fixture("ublox-multi.nmea"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).map { "r 5 " + $0 + "^M^J" }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
+        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        return script
     }
 
     @Test("list --watch: a receiver plugged in, another device, the receiver unplugged and plugged back in another port")
     func watch() throws {
-        let result = try run(["list", "--watch", "--format", "json"], steps: [
+        let result = try Self.run(["list", "--watch", "--format", "json"], steps: [
             ["sleep": 0.3],
-            ["add": description("ublox-m8")],
+            ["add": Self.description("ublox-m8")],
             ["wait": "\"event\":\"add\",\"path\":\"/dev/ttyACM0\""],
-            ["add": description("arduino-uno")],
+            ["add": Self.description("arduino-uno")],
             ["wait": "\"path\":\"/dev/ttyACM1\""],
-            ["unplug": description("ublox-m8")],
+            ["unplug": Self.description("ublox-m8")],
             ["wait": "\"event\":\"remove\""],
             // Plugged back into another port: another node name, the same stable link.
-            ["add": description("ublox-m8-replugged")],
+            ["add": Self.description("ublox-m8-replugged")],
             ["sleep": 0.3],
         ])
         #expect(result.status == 0, "\(result.error)\n\(result.output)")
@@ -53,13 +63,9 @@ struct HotplugTests {
 struct WatchTests {
     @Test("waits for a receiver, reads it, and when it is unplugged carries on with it under another node")
     func followsReceiver() throws {
-        let lines = try String(contentsOfFile: Command.fixture("ublox-multi.nmea"), encoding: .utf8)
-            .split(whereSeparator: \.isNewline).map { "r 5 " + $0 + "^M^J" }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
-        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        let script = try HotplugTests.fixtureScript()
         defer { try? FileManager.default.removeItem(at: script) }
-        let ublox = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8.umockdev").path
-        let replugged = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8-replugged.umockdev").path
+        let ublox = HotplugTests.description("ublox-m8"), replugged = HotplugTests.description("ublox-m8-replugged")
         let fix3 = "\"time\":\"2024-06-05T12:30:03.000Z\",\"lat\""
         let steps: [[String: Any]] = [
             ["sleep": 0.3],
@@ -72,12 +78,7 @@ struct WatchTests {
             ["script": ["/dev/ttyACM3", script.path]],
             ["wait": fix3, "count": 2],
         ]
-        try #require(FileManager.default.isExecutableFile(atPath: HotplugTests.wrapper), "umockdev is not installed")
-        let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-steps-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
-        defer { try? FileManager.default.removeItem(at: stepsFile) }
-        let result = try Command.run(["--watch", "--format", "json"],
-                                     launcher: [HotplugTests.wrapper, HotplugTests.python, HotplugTests.driver, stepsFile.path, "--"])
+        let result = try HotplugTests.run(["--watch", "--format", "json"], steps: steps)
         #expect(result.status == 0, "\(result.error)")
         let notices = result.error.split(separator: "\n").filter { $0.hasPrefix("nmeastream: ") }
         #expect(notices.first == "nmeastream: reading /dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00 (u-blox 8)")
@@ -93,14 +94,9 @@ struct WatchTests {
 struct ServeHotplugTests {
     @Test("no device named: a receiver plugged in is served to a client already watching; unplugged, it is announced and the client stays; replugged, fixes again")
     func servesWhatIsPluggedIn() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: HotplugTests.wrapper), "umockdev is not installed")
-        let lines = try String(contentsOfFile: Command.fixture("ublox-multi.nmea"), encoding: .utf8)
-            .split(whereSeparator: \.isNewline).map { "r 5 " + $0 + "^M^J" }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
-        try (lines.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
+        let script = try HotplugTests.fixtureScript()
         defer { try? FileManager.default.removeItem(at: script) }
-        let ublox = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8.umockdev").path
-        let replugged = Command.packageRoot.appendingPathComponent("Hardware/umockdev/ublox-m8-replugged.umockdev").path
+        let ublox = HotplugTests.description("ublox-m8"), replugged = HotplugTests.description("ublox-m8-replugged")
         let fromFirst = "{\"class\":\"TPV\",\"device\":\"/dev/ttyACM0\""
         let fromReplugged = "{\"class\":\"TPV\",\"device\":\"/dev/ttyACM3\""
         let steps: [[String: Any]] = [
@@ -116,11 +112,7 @@ struct ServeHotplugTests {
             ["script": ["/dev/ttyACM3", script.path]],
             ["wait": fromReplugged, "count": 2],
         ]
-        let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-steps-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
-        defer { try? FileManager.default.removeItem(at: stepsFile) }
-        let result = try Command.run(["serve", "--listen", "127.0.0.1:0"],
-                                     launcher: [HotplugTests.wrapper, HotplugTests.python, HotplugTests.driver, stepsFile.path, "--"])
+        let result = try HotplugTests.run(["serve", "--listen", "127.0.0.1:0"], steps: steps)
         #expect(result.status == 0, "\(result.error)")
         let received = result.outputLines.filter { $0.hasPrefix("client: ") }.map { String($0.dropFirst(8)) }
         func objects(_ prefix: String) -> [String] { received.filter { $0.hasPrefix(prefix) } }
