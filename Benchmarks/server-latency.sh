@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Byte-to-client latency of `nmeastream serve` and of gpsd, in the same run: for 1, 60 and
-# 1,000 watching clients, one epoch written into a pseudo-terminal every INTERVAL ms, timed
+# Byte-to-client latency of `nmeastream serve`, of gpsd and of the floor (server-latency/floor.c:
+# the least a server can do), in the same run: for 1, 60 and 1,000 watching clients, one epoch written into a pseudo-terminal every INTERVAL ms, timed
 # until every client has read its TPV (server-latency/latency.c). Prints one JSON line per
 # server and client count, then a table.
 #
@@ -18,10 +18,13 @@ command -v gpsd >/dev/null || [ -x /usr/sbin/gpsd ] || { echo "server-latency: g
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cc -O2 -Wall -o "$work/latency" "$here/server-latency/latency.c"
+cc -O2 -Wall -o "$work/floor" "$here/server-latency/floor.c"
 results="$work/results"
 for clients in 1 60 1000; do
-  for server in gpsd nmeastream; do
-    if [ "$server" = gpsd ]; then
+  for server in floor gpsd nmeastream; do
+    if [ "$server" = floor ]; then
+      line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$work/floor" '{device}' '{port}')
+    elif [ "$server" = gpsd ]; then
       # -b: read-only, no probing; -n: the device open from the start (it cannot open a
       # pseudo-terminal once it has dropped its privileges).
       line=$("$work/latency" "$clients" "$epochs" "$interval" -- /usr/sbin/gpsd -b -N -n -S '{port}' -F "$work/gpsd.sock" '{device}')

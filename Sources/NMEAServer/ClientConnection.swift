@@ -32,6 +32,9 @@ final class ClientConnection: @unchecked Sendable {
         reader = RequestReader(maximumLength: server.configuration.maximumRequestLength)
     }
 
+    /// The event loop its connection lives on.
+    var eventLoop: EventLoop { channel.eventLoop }
+
     /// On connect: the `VERSION` line, as gpsd sends it.
     func start() {
         write(ServerReply.version(server.configuration.version).line)

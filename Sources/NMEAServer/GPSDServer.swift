@@ -44,6 +44,10 @@ public final class GPSDServer: @unchecked Sendable {
         public var maximumRequestLength: Int
         /// Bytes that may wait for a client that does not read before its reports are dropped.
         public var clientBacklog: Int
+        /// How many threads serve clients: each client's connection lives on one of them,
+        /// and a device's report is handed to each thread once (one wake-up per thread per
+        /// report) and written there to that thread's clients. One per core by default.
+        public var eventLoops: Int = System.coreCount
         /// How long a client's backlog may stay full (reports dropped all along) before it is
         /// disconnected.
         public var slowClientTimeout: Duration
@@ -85,11 +89,8 @@ public final class GPSDServer: @unchecked Sendable {
     /// Creates a server; nothing listens until ``start()``.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        // One event loop: every client's connection and every device's fan-out run on it, so
-        // a report is handed to all its clients in one task.
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
-        let named = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, loop: loop) }
+        group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
+        let named = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger) }
         registry.withLock { $0.devices = named }
     }
 
@@ -180,7 +181,7 @@ public final class GPSDServer: @unchecked Sendable {
     public func addDevice(_ path: String) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, loop: group.next())
+            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger)
             state.devices.append(device)
             return device
         }

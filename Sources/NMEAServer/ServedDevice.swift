@@ -32,13 +32,9 @@ final class ServedDevice: @unchecked Sendable {
     /// How long after a loss the device is tried again while someone watches it.
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
-    /// The server's event loop: reports are handed to the clients there.
-    private let loop: EventLoop
-
-    init(path: String, speed: SerialSpeed, linger: Duration, loop: EventLoop) {
+    init(path: String, speed: SerialSpeed, linger: Duration) {
         self.path = path
         self.linger = linger
-        self.loop = loop
         monitor = GPSMonitor(source: .serial(path: path, speed: speed))
     }
 
@@ -171,7 +167,10 @@ final class ServedDevice: @unchecked Sendable {
         subscription?.dispose()
     }
 
-    private func watchers() -> [ClientConnection] { state.withLock { Array($0.watchers.values) } }
+    /// The watchers that `want` what is about to be sent.
+    private func watchers(wanting wants: (ClientConnection) -> Bool) -> [ClientConnection] {
+        state.withLock { $0.watchers.values.filter(wants) }
+    }
 
     /// The epoch's sky (its views as one SKY, as gpsd sends it), then its TPV, in one write.
     private func publish(_ fix: Fix) {
@@ -179,48 +178,81 @@ final class ServedDevice: @unchecked Sendable {
             state.latestFix = fix
             state.seenNMEA = true
             state.lost = false
-            return state.sky.finish()
+            let sky = state.sky.finish()
+            if let sky { state.latestSky = sky }
+            return sky
         }
-        if let sky { state.withLock { $0.latestSky = sky } }
-        var lines: [UInt8] = []
+        let clients = watchers { $0.wantsJSON(from: path) }
+        guard !clients.isEmpty else { return }
+        var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
         if let sky {
             GPSDJSON.writeSKY(sky, device: path, to: &writer)
-            lines = writer.bytes + [0x0D, 0x0A]
+            Self.appendLine(writer, to: &lines)
             writer.reset()
         }
         GPSDJSON.writeTPV(fix, device: path, to: &writer)
-        lines += writer.bytes + [0x0D, 0x0A]
-        fanOut(lines) { $0.wantsJSON(from: self.path) }
+        Self.appendLine(writer, to: &lines)
+        fanOut(lines, to: clients)
     }
 
     private func publish(_ view: SatelliteView) {
-        guard let completed = state.withLock({ $0.sky.add(view) }) else { return }
-        state.withLock { $0.latestSky = completed }
+        let completed = state.withLock { state -> Sky? in
+            let completed = state.sky.add(view)
+            if let completed { state.latestSky = completed }
+            return completed
+        }
+        guard let completed else { return }
+        let clients = watchers { $0.wantsJSON(from: path) }
+        guard !clients.isEmpty else { return }
         var writer = JSONWriter()
         GPSDJSON.writeSKY(completed, device: path, to: &writer)
-        fanOut(writer.bytes + [0x0D, 0x0A]) { $0.wantsJSON(from: self.path) }
+        var line = ByteBufferAllocator().buffer(capacity: 1024)
+        Self.appendLine(writer, to: &line)
+        fanOut(line, to: clients)
     }
 
     /// To clients in NMEA mode or raw mode 1: each valid sentence as received.
     private func publish(_ sentence: ReceivedSentence) {
         state.withLock { $0.seenNMEA = true }
-        fanOut(Array(sentence.text.utf8) + [0x0D, 0x0A]) { $0.wantsSentences(from: self.path) }
+        let clients = watchers { $0.wantsSentences(from: path) }
+        guard !clients.isEmpty else { return }
+        var line = ByteBufferAllocator().buffer(string: sentence.text)
+        line.writeBytes([0x0D, 0x0A])
+        fanOut(line, to: clients)
     }
 
     /// To clients in raw mode 2: the device's bytes unchanged.
     private func publish(_ bytes: [UInt8]) {
-        fanOut(bytes) { $0.wantsBytes(from: self.path) }
+        let clients = watchers { $0.wantsBytes(from: path) }
+        guard !clients.isEmpty else { return }
+        fanOut(ByteBufferAllocator().buffer(bytes: bytes), to: clients)
     }
 
-    /// Hands `bytes` to every watcher that `wants` them, in one task on the event loop, one
-    /// buffer shared by all.
-    private func fanOut(_ bytes: [UInt8], to wants: (ClientConnection) -> Bool) {
-        let clients = watchers().filter(wants)
-        guard !clients.isEmpty else { return }
-        let buffer = ByteBufferAllocator().buffer(bytes: bytes)
-        loop.execute {
-            for client in clients { client.deliver(buffer) }
+    /// `writer`'s object as one line of gpsd's output (CR LF: python3-gps parses nothing
+    /// with LF alone).
+    private static func appendLine(_ writer: JSONWriter, to buffer: inout ByteBuffer) {
+        writer.withBytes { _ = buffer.writeBytes($0) }
+        buffer.writeBytes([0x0D, 0x0A])
+    }
+
+    /// Hands `buffer` to `clients`: one buffer shared by all, and one task per event loop
+    /// (each with that loop's clients), so that a report costs one wake-up per loop, not per
+    /// client, and each client's reports keep their order.
+    private func fanOut(_ buffer: ByteBuffer, to clients: [ClientConnection]) {
+        var groups: [(loop: EventLoop, clients: [ClientConnection])] = []
+        for client in clients {
+            if let index = groups.firstIndex(where: { $0.loop === client.eventLoop }) {
+                groups[index].clients.append(client)
+            } else {
+                groups.append((client.eventLoop, [client]))
+            }
+        }
+        for group in groups {
+            let clients = group.clients
+            group.loop.execute {
+                for client in clients { client.deliver(buffer) }
+            }
         }
     }
 }
