@@ -32,13 +32,16 @@ let package = Package(
         // Devices, discovery, sources and the reader; re-exports NMEA, NMEARendering and Signals.
         .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "Signals", "CUdev", "CPlatform"]),
         // The gpsd-protocol server: listeners and client connections on SwiftNIO; each watching
-        // client one more subscriber of a device's GPSMonitor.
+        // client one more subscriber of a device's GPSMonitor. The live web page: NIO's HTTP/1.1
+        // and WebSocket modules, the page carried in the binary.
         .target(
             name: "NMEAServer",
             dependencies: [
                 "NMEAStream", "GPSDProtocol", "CPlatform",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .executableTarget(

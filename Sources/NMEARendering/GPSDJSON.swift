@@ -36,12 +36,18 @@ public enum GPSDJSON {
 
     /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, `nSat`, `uSat`, and `satellites`
     /// with `PRN`, `gnssid`, `svid`, `sigid`, `el`, `az` (degrees), `ss` (dB-Hz) and `used`.
-    /// `device`, when given, follows `class`.
-    public static func writeSKY(_ sky: Sky, device: String? = nil, to writer: inout JSONWriter) {
+    /// `device`, when given, follows `class`; with `fix` (the epoch's), its dilutions of
+    /// precision too (`vdop`, `hdop`, `pdop`, from GSA), where gpsd puts them.
+    public static func writeSKY(_ sky: Sky, device: String? = nil, dilutionsOf fix: Fix? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "SKY")
         if let device { writer.string("device", device) }
         if let time = sky.time { writer.time("time", time) }
+        if let fix {
+            writer.number("vdop", fix.vdop, decimals: 2)
+            writer.number("hdop", fix.hdop, decimals: 2)
+            writer.number("pdop", fix.pdop, decimals: 2)
+        }
         writer.integer("nSat", sky.satelliteCount)
         writer.integer("uSat", sky.usedCount)
         writer.beginArray("satellites")

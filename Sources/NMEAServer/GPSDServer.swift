@@ -31,6 +31,9 @@ public final class GPSDServer: @unchecked Sendable {
         /// The addresses listened on: host and port. Loopback by default: exposing a
         /// receiver's position to the network must be a deliberate choice.
         public var listen: [(host: String, port: Int)]
+        /// The addresses the live web page is served on (``GPSDServer/webAddresses``): none by
+        /// default. Loopback unless a host is given, as for ``listen``.
+        public var http: [(host: String, port: Int)] = []
         /// Listening sockets already bound (from systemd: ``socketsFromSystemd()``); when
         /// there are any, ``listen`` is not bound.
         public var listeningSockets: [Int32] = []
@@ -71,7 +74,7 @@ public final class GPSDServer: @unchecked Sendable {
 
     /// What the server was started with.
     public let configuration: Configuration
-    private let group: MultiThreadedEventLoopGroup
+    let group: MultiThreadedEventLoopGroup
     private let registry = Protected(Registry())
     /// Held while clients are attached to devices or detached from them, so that a client's
     /// change of watch and a device's arrival never interleave.
@@ -84,6 +87,9 @@ public final class GPSDServer: @unchecked Sendable {
         /// The devices served now, in the order they came: those named first.
         var devices: [ServedDevice] = []
         var hotplug: Disposable?
+        /// The page's HTTP connections (open feeds among them).
+        var webConnections = 0
+        var webAddresses: [SocketAddress] = []
     }
 
     /// Creates a server; nothing listens until ``start()``.
@@ -128,8 +134,36 @@ public final class GPSDServer: @unchecked Sendable {
             registry.withLock { $0.channels.append(channel) }
             if let address = channel.localAddress { bound.append(address) }
         }
+        let web = webBootstrap()
+        for address in configuration.http {
+            let channel = try web.bind(host: address.host, port: address.port).wait()
+            registry.withLock { state in
+                state.channels.append(channel)
+                if let address = channel.localAddress { state.webAddresses.append(address) }
+            }
+        }
         return bound
     }
+
+    /// `address` as `HOST:PORT`, an IPv6 host in brackets (as `--listen` takes it).
+    public static func hostAndPort(_ address: SocketAddress) -> String {
+        let host = address.ipAddress ?? "?"
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
+    }
+
+    /// The addresses the live web page is served on, once ``start()`` has bound them.
+    public var webAddresses: [SocketAddress] { registry.withLock { $0.webAddresses } }
+
+    /// Counts a new connection to the page's listener, unless there are too many.
+    func webConnectionOpened() -> Bool {
+        registry.withLock { state in
+            guard state.webConnections < configuration.maximumClients else { return false }
+            state.webConnections += 1
+            return true
+        }
+    }
+
+    func webConnectionClosed() { registry.withLock { $0.webConnections -= 1 } }
 
     /// Stops listening, disconnects every client and closes every device.
     public func stop() {
@@ -146,7 +180,7 @@ public final class GPSDServer: @unchecked Sendable {
 
     // MARK: What connections ask of the server
 
-    private func add(_ client: ClientConnection) -> Bool {
+    func add(_ client: ClientConnection) -> Bool {
         registry.withLock { state in
             guard state.clients.count < configuration.maximumClients else { return false }
             state.clients[ObjectIdentifier(client)] = client

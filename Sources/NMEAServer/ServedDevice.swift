@@ -187,7 +187,7 @@ final class ServedDevice: @unchecked Sendable {
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
         if let sky {
-            GPSDJSON.writeSKY(sky, device: path, to: &writer)
+            GPSDJSON.writeSKY(sky, device: path, dilutionsOf: fix, to: &writer)
             Self.appendLine(writer, to: &lines)
             writer.reset()
         }

@@ -20,6 +20,9 @@ struct ServeCommand: ParsableCommand {
             when it comes back. nmeastream never writes to a receiver: requests to change a \
             device's settings are refused.
 
+            --http serves a live page (position, sky plot, signals, track) for a browser, \
+            with no internet needed: an open page watches every device, like a gpsd client.
+
             Exit codes: 0 stopped by a signal; 64 usage error; 69 udev is not available to \
             find receivers, or the port cannot be listened on (gpsd may hold it).
 
@@ -27,6 +30,8 @@ struct ServeCommand: ParsableCommand {
               nmeastream serve
               nmeastream serve /dev/ttyACM0 --speed 9600
               nmeastream serve --listen 0.0.0.0:2947 --linger 5
+              nmeastream serve --http 8080            (the page on http://localhost:8080/)
+              nmeastream serve --http 0.0.0.0:8080    (the page for the whole network)
             """
     )
 
@@ -39,6 +44,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("listen"), parsing: .singleValue,
             help: "An address to listen on, HOST:PORT or [IPv6]:PORT (repeatable; default 127.0.0.1:2947 and [::1]:2947).")
     var listen: [ListenAddress] = []
+
+    @Option(name: .customLong("http"), parsing: .singleValue,
+            help: "Also serve the live web page on PORT (loopback), HOST:PORT or [IPv6]:PORT (repeatable; default off).")
+    var http: [WebAddress] = []
 
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger: Double = 0
@@ -56,6 +65,7 @@ struct ServeCommand: ParsableCommand {
             version: VersionInfo(release: reportRelease ?? "nmeastream", revision: reportRelease ?? "nmeastream"))
         // No device named: every receiver plugged in, now and later.
         configuration.followsHotplug = devices.isEmpty
+        configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
         // Started by systemd from nmeastream.socket: its sockets, already bound.
         configuration.listeningSockets = socketsFromSystemd()
         if !configuration.listeningSockets.isEmpty, !listen.isEmpty {
@@ -64,13 +74,12 @@ struct ServeCommand: ParsableCommand {
         let server = GPSDServer(configuration: configuration)
         do {
             let bound = try server.start()
-            let listening = bound.map { address in
-                let host = address.ipAddress ?? "?"
-                return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
-            }
+            let listening = bound.map(GPSDServer.hostAndPort)
             let served = devices.isEmpty ? "every receiver plugged in" : devices.joined(separator: ", ")
             let now = devices.isEmpty ? " (now: \(server.devicePaths.isEmpty ? "none" : server.devicePaths.joined(separator: ", ")))" : ""
             printError("serving \(served)\(now) on \(listening.joined(separator: ", "))")
+            let pages = server.webAddresses.map { "http://\(GPSDServer.hostAndPort($0))/" }
+            if !pages.isEmpty { printError("live page on \(pages.joined(separator: ", "))") }
         } catch let error as GPSError {
             server.stop()
             printError(error.message)
@@ -92,6 +101,21 @@ struct ServeCommand: ParsableCommand {
         let dropped = server.reportsDroppedForSlowClients
         if dropped > 0 { printError("dropped \(dropped) reports that clients did not read") }
         withExtendedLifetime(sources) {}
+    }
+}
+
+/// `--http PORT` (both loopback addresses), `HOST:PORT` or `[IPv6]:PORT`.
+struct WebAddress: ExpressibleByArgument, Sendable {
+    var addresses: [ListenAddress]
+
+    init?(argument: String) {
+        if let port = Int(argument), (0...65_535).contains(port) {
+            addresses = [ListenAddress(host: "127.0.0.1", port: port), ListenAddress(host: "::1", port: port)]
+        } else if let address = ListenAddress(argument: argument) {
+            addresses = [address]
+        } else {
+            return nil
+        }
     }
 }
 

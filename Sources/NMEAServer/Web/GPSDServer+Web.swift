@@ -1,0 +1,91 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+extension GPSDServer {
+    /// The live page's listener: `GET /` and its files, and the feed (`/feed`), a WebSocket
+    /// that carries the same gpsd JSON as the gpsd port (VERSION, DEVICES, then TPV, SKY and
+    /// DEVICE of every device). Each open feed is one more watcher of every device, like a
+    /// gpsd client that sent `?WATCH={"enable":true,"json":true}`: a page alone keeps a
+    /// device open, and closing the last one (with no other watcher) closes it.
+    func webBootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
+            .childChannelInitializer { [weak self] channel in
+                guard let self else { return channel.close() }
+                return channel.eventLoop.makeCompletedFuture { try self.configureWebChannel(channel) }
+            }
+    }
+
+    private func configureWebChannel(_ channel: Channel) throws {
+        guard webConnectionOpened() else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { [weak self] _ in self?.webConnectionClosed() }
+        let policy = WebRequestPolicy(isLoopback: channel.localAddress.map(Self.isLoopback) ?? false)
+        let page = HTTPPageHandler(policy: policy)
+        // Before the upgrade only: a connection that sends no request is let go; an open feed
+        // never sends anything, and stays.
+        let idle = IdleStateHandler(readTimeout: .seconds(30))
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: 4096,
+            automaticErrorHandling: true,
+            // The gate let through only the feed's upgrades that the policy allows.
+            shouldUpgrade: { channel, head in
+                let allowed = WebSocketGate.isFeed(head.uri) && policy.allowsFeed(head)
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { [weak self] channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    guard let self else { return channel.close(promise: nil) }
+                    try self.openFeed(on: channel)
+                }
+            })
+        try channel.pipeline.syncOperations.addHandler(idle, name: Self.idleHandlerName)
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                context.pipeline.removeHandler(name: Self.pageHandlerName, promise: nil)
+                context.pipeline.removeHandler(name: Self.idleHandlerName, promise: nil)
+                context.pipeline.removeHandler(name: Self.gateHandlerName, promise: nil)
+            }),
+            withErrorHandling: true)
+        let upgradeHandler = try channel.pipeline.syncOperations.handler(type: HTTPServerUpgradeHandler.self)
+        try channel.pipeline.syncOperations.addHandler(WebSocketGate(policy: policy), name: Self.gateHandlerName, position: .before(upgradeHandler))
+        try channel.pipeline.syncOperations.addHandler(page, name: Self.pageHandlerName)
+    }
+
+    private static let pageHandlerName = "nmeastream.page"
+    private static let idleHandlerName = "nmeastream.idle"
+    private static let gateHandlerName = "nmeastream.gate"
+
+    /// The page's feed: a client like any other, that watches every device in JSON.
+    private func openFeed(on channel: Channel) throws {
+        let connection = ClientConnection(channel: channel, server: self)
+        guard add(connection) else {
+            var reason = channel.allocator.buffer(capacity: 32)
+            reason.write(webSocketErrorCode: .unknown(1013))
+            reason.writeString("Too many clients")
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: reason)).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+            return
+        }
+        try channel.pipeline.syncOperations.addHandler(WebSocketFeedHandler())
+        try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
+        connection.start()
+        connection.receive(channel.allocator.buffer(string: #"?WATCH={"enable":true,"json":true};"#))
+    }
+
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4: return address.ipAddress?.hasPrefix("127.") ?? false
+        case .v6: return address.ipAddress == "::1" || address.ipAddress?.hasPrefix("::ffff:127.") == true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import NIOCore
+import NIOHTTP1
+
+/// Answers the page's HTTP requests: `GET` (or `HEAD`) of a file of ``WebResource/byPath``;
+/// 404 for any other path, 405 for any other method, 403 for a request the
+/// ``WebRequestPolicy`` refuses. The feed's WebSocket upgrade is handled before this; a
+/// request for the feed that gets here was refused.
+final class HTTPPageHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let policy: WebRequestPolicy
+    private var head: HTTPRequestHead?
+
+    init(policy: WebRequestPolicy) { self.policy = policy }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            respond(to: head, context: context)
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
+        guard policy.allowsHost(head) else {
+            return send(.forbidden, "This server answers only requests addressed to localhost.\n", head: head, context: context)
+        }
+        if path == WebResource.feedPath {
+            return send(.forbidden, "The live feed is a WebSocket, for the page served from this address.\n", head: head, context: context)
+        }
+        guard let resource = WebResource.byPath[path] else {
+            return send(.notFound, "Not found.\n", head: head, context: context)
+        }
+        guard head.method == .GET || head.method == .HEAD else {
+            return send(.methodNotAllowed, "Only GET and HEAD.\n", head: head, context: context, extra: [("Allow", "GET, HEAD")])
+        }
+        send(.ok, resource.body, contentType: resource.contentType, head: head, context: context)
+    }
+
+    private func send(_ status: HTTPResponseStatus, _ body: String, contentType: String = "text/plain; charset=utf-8",
+                      head request: HTTPRequestHead, context: ChannelHandlerContext, extra: [(String, String)] = []) {
+        let buffer = context.channel.allocator.buffer(string: body)
+        var headers = HTTPHeaders([
+            ("Content-Type", contentType),
+            ("Content-Length", String(buffer.readableBytes)),
+            ("Cache-Control", "no-store"),
+            // Only what the binary carries: no inline script, nothing from elsewhere.
+            ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+        ])
+        headers.add(contentsOf: extra)
+        let keepAlive = request.isKeepAlive && status == .ok
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let response = HTTPResponseHead(version: request.version, status: status, headers: headers)
+        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        if request.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A connection that sent nothing for a while (and was not upgraded) is let go.
+        if event is IdleStateHandler.IdleStateEvent { context.close(promise: nil) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

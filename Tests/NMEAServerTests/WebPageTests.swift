@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NMEAServer
+@testable import NMEAStream
+
+/// The live page's listener with real sockets: its files, its refusals, and the feed (a
+/// WebSocket) as one more watcher of the shared device.
+@Suite("Live web page")
+struct WebPageTests {
+    /// A server of `terminal` with the page on an ephemeral loopback port; the server, its
+    /// gpsd port and its page's port.
+    func serve(_ terminal: PseudoTerminal, maximumClients: Int = 1024) throws -> (GPSDServer, gpsd: Int, web: Int) {
+        var configuration = GPSDServer.Configuration(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)],
+                                                     maximumClients: maximumClients)
+        configuration.http = [("127.0.0.1", 0)]
+        let server = GPSDServer(configuration: configuration)
+        let gpsd = try #require(try server.start().first?.port)
+        let web = try #require(server.webAddresses.first?.port)
+        return (server, gpsd, web)
+    }
+
+    /// The status line and body of one HTTP request (`Connection: close`).
+    func request(_ port: Int, _ path: String, method: String = "GET", host: String? = nil) throws -> (status: String, body: String) {
+        let client = try LineClient(port: port)
+        client.send("\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n")
+        let status = client.readLine() ?? ""
+        var length = 0
+        while let header = client.readLine(), !header.isEmpty {
+            if header.lowercased().hasPrefix("content-length:") { length = Int(header.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0 }
+        }
+        let body = method == "HEAD" ? [] : client.readBytes(length)
+        return (status, String(decoding: body, as: UTF8.self))
+    }
+
+    @Test("serves the page, its script and style sheet, with the hooks the README promises; nothing else")
+    func files() throws {
+        let terminal = try PseudoTerminal()
+        let (server, _, web) = try serve(terminal)
+        defer { server.stop() }
+        let page = try request(web, "/")
+        #expect(page.status == "HTTP/1.1 200 OK")
+        for hook in [#"data-field="lat""#, #"data-field="lon""#, #"id="skyplot""#, #"src="/app.js""#, #"href="/style.css""#] {
+            #expect(page.body.contains(hook), "\(hook) on the page")
+        }
+        let script = try request(web, "/app.js")
+        #expect(script.status == "HTTP/1.1 200 OK")
+        for hook in ["data-prn", "data-gnss", "data-used", "/feed"] { #expect(script.body.contains(hook)) }
+        #expect(try request(web, "/style.css").status == "HTTP/1.1 200 OK")
+        #expect(try request(web, "/", method: "HEAD").status == "HTTP/1.1 200 OK")
+        #expect(try request(web, "/app.js?v=2").status == "HTTP/1.1 200 OK", "a query is not part of the path")
+        for path in ["/nothing", "/../etc/passwd", "/%2e%2e/etc/passwd", "//etc/passwd", "/style.css/..", "/Package.swift"] {
+            #expect(try request(web, path).status == "HTTP/1.1 404 Not Found", "\(path)")
+        }
+        #expect(try request(web, "/", method: "POST").status == "HTTP/1.1 405 Method Not Allowed")
+        #expect(try request(web, "/app.js", method: "DELETE").status == "HTTP/1.1 405 Method Not Allowed")
+        #expect(try request(web, "/feed").status == "HTTP/1.1 403 Forbidden", "the feed without an upgrade")
+    }
+
+    @Test("a loopback listener answers only requests addressed to a loopback name (no DNS rebinding)")
+    func rebinding() throws {
+        let terminal = try PseudoTerminal()
+        let (server, _, web) = try serve(terminal)
+        defer { server.stop() }
+        for host in ["localhost:\(web)", "127.0.0.1", "[::1]:\(web)", "LOCALHOST"] {
+            #expect(try request(web, "/", host: host).status == "HTTP/1.1 200 OK", "\(host)")
+        }
+        for host in ["attacker.example:\(web)", "127.0.0.1.attacker.example", "192.168.1.2:\(web)"] {
+            #expect(try request(web, "/", host: host).status == "HTTP/1.1 403 Forbidden", "\(host)")
+        }
+        #expect(WebRequestPolicy(isLoopback: false).allowsHost(named: "pi.local:8080"), "a listener on the network: any name")
+        #expect(!WebRequestPolicy(isLoopback: true).allowsHost(named: "pi.local:8080"))
+    }
+
+    @Test("the feed: VERSION, DEVICES, WATCH, then TPV and SKY; a page alone opens the device, and closing it closes the device")
+    func feedLifetime() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let (server, _, web) = try serve(terminal)
+        defer { server.stop() }
+        #expect(openDescriptorCount(path) == 0)
+        let page = try WebSocketClient(port: web, headers: [("Origin", "http://127.0.0.1:\(web)")])
+        #expect(page.isOpen, "\(page.statusLine)")
+        #expect(page.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(page.readLine()?.hasPrefix("{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"\(path)\"") == true)
+        #expect(page.readLine()?.hasPrefix("{\"class\":\"WATCH\",\"enable\":true,\"json\":true") == true)
+        #expect(eventually { openDescriptorCount(path) == 1 }, "the page watches: the device is open")
+        #expect(terminal.waitUntilConfigured())
+        terminal.write(Array(try Data(contentsOf: GPSDServerTests.fixture)))
+        let sky = try #require(page.readLine(containing: "\"class\":\"SKY\""))
+        #expect(sky.hasPrefix("{\"class\":\"SKY\",\"device\":\"\(path)\""))
+        #expect(sky.contains("\"hdop\":"), "the epoch's dilutions in its SKY, as gpsd sends them")
+        #expect(page.readLine(containing: "\"class\":\"TPV\"")?.contains("\"lat\":52.123456783") == true)
+        page.send(opcode: 8, [0x03, 0xE8])
+        #expect(page.nextControlFrame()?.opcode == 8, "the close is answered")
+        #expect(eventually { openDescriptorCount(path) == 0 }, "the last page closed: the device is closed")
+    }
+
+    @Test("the feed is refused to another site's page (cross-site WebSocket), and a page that sends data is closed; others carry on")
+    func hostilePages() throws {
+        let terminal = try PseudoTerminal()
+        let (server, gpsd, web) = try serve(terminal)
+        defer { server.stop() }
+        let foreign = try WebSocketClient(port: web, headers: [("Origin", "https://attacker.example")])
+        #expect(!foreign.isOpen)
+        #expect(foreign.statusLine == "HTTP/1.1 403 Forbidden")
+        #expect(try WebSocketClient(port: web, path: "/other").isOpen == false)
+
+        let gpsdClient = try #require(try GPSDServerTests().watcher(gpsd))
+        let talker = try WebSocketClient(port: web)
+        #expect(talker.isOpen, "no Origin: not a browser, served")
+        #expect(talker.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        talker.send(opcode: 1, Array(#"?WATCH={"raw":2};"#.utf8))
+        let close = try #require(talker.nextControlFrame())
+        #expect(close.opcode == 8)
+        #expect(close.payload.prefix(2) == [0x03, 0xF0], "1008: policy violation")
+        #expect(terminal.waitUntilConfigured())
+        terminal.write(Array(try Data(contentsOf: GPSDServerTests.fixture)))
+        #expect(gpsdClient.readLine(containing: "\"class\":\"TPV\"") != nil, "the gpsd client is served on")
+    }
+
+    @Test("past the most clients, a page's connection is refused; gpsd clients and pages count together")
+    func tooManyClients() throws {
+        let terminal = try PseudoTerminal()
+        let (server, gpsd, web) = try serve(terminal, maximumClients: 2)
+        defer { server.stop() }
+        let first = try WebSocketClient(port: web)
+        #expect(first.isOpen)
+        let watcher = try #require(try GPSDServerTests().watcher(gpsd))
+        _ = watcher
+        let refused = try WebSocketClient(port: web)
+        let closed = refused.isOpen ? refused.nextControlFrame() : nil
+        #expect(!refused.isOpen || closed?.opcode == 8, "refused: \(refused.statusLine)")
+    }
+}
+
+extension WebSocketClient {
+    /// The next frame that is not text (a close, a ping).
+    func nextControlFrame() -> (opcode: UInt8, payload: [UInt8])? {
+        while let frame = readFrame() {
+            if frame.opcode != 1 { return frame }
+        }
+        return nil
+    }
+}
