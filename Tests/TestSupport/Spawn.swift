@@ -14,14 +14,15 @@ public final class ChildProcess {
     private var status: Int32?
 
     /// Starts `executable` with `arguments`, its standard input from /dev/null, its output
-    /// (and errors) to the file at `outputPath`, or to /dev/null.
-    public init(_ executable: String, _ arguments: [String], outputPath: String? = nil) throws {
+    /// to the file at `outputPath` and its errors to the file at `errorPath` (each /dev/null
+    /// when not given).
+    public init(_ executable: String, _ arguments: [String], outputPath: String? = nil, errorPath: String? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // The child starts with no signal blocked and the usual dispositions: the thread that
         // spawns it may block some (Dispatch's threads do), and a child that inherits a
         // blocked SIGTERM never ends on one.

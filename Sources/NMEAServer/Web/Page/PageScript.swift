@@ -108,13 +108,14 @@ enum PageScript {
       function drawFix(entry) {
         const tpv = entry.tpv || {};
         const sky = entry.sky || {};
-        setText("time", tpv.time ? tpv.time.replace("T", " ").replace("Z", "") : "–");
+        // Whole seconds as "2024-06-05 12:30:04", fractions kept when there are any.
+        setText("time", tpv.time ? tpv.time.replace("T", " ").replace("Z", "").replace(/\.0+$/, "") : "–");
         setText("lat", number(tpv.lat) ? String(tpv.lat) : "–");
         setText("lon", number(tpv.lon) ? String(tpv.lon) : "–");
         setText("mode", MODES[tpv.mode] || "–");
         setText("altMSL", fixed(tpv.altMSL, 1, " m"));
         setText("altHAE", fixed(tpv.altHAE, 1, " m"));
-        setText("speed", number(tpv.speed) ? `${tpv.speed.toFixed(2)} m/s (${(tpv.speed * 3.6).toFixed(1)} km/h)` : "–");
+        setText("speed", number(tpv.speed) ? `${tpv.speed.toFixed(2)} m/s · ${(tpv.speed * 3.6).toFixed(1)} km/h` : "–");
         setText("track", fixed(tpv.track, 1, "°"));
         setText("climb", fixed(tpv.climb, 2, " m/s"));
         setText("satellites", number(sky.uSat) ? `${sky.uSat} used of ${sky.nSat} seen` : "–");
@@ -127,15 +128,15 @@ enum PageScript {
 
       function drawAge() {
         const entry = devices.get(selected);
-        const panel = $("fix-panel");
+        const view = document.querySelector("main");
         if (!entry || entry.received === null) {
           $("age").textContent = "waiting for a fix";
-          panel.classList.add("stale");
+          view.classList.add("stale");
           return;
         }
         const seconds = Math.max(0, (Date.now() - entry.received) / 1000);
-        $("age").textContent = seconds < 1.5 ? "now" : `${Math.round(seconds)} s ago`;
-        panel.classList.toggle("stale", seconds > STALE_SECONDS);
+        $("age").textContent = seconds < 1.5 ? "now" : seconds < 120 ? `${Math.round(seconds)} s ago` : `${Math.round(seconds / 60)} min ago`;
+        view.classList.toggle("stale", seconds > STALE_SECONDS);
       }
 
       function drawSky(entry) {
@@ -163,7 +164,7 @@ enum PageScript {
           const radius = 100 * (90 - satellite.el) / 90;
           const angle = satellite.az * Math.PI / 180;
           const x = radius * Math.sin(angle), y = -radius * Math.cos(angle);
-          svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 7, fill: used ? colour : "none", stroke: colour, "stroke-width": 1.6 }, mark);
+          svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 8, fill: used ? colour : "none", stroke: colour, "stroke-width": 1.6 }, mark);
           svgText(mark, x.toFixed(1), y.toFixed(1), String(satellite.PRN), used ? "sat-label used" : "sat-label");
         }
         const legend = $("sky-legend");
@@ -226,7 +227,8 @@ enum PageScript {
         svgText(plot, 0, -110, "N", "axis-label");
         const label = ring >= 1000 ? `${ring / 1000} km` : `${ring} m`;
         svgText(plot, 0, 108, label, "axis-label");
-        $("track-scale").textContent = `last ${Math.round((here.at - points[0].at) / 60000)} min, ring ${label}`;
+        const span = Math.round((here.at - points[0].at) / 1000);
+        $("track-scale").textContent = `last ${span < 120 ? `${span} s` : `${Math.round(span / 60)} min`}, ring ${label}`;
         svg("polyline", { class: "track-line", points: local.map(([x, y]) => `${(x * scale).toFixed(1)},${(-y * scale).toFixed(1)}`).join(" ") }, plot);
         svg("circle", { class: "track-here", r: 3.5 }, plot);
       }

@@ -14,18 +14,20 @@ enum PageStyle {
     .connection[data-state="live"] { background: #d3f2dc; color: #13622c; }
     .connection[data-state="reconnecting"] { background: #fbe3c8; color: #7a4100; }
     .note { margin: .5rem 1rem 0; color: #a33; }
-    main { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 330px), 1fr)); gap: 1rem; padding: 1rem; }
+    main { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 290px), 1fr)); gap: 1rem; padding: 1rem; }
     .panel { background: var(--panel); border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; min-width: 0; }
     .panel h2 { font-size: 1rem; margin: 0 0 .5rem; display: flex; gap: .5rem; align-items: baseline; }
     .panel h2 small { color: var(--muted); font-weight: normal; }
     .age { margin-left: auto; font-weight: normal; font-size: .85rem; color: var(--muted); }
-    .fields { display: grid; grid-template-columns: auto 1fr; gap: .2rem 1rem; margin: 0; }
-    .fields dt { color: var(--muted); }
-    .fields dd { margin: 0; font-variant-numeric: tabular-nums; text-align: right; overflow-wrap: anywhere; }
-    #fix-panel.stale .fields dd, #fix-panel.stale .age { color: #999; }
-    #fix-panel.stale { border-style: dashed; }
+    .fields { display: grid; grid-template-columns: auto 1fr; gap: .2rem .75rem; margin: 0; font-size: .93rem; }
+    .fields dt { color: var(--muted); white-space: nowrap; }
+    .fields dd { margin: 0; font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
+    /* Stale: the device said nothing for a while; what is shown is its last word. */
+    main.stale .panel { border-style: dashed; }
+    main.stale .fields dd, main.stale .age { color: #999; }
+    main.stale svg { filter: grayscale(1); opacity: .6; }
     svg { width: 100%; height: auto; display: block; }
-    #skyplot, #track { max-height: 70vh; }
+    #skyplot, #track { max-height: 60vh; max-width: 420px; margin: 0 auto; }
     .grid { fill: none; stroke: var(--line); stroke-width: .8; }
     .axis-label { fill: var(--muted); font-size: 9px; text-anchor: middle; dominant-baseline: middle; }
     .sat-label { font-size: 7px; text-anchor: middle; dominant-baseline: middle; fill: var(--fg); pointer-events: none; }

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// `serve --http` in a real browser: headless Chromium (Debian `chromium` and
+/// `chromium-driver`) driven through Selenium (PyPI) by `Tests/Drivers/webpage.py`, on a
+/// `simulate` pseudo-terminal playing the fixture. The driver reports what the page showed;
+/// this test judges it. Screenshots (desktop, phone, stale) are kept in
+/// `.build/test-artefacts/web-page/`.
+@Suite("Live web page in Chromium", .serialized)
+struct WebPageBrowserTests {
+    static let driver = Command.packageRoot.appendingPathComponent("Tests/Drivers/webpage.py").path
+    static let artefacts = Command.packageRoot.appendingPathComponent(".build/test-artefacts/web-page").path
+
+    /// Chromium, its driver, and Selenium for the `python3` on the PATH.
+    static var hasBrowser: Bool {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else { return false }
+        return spawnAndWait("/usr/bin/env", ["python3", "-c", "import selenium"]) == 0
+    }
+
+    /// gpsd's `gnssid` as the page names it in `data-gnss`.
+    static let constellations = [0: "GPS", 1: "SBAS", 2: "Galileo", 3: "BeiDou", 4: "IMES", 5: "QZSS", 6: "GLONASS", 7: "NavIC"]
+
+    @Test("the page shows the log's position and the last SKY's satellites, opens and closes the device, greys when the server is gone and reconnects",
+          .enabled(if: hasBrowser, "chromium, chromium-driver or Selenium (pip install selenium) is missing"))
+    func pageInChromium() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-web-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let device = folder + "/gps0"
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, Command.fixture("ublox-multi.nmea")])
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: device) }, "the simulator's device")
+
+        let reportPath = folder + "/report.json", errorPath = folder + "/driver.err"
+        let browser = try ChildProcess("/usr/bin/env", [
+            "python3", Self.driver, Self.artefacts, device, "--",
+            Command.executable.path, "serve", device, "--speed", "9600", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+        ], outputPath: reportPath, errorPath: errorPath)
+        let finished = eventually(seconds: 150) { !browser.isRunning }
+        if !finished { browser.terminate() }
+        let status = browser.waitForExit()
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        try #require(finished && status == 0, "the browser driver failed (\(status)):\n\(errors)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+
+        #expect(report["openBefore"] as? Int == 0, "no page, no watcher: the device is closed")
+        #expect(report["showedFix"] as? Bool == true, "the page showed a fix")
+        #expect(report["openWithPage"] as? Int == 1, "a page alone keeps the device open")
+
+        let page = try #require(report["page"] as? [String: Any])
+        let fields = try #require(page["fields"] as? [String: String])
+        let tpv = try #require(report["gpsdTpv"] as? [String: Any])
+        // The fixture's GGA: 5207.40740698,N, 00419.26592602,E.
+        #expect(fields["lat"] == "52.123456783")
+        #expect(fields["lon"] == "4.321098767")
+        #expect(fields["lat"].flatMap(Double.init) == tpv["lat"] as? Double, "as a gpsd client got it")
+        #expect(fields["lon"].flatMap(Double.init) == tpv["lon"] as? Double)
+        #expect(fields["mode"] == "3D")
+
+        let sky = try #require(report["gpsdSky"] as? [String: Any])
+        let satellites = try #require(sky["satellites"] as? [[String: Any]])
+        let marks = try #require(page["marks"] as? [[String: Any]])
+        #expect(marks.count == satellites.count, "one mark per satellite of the last SKY")
+        let expected = Set(satellites.map { satellite in
+            "\(satellite["PRN"] as? Int ?? -1) \(Self.constellations[satellite["gnssid"] as? Int ?? -1] ?? "unknown") \((satellite["used"] as? Bool) == true)"
+        })
+        let drawn = Set(marks.map { "\($0["prn"] as? String ?? "") \($0["gnss"] as? String ?? "") \($0["used"] as? String ?? "")" })
+        #expect(drawn == expected, "PRN, constellation and data-used of each mark")
+        #expect(marks.count { $0["used"] as? String == "true" } == 12, "the fixture's 12 used of 14")
+
+        #expect(report["phoneOverflow"] as? Int == 0, "no sideways scrolling on a phone")
+        #expect(report["sawReconnecting"] as? Bool == true, "the page says when the server is gone")
+        #expect(report["staleWhenGone"] as? Bool == true, "and greys what it shows")
+        #expect(report["reconnected"] as? Bool == true, "it reconnects by itself when the server is back")
+        #expect(report["openWithPageAgain"] as? Int == 1)
+        #expect(report["closedAfterPage"] as? Bool == true, "the page closed: the device is closed")
+        for screenshot in ["desktop.png", "phone.png", "stale.png"] {
+            #expect(FileManager.default.fileExists(atPath: Self.artefacts + "/" + screenshot), "\(screenshot) kept")
+        }
+    }
+}
