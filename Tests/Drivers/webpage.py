@@ -29,7 +29,6 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
 
 
 def start_server(command, log_path):
@@ -98,16 +97,22 @@ def gpsd_reports(port):
         return sky, tpv
 
 
+# Read in one script, at one moment: the page redraws its marks on every SKY, and elements
+# looked up one call at a time may be gone by the next call.
+PAGE_STATE = """
+const fields = {};
+for (const element of document.querySelectorAll("[data-field]")) fields[element.dataset.field] = element.textContent;
+const marks = [...document.querySelectorAll("#skyplot [data-prn]")].map((element) => ({
+  prn: element.getAttribute("data-prn"), gnss: element.getAttribute("data-gnss"),
+  used: element.getAttribute("data-used"), placed: element.getAttribute("data-placed") !== "false"}));
+return {fields, marks, connection: document.getElementById("connection").dataset.state,
+        stale: document.querySelector("main").classList.contains("stale"),
+        age: document.getElementById("age").textContent};
+"""
+
+
 def page_state(driver):
-    fields = {element.get_attribute("data-field"): element.text
-              for element in driver.find_elements(By.CSS_SELECTOR, "[data-field]")}
-    marks = [{"prn": element.get_attribute("data-prn"), "gnss": element.get_attribute("data-gnss"),
-              "used": element.get_attribute("data-used"), "placed": element.get_attribute("data-placed") != "false"}
-             for element in driver.find_elements(By.CSS_SELECTOR, "#skyplot [data-prn]")]
-    connection = driver.find_element(By.ID, "connection").get_attribute("data-state")
-    stale = "stale" in (driver.find_element(By.TAG_NAME, "main").get_attribute("class") or "")
-    age = driver.find_element(By.ID, "age").text
-    return {"fields": fields, "marks": marks, "connection": connection, "stale": stale, "age": age}
+    return driver.execute_script(PAGE_STATE)
 
 
 def main():
@@ -131,8 +136,10 @@ def main():
             options.add_argument(argument)
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         driver.get(page)
-        report["showedFix"] = wait_for(lambda: page_state(driver)["fields"].get("lat", "–") != "–"
-                                       and len(page_state(driver)["marks"]) > 0, 30)
+        def shows_fix():
+            state = page_state(driver)
+            return state["fields"].get("lat", "–") != "–" and len(state["marks"]) > 0
+        report["showedFix"] = wait_for(shows_fix, 30)
         report["openWithPage"] = open_count(server.pid, device)
 
         # What a gpsd client gets, then the page once it has drawn the same epoch.
@@ -161,8 +168,10 @@ def main():
         again = [("127.0.0.1:" + port) if previous == "--http" and i > 0 else argument
                  for i, (previous, argument) in enumerate(zip([""] + command, command))]
         server, gpsd_port, page = start_server(again, log_path + ".again")
-        report["reconnected"] = wait_for(lambda: page_state(driver)["connection"] == "live"
-                                         and not page_state(driver)["stale"], 30)
+        def live_again():
+            state = page_state(driver)
+            return state["connection"] == "live" and not state["stale"]
+        report["reconnected"] = wait_for(live_again, 30)
         report["openWithPageAgain"] = open_count(server.pid, device)
 
         driver.quit()
