@@ -29,6 +29,11 @@ public final class NMEADecoder {
     private struct Core {
         var statistics = StatisticsCounter()
         var assembler: EpochAssembler
+        /// The chunk being fed, and when it was read.
+        var chunk: Range<UnsafeRawPointer>?
+        var chunkReceivedAt: UTCTime?
+        /// When the sentence the framer holds unfinished began to arrive.
+        var partialReceivedAt: UTCTime?
     }
 
     private let framer: NMEAFramer
@@ -51,10 +56,28 @@ public final class NMEADecoder {
 
     /// Feeds a chunk of bytes (any size, split anywhere) and calls `handler` for each event.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
+        feed(bytes, receivedAt: nil, handler)
+    }
+
+    /// Feeds a chunk of bytes read from a device at `receivedAt` (the system clock's time when
+    /// the read returned them), and calls `handler` for each event. Each fix's
+    /// ``Fix/receivedAt`` is then the time of the chunk in which its epoch's first sentence
+    /// began, even when that sentence ended chunks later.
+    public func feed(_ bytes: UnsafeRawBufferPointer, receivedAt: UTCTime?, _ handler: (Event) -> Void) {
         core.pointee.statistics.bytes += bytes.count
         let core = self.core
+        if let base = bytes.baseAddress {
+            core.pointee.chunk = base..<(base + bytes.count)
+        }
+        core.pointee.chunkReceivedAt = receivedAt
         Handler.with(handler) { handler in
             framer.feed(bytes) { event in Self.handle(event, core, handler) }
+        }
+        core.pointee.chunk = nil
+        if !framer.hasPartialSentence {
+            core.pointee.partialReceivedAt = nil
+        } else if core.pointee.partialReceivedAt == nil {
+            core.pointee.partialReceivedAt = receivedAt
         }
     }
 
@@ -91,6 +114,13 @@ public final class NMEADecoder {
             core.pointee.statistics.count(reject)
             handler(.rejected(reject))
         case .sentence(let raw):
+            // A sentence in the chunk began in it; one from the framer's carry began earlier.
+            if core.pointee.chunk?.contains(UnsafeRawPointer(raw.base)) ?? true {
+                core.pointee.assembler.sentenceReceivedAt = core.pointee.chunkReceivedAt
+            } else {
+                core.pointee.assembler.sentenceReceivedAt = core.pointee.partialReceivedAt ?? core.pointee.chunkReceivedAt
+                core.pointee.partialReceivedAt = nil
+            }
             var feed = Feed(core: core, raw: raw, handler: handler)
             if !NMEASentence.decode(raw, into: &feed) {
                 core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)

@@ -77,6 +77,14 @@ public struct EpochAssembler: Sendable {
     /// Sentences held for the next epoch (see ``CycleTracker``), as values: rare enough that
     /// the enum's round trip costs nothing that shows.
     private var held: [NMEASentence] = []
+    /// When the sentence being added began to arrive (``NMEADecoder`` sets it from the time
+    /// its reader stamped the bytes with); `nil` when the bytes were not stamped.
+    var sentenceReceivedAt: UTCTime?
+    /// When the first sentence since the last delivered fix began to arrive: the epoch in
+    /// progress's first byte.
+    private var pendingReceivedAt: UTCTime?
+    /// The same, as it was before the sentence being added.
+    private var receivedBeforeThis: UTCTime?
 
     /// Creates an assembler.
     public init(dates: DateResolver.Configuration = DateResolver.Configuration()) {
@@ -85,6 +93,7 @@ public struct EpochAssembler: Sendable {
 
     /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
+        noteReception()
         withoutActuallyEscaping(emit) { emit in
             // The assembler moves into the visitor and back: a copy would share, and then copy
             // on write, its buffers.
@@ -105,18 +114,26 @@ public struct EpochAssembler: Sendable {
     /// Adds a decoded sentence of any type; `sink` receives what it completes.
     @inline(__always)
     mutating func add<Sentence: SentenceType, Sink: EpochSink>(_ sentence: Sentence, into sink: inout Sink) {
+        noteReception()
         sentence.enter(&self, &sink)
+    }
+
+    /// Every sentence, whatever it bears on, may be the first of its epoch.
+    @inline(__always)
+    private mutating func noteReception() {
+        receivedBeforeThis = pendingReceivedAt
+        if pendingReceivedAt == nil { pendingReceivedAt = sentenceReceivedAt }
     }
 
     /// A sentence that bears on the fix, through the cycle logic into the epoch.
     mutating func merge<Sentence: SentenceType, Sink: EpochSink>(_ sentence: Sentence, into sink: inout Sink) {
         let step = tracker.arrive(CycleTracker.Kind(Sentence.self), time: sentence.time)
         if step.hold { held.append(sentence.sentence) }
-        if step.deliverFirst { deliver(&sink) }
+        if step.deliverFirst { deliver(&sink, startingNext: true) }
         if step.startEpoch { epoch.startEpoch() }
         if step.releaseHeld { releaseHeld() }
         if step.merge { sentence.apply(to: &epoch) }
-        if step.deliverAfter { deliver(&sink) }
+        if step.deliverAfter { deliver(&sink, startingNext: false) }
     }
 
     /// A GSV part, to the sky; a completed view takes the epoch's time and used flags.
@@ -144,7 +161,7 @@ public struct EpochAssembler: Sendable {
             epoch.startEpoch()
             releaseHeld()
         }
-        if finish.deliver { deliver(&sink) }
+        if finish.deliver { deliver(&sink, startingNext: false) }
         if finish.startEpoch { epoch.startEpoch() }
     }
 
@@ -153,8 +170,19 @@ public struct EpochAssembler: Sendable {
         held.removeAll(keepingCapacity: true)
     }
 
-    private mutating func deliver<Sink: EpochSink>(_ sink: inout Sink) {
-        sink.fix(finisher.finish(epoch))
+    /// Delivers the epoch in progress; `startingNext` when the sentence being added is the
+    /// first of the next epoch (the epoch ended because it came), so that its reception time
+    /// is the next epoch's, not this one's.
+    private mutating func deliver<Sink: EpochSink>(_ sink: inout Sink, startingNext: Bool) {
+        var fix = finisher.finish(epoch)
+        if startingNext {
+            fix.receivedAt = receivedBeforeThis ?? sentenceReceivedAt
+            pendingReceivedAt = sentenceReceivedAt
+        } else {
+            fix.receivedAt = pendingReceivedAt
+            pendingReceivedAt = nil
+        }
+        sink.fix(fix)
     }
 }
 

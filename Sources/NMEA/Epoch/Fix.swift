@@ -8,6 +8,11 @@ public struct Fix: Sendable, Hashable {
     public var time: UTCTime?
     /// UTC time of day of the epoch; `nil` when none of its sentences carried a time.
     public var timeOfDay: TimeOfDay?
+    /// The system clock's time (`CLOCK_REALTIME`) when the epoch's first byte arrived, as its
+    /// reader stamped the bytes on reading them; `nil` when they were not stamped (logs, bytes
+    /// in memory). Minus ``time``, it is how late the receiver's report reached the system:
+    /// what a time service corrects for.
+    public var receivedAt: UTCTime?
     /// Fix dimension.
     public var mode: FixMode = .unknown
     /// GGA fix quality (GPS, DGPS, RTK fixed/float, estimated…); `nil` without GGA (or GNS).

@@ -126,6 +126,9 @@ public final class NMEAFramer {
         }
     }
 
+    /// Whether a sentence has started and waits for the rest of its bytes in a later chunk.
+    public var hasPartialSentence: Bool { state.pointee.inSentence }
+
     /// Ends the input: a sentence still waiting for its line end is rejected, skipped bytes are
     /// reported, and the framer is ready for a new stream.
     public func finish(_ handler: (Event) -> Void) {

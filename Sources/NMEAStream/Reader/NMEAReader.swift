@@ -193,13 +193,19 @@ public final class NMEAReader: @unchecked Sendable {
 
     private func decode(_ chunk: UnsafeRawBufferPointer) {
         guard let decoder else { return }
+        // A device's bytes are stamped as they are read (the byte source calls this as soon as
+        // read(2) returns), so that each fix knows when its first byte arrived; a log's are not.
+        let receivedAt: UTCTime? = switch source {
+        case .serial, .automatic, .watch: .now
+        case .log, .bytes: nil
+        }
         isDecoding = true
         defer {
             isDecoding = false
             releaseListeners()
         }
         callDelegates { $0.reader(self, didRead: chunk) }
-        decoder.feed(chunk) { event in
+        decoder.feed(chunk, receivedAt: receivedAt) { event in
             guard !isFinished else { return }
             notify(event)
         }
