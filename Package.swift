@@ -8,6 +8,9 @@ let package = Package(
         // The reactive core on its own, and its virtual-time scheduler for tests.
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+        // The gpsd-protocol server and its live page, and the time service, to embed.
+        .library(name: "NMEAServer", targets: ["NMEAServer"]),
+        .library(name: "TimeService", targets: ["TimeService"]),
         .executable(name: "nmeastream", targets: ["nmeastream"]),
     ],
     dependencies: [
@@ -44,11 +47,15 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
+        // Time service: receivers as reference clocks for chrony (SOCK samples of serial time
+        // and of PPS), each feed one more subscriber of a device's GPSMonitor.
+        .target(name: "TimeService", dependencies: ["NMEAStream", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
                 "NMEAStream",
                 "NMEAServer",
+                "TimeService",
                 "GPSDProtocol",
                 "CPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -65,6 +72,10 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["CPlatform", "NMEA", "Signals"],
             path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "TimeServiceTests",
+            dependencies: ["TimeService", "NMEAStream", "TestSupport"]
         ),
         .testTarget(
             name: "NMEAServerTests",

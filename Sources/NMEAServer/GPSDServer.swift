@@ -87,6 +87,8 @@ public final class GPSDServer: @unchecked Sendable {
         /// The devices served now, in the order they came: those named first.
         var devices: [ServedDevice] = []
         var hotplug: Disposable?
+        /// What runs for each device served (``subscribeToDevices(_:)``).
+        var deviceSubscribers: [@Sendable (String, GPSMonitor) -> Disposable] = []
         /// The page's HTTP connections (open feeds among them).
         var webConnections = 0
         var webAddresses: [SocketAddress] = []
@@ -175,6 +177,7 @@ public final class GPSDServer: @unchecked Sendable {
         for channel in channels { try? channel.close().wait() }
         let clients = registry.withLock { Array($0.clients.values) }
         for client in clients { remove(client) }
+        for device in served { device.disposeOthers() }
         try? group.syncShutdownGracefully()
     }
 
@@ -220,6 +223,7 @@ public final class GPSDServer: @unchecked Sendable {
             return device
         }
         guard let device else { return }
+        for subscriber in registry.withLock({ $0.deviceSubscribers }) { device.keep(subscriber(path, device.monitor)) }
         let clients = registry.withLock { Array($0.clients.values) }
         let watching = membership.withLock { _ in
             clients.filter { client in
@@ -230,6 +234,19 @@ public final class GPSDServer: @unchecked Sendable {
         }
         let line = Array(ServerReply.device(device.description).line.utf8)
         for client in watching { client.send(line) }
+    }
+
+    /// Runs `subscriber` for each device served, with its ``GPSMonitor``: for those served
+    /// now, and for each that comes later (hotplug). What it returns is disposed when the
+    /// device goes (unplugged) or the server stops. A subscriber of the monitor keeps the
+    /// device open as a watcher does: this is how a time feed (or any other sink) shares a
+    /// served receiver.
+    public func subscribeToDevices(_ subscriber: @escaping @Sendable (_ path: String, _ monitor: GPSMonitor) -> Disposable) {
+        let devices = registry.withLock { state -> [ServedDevice] in
+            state.deviceSubscribers.append(subscriber)
+            return state.devices
+        }
+        for device in devices { device.keep(subscriber(device.path, device.monitor)) }
     }
 
     /// Stops serving the device at `path` (what gpsd's `gpsdctl remove` asks): it is closed,

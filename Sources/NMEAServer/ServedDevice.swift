@@ -9,7 +9,9 @@ import NMEAStream
 /// server's linger.
 final class ServedDevice: @unchecked Sendable {
     let path: String
-    private let monitor: GPSMonitor
+    /// The device's shared signals: the server's watchers are one subscriber, and each of
+    /// ``GPSDServer/subscribeToDevices(_:)``'s subscribers another.
+    let monitor: GPSMonitor
     private let linger: Duration
     private let state = Protected(State())
 
@@ -27,6 +29,27 @@ final class ServedDevice: @unchecked Sendable {
         var lost = false
         /// No longer served (unplugged): it opens no more.
         var retired = false
+        /// What other subscribers (a time feed) hold, disposed when it is retired.
+        var others: [Disposable] = []
+    }
+
+    /// Keeps `subscription` (another subscriber's) until the device is retired or the server
+    /// stops; disposes it at once if the device is already retired.
+    func keep(_ subscription: Disposable) {
+        let retired = state.withLock { state -> Bool in
+            if !state.retired { state.others.append(subscription) }
+            return state.retired
+        }
+        if retired { subscription.dispose() }
+    }
+
+    /// Disposes what other subscribers hold.
+    func disposeOthers() {
+        let others = state.withLock { state -> [Disposable] in
+            defer { state.others = [] }
+            return state.others
+        }
+        for other in others { other.dispose() }
     }
 
     /// How long after a loss the device is tried again while someone watches it.
@@ -149,6 +172,7 @@ final class ServedDevice: @unchecked Sendable {
             return (state.subscription, state.lost ? [] : Array(state.watchers.values))
         }
         subscription?.dispose()
+        disposeOthers()
         let line = Array(ServerReply.deviceGone(path: path).line.utf8)
         for client in watchers { client.send(line) }
     }

@@ -3,6 +3,7 @@ import Dispatch
 import GPSDProtocol
 import NMEAServer
 import NMEAStream
+import TimeService
 
 /// `nmeastream serve`: gpsd's protocol on gpsd's port, so that every program on the machine
 /// (and every gpsd client) shares the receivers.
@@ -23,6 +24,11 @@ struct ServeCommand: ParsableCommand {
             --http serves a live page (position, sky plot, signals, track) for a browser, \
             with no internet needed: an open page watches every device, like a gpsd client.
 
+            --chrony makes each served receiver a reference clock for chrony: SOCK samples \
+            of its serial time to /run/chrony.clk.DEVICE.sock (and of its pulse per second \
+            to /run/chrony.DEVICE.sock with --pps), gpsd's sockets; the receivers are then \
+            read all the time.
+
             Exit codes: 0 stopped by a signal; 64 usage error; 69 udev is not available to \
             find receivers, or the port cannot be listened on (gpsd may hold it).
 
@@ -32,6 +38,7 @@ struct ServeCommand: ParsableCommand {
               nmeastream serve --listen 0.0.0.0:2947 --linger 5
               nmeastream serve --http 8080            (the page on http://localhost:8080/)
               nmeastream serve --http 0.0.0.0:8080    (the page for the whole network)
+              nmeastream serve /dev/ttyACM0 --chrony  (chrony: refclock SOCK /run/chrony.clk.ttyACM0.sock)
             """
     )
 
@@ -49,12 +56,27 @@ struct ServeCommand: ParsableCommand {
             help: "Also serve the live web page on PORT (loopback), HOST:PORT or [IPv6]:PORT (repeatable; default off).")
     var http: [WebAddress] = []
 
+    @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service with chrony).")
+    var chrony = false
+
+    @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are (default /run).")
+    var chronyDirectory = "/run"
+
+    @Option(help: "A kernel PPS device (/dev/pps0) whose pulses belong to the one DEVICE named; with --chrony.")
+    var pps: String?
+
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger: Double = 0
 
     @Option(name: .customLong("report-release"),
             help: "The release VERSION reports (default: nmeastream's own). Some clients (cgps) warn and pause when it is not their gpsd's: give theirs, such as 3.22.")
     var reportRelease: String?
+
+    func validate() throws {
+        if pps != nil, !chrony || devices.count != 1 {
+            throw ValidationError("--pps needs --chrony and exactly one DEVICE: the receiver whose pulses it carries")
+        }
+    }
 
     mutating func run() throws {
         let addresses = listen.isEmpty
@@ -72,6 +94,17 @@ struct ServeCommand: ParsableCommand {
             printError("--listen is ignored: systemd passed the sockets to listen on")
         }
         let server = GPSDServer(configuration: configuration)
+        if chrony {
+            let directory = chronyDirectory, pps = pps
+            server.subscribeToDevices { path, monitor in
+                guard let feed = try? ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps) else {
+                    printError("cannot send chrony samples for \(path): no datagram socket")
+                    return ActionDisposable {}
+                }
+                feed.start()
+                return ActionDisposable { feed.stop() }
+            }
+        }
         do {
             let bound = try server.start()
             let listening = bound.map(GPSDServer.hostAndPort)

@@ -86,4 +86,15 @@ struct SerialPortTests {
         #expect(error == .permissionDenied(path: file, group: "dialout"))
         #expect(error.description.contains("group 'dialout'"))
     }
+
+    @Test("the PPS wrappers report what the kernel says: no PPS device, a file that is not one, a line with no modem lines")
+    func pulseWrappers() throws {
+        #expect(throws: GPSError.self) { try PPSDevice(path: "/dev/pps-nmeastream-absent") }
+        let notPPS = try PPSDevice(path: "/dev/null")
+        #expect(throws: Errno.self) { try notPPS.nextPulse(timeout: 0.1) }
+        let terminal = try PseudoTerminal()
+        let port = try SerialPort(path: terminal.devicePath, speed: 9600)
+        defer { port.close() }
+        #expect(throws: Errno.self, "a pseudo-terminal has no DCD to wait on") { try port.waitForCarrierChange() }
+    }
 }

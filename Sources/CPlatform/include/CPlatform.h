@@ -21,6 +21,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,5 +49,31 @@ static inline int nmeastream_set_nonblocking(int fd) {
 /// exec) and unlocks its slave side; stores the slave's number (`/dev/pts/N`) in `number`.
 /// Returns the master's descriptor, or -1 with errno set.
 int nmeastream_open_pseudoterminal(unsigned int *number);
+
+/// chrony's SOCK reference-clock sample (`struct sock_sample` in chrony's refclock_sock.c),
+/// declared here so that the C compiler lays it out as chronyd's own build does on this
+/// platform (`struct timeval` is 8 or 16 bytes depending on `time_t`).
+struct nmeastream_sock_sample {
+    struct timeval tv;   // the system time of the measurement
+    double offset;       // true time minus system time, seconds
+    int pulse;           // non-zero: a pulse, whose second another source must give
+    int leap;            // 0 none, 1 a leap second is inserted, 2 one is deleted, at the end of the day
+    int pad;
+    int magic;           // 0x534f434b ("SOCK")
+};
+
+/// Sends `length` bytes as one datagram to the Unix socket at `path` (not connected: each
+/// send finds the socket chronyd made, so a restarted chronyd is reached at once). Returns
+/// the count sent, or -1 with errno set.
+ssize_t nmeastream_send_datagram(int fd, const char *path, const void *bytes, size_t length);
+
+/// Waits up to `timeout_seconds` for the next assert edge on a kernel PPS device
+/// (`/dev/ppsN`, `PPS_FETCH`); stores its time (CLOCK_REALTIME) and sequence number.
+/// Returns 0, or -1 with errno set (ETIMEDOUT when no pulse came).
+int nmeastream_pps_fetch(int fd, double timeout_seconds, struct timespec *assert_time, unsigned int *sequence);
+
+/// Waits for the serial line's DCD (carrier detect) to change (`TIOCMIWAIT`), then reads the
+/// system time and whether DCD is now asserted. Returns 0, or -1 with errno set.
+int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted);
 
 #endif

@@ -9,7 +9,7 @@ public struct Errno: Error, Sendable, Hashable, RawRepresentable, CustomStringCo
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's current error number.
-    static var current: Errno { Errno(rawValue: nmeastream_errno()) }
+    package static var current: Errno { Errno(rawValue: nmeastream_errno()) }
 
     /// The system's text for it, such as `Permission denied`.
     public var description: String { String(cString: strerror(rawValue)) }

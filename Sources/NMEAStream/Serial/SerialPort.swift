@@ -95,6 +95,17 @@ final class SerialPort {
         return SerialSpeed.bitsPerSecond(termios: cfgetispeed(&settings))
     }
 
+    /// Waits until the line's DCD (carrier detect) changes (`TIOCMIWAIT`), for receivers
+    /// that signal their pulse per second there: the system time read as the wait returned,
+    /// and whether DCD is now asserted. Fails with the error the line gave (a pseudo-terminal
+    /// has no modem lines).
+    func waitForCarrierChange() throws(Errno) -> (time: UTCTime, asserted: Bool) {
+        var when = timespec()
+        var asserted: Int32 = 0
+        guard nmeastream_wait_dcd_change(descriptor, &when, &asserted) == 0 else { throw Errno.current }
+        return (UTCTime(posixSeconds: Int64(when.tv_sec), nanoseconds: Int64(when.tv_nsec)), asserted != 0)
+    }
+
     /// Releases exclusivity, restores the settings found on opening and closes the
     /// descriptor; does nothing the second time.
     func close() {

@@ -1,0 +1,53 @@
+import CPlatform
+import NMEA
+
+/// A kernel pulse-per-second device (`/dev/ppsN`, the Linux PPS API of `linux/pps.h`): the
+/// system time of each pulse's assert edge, as the kernel stamped it in its interrupt
+/// handler. A thin wrapper: opening, and `PPS_FETCH` with a time-out.
+public final class PPSDevice: @unchecked Sendable {
+    /// One pulse: when its assert edge came (the system clock, `CLOCK_REALTIME`), and the
+    /// kernel's count of edges so far (a gap in it is a missed pulse).
+    public struct Pulse: Sendable, Hashable {
+        /// The system time of the edge.
+        public var time: UTCTime
+        /// The kernel's sequence number of the edge.
+        public var sequence: UInt32
+    }
+
+    /// The device's path.
+    public let path: String
+    private let descriptor: Int32
+
+    /// Opens the PPS device at `path` (read-only).
+    public init(path: String) throws(GPSError) {
+        self.path = path
+        do throws(Errno) {
+            descriptor = try Syscall.open(path, O_RDONLY | O_CLOEXEC)
+        } catch {
+            throw .openFailed(path: path, errno: error)
+        }
+    }
+
+    deinit { Syscall.close(descriptor) }
+
+    /// Waits up to `timeout` seconds for the next pulse; `nil` when none came.
+    public func nextPulse(timeout: Double) throws(Errno) -> Pulse? {
+        var time = timespec()
+        var sequence: UInt32 = 0
+        guard nmeastream_pps_fetch(descriptor, timeout, &time, &sequence) == 0 else {
+            let error = Errno.current
+            if error.rawValue == ETIMEDOUT { return nil }
+            throw error
+        }
+        return Pulse(time: UTCTime(posixSeconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec)), sequence: sequence)
+    }
+}
+
+extension UTCTime {
+    /// The instant `seconds` and `nanoseconds` after 1970-01-01T00:00:00Z (a POSIX time).
+    public init(posixSeconds seconds: Int64, nanoseconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let nanosecondsOfDay = (seconds - days * 86_400) * 1_000_000_000 + nanoseconds
+        self.init(date: CalendarDate(daysSince1970: Int(days)), timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanosecondsOfDay))
+    }
+}

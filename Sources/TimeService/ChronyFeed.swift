@@ -1,0 +1,156 @@
+import CPlatform
+import Foundation
+import Dispatch
+import NMEAStream
+import Synchronization
+
+/// A receiver as a reference clock for chrony: one more subscriber of its ``GPSMonitor``
+/// (so the feed keeps the device open while it runs), that sends chronyd a `SOCK` sample of
+/// the receiver's serial time each second (``SerialTimeSampler``), and of its pulse per
+/// second when a kernel PPS device is given (``PulsePairing``).
+///
+/// The sockets are gpsd's (3.25), so existing chrony configurations work: serial time to
+/// `DIRECTORY/chrony.clk.NAME.sock`, the pulse to `DIRECTORY/chrony.NAME.sock`, where NAME is
+/// the base name of the device path as given (`ttyACM0` for `/dev/ttyACM0`). chronyd makes
+/// the sockets (`refclock SOCK /run/chrony.clk.ttyACM0.sock refid NMEA`): start it first.
+///
+/// ```swift
+/// let feed = try ChronyFeed(monitor: GPSMonitor(source: .serial(path: "/dev/ttyACM0", speed: .automatic)),
+///                           devicePath: "/dev/ttyACM0")
+/// feed.start()
+/// ```
+public final class ChronyFeed: @unchecked Sendable {
+    /// The device's path, as given.
+    public let devicePath: String
+    /// Where serial-time samples go.
+    public let serialSocketPath: String
+    /// Where pulse samples go.
+    public let pulseSocketPath: String
+    private let monitor: GPSMonitor
+    private let pps: String?
+    private let socket: ChronySocket
+    private let queue = DispatchQueue(label: "nmeastream.chrony")
+    private let state: Mutex<State>
+
+    private struct State {
+        var sampler: SerialTimeSampler
+        var pairing = PulsePairing()
+        var subscription: Disposable?
+        var running = false
+        var counts = Counts()
+    }
+
+    /// How many samples went where.
+    public struct Counts: Sendable, Equatable {
+        /// Serial-time samples sent to chronyd.
+        public var serialSent = 0
+        /// Pulse samples sent to chronyd.
+        public var pulseSent = 0
+        /// Samples not sent: no chronyd socket at the path, or it refused them.
+        public var unsent = 0
+        /// Whether the PPS device could not be opened.
+        public var ppsFailed = false
+    }
+
+    /// A feed of `monitor`'s receiver, at `devicePath`, to chronyd's sockets in `directory`;
+    /// with `ppsDevice` (`/dev/pps0`), its pulses too. Nothing is read or sent until
+    /// ``start()``.
+    public init(monitor: GPSMonitor, devicePath: String, directory: String = "/run", ppsDevice: String? = nil,
+                requiredValidFixes: Int = 3) throws(GPSError) {
+        self.monitor = monitor
+        self.devicePath = devicePath
+        let name = devicePath.split(separator: "/").last.map(String.init) ?? devicePath
+        serialSocketPath = directory + "/chrony.clk.\(name).sock"
+        pulseSocketPath = directory + "/chrony.\(name).sock"
+        pps = ppsDevice
+        do throws(Errno) {
+            socket = try ChronySocket()
+        } catch {
+            throw .readError(path: directory, errno: error)
+        }
+        state = Mutex(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
+    }
+
+    /// What was sent so far.
+    public var counts: Counts { state.withLock { $0.counts } }
+
+    /// Starts: subscribes to the receiver's fixes (which opens it, if nothing else has), and
+    /// reads the PPS device if one was given. A receiver that goes away is subscribed to again
+    /// each second until ``stop()``.
+    public func start() {
+        let started = state.withLock { state -> Bool in
+            defer { state.running = true }
+            return state.running
+        }
+        guard !started else { return }
+        subscribe()
+        if let pps { readPulses(from: pps) }
+    }
+
+    /// Stops sending and lets the receiver go (it closes unless someone else reads it).
+    public func stop() {
+        let subscription = state.withLock { state -> Disposable? in
+            state.running = false
+            defer { state.subscription = nil }
+            return state.subscription
+        }
+        subscription?.dispose()
+    }
+
+    private func subscribe() {
+        let subscription = monitor.fixes(delivery: .newest(capacity: 4)).observe(
+            next: { [weak self] fix in self?.take(fix) },
+            error: { [weak self] _ in self?.resubscribeLater() },
+            completed: { [weak self] in self?.resubscribeLater() })
+        let keep = state.withLock { state -> Bool in
+            guard state.running else { return false }
+            state.subscription = subscription
+            return true
+        }
+        if !keep { subscription.dispose() }
+    }
+
+    private func resubscribeLater() {
+        queue.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in
+            guard let self, self.state.withLock({ $0.running }) else { return }
+            self.subscribe()
+        }
+    }
+
+    private func take(_ fix: Fix) {
+        let (sample, pulse) = state.withLock { state -> (ChronySample?, ChronySample?) in
+            guard let sample = state.sampler.sample(for: fix) else { return (nil, nil) }
+            return (sample, state.pairing.sample(after: sample))
+        }
+        if let sample { send(sample, to: serialSocketPath, pulse: false) }
+        if let pulse { send(pulse, to: pulseSocketPath, pulse: true) }
+    }
+
+    private func send(_ sample: ChronySample, to path: String, pulse: Bool) {
+        let outcome = socket.send(sample, to: path)
+        state.withLock { state in
+            if outcome != .sent {
+                state.counts.unsent += 1
+            } else if pulse {
+                state.counts.pulseSent += 1
+            } else {
+                state.counts.serialSent += 1
+            }
+        }
+    }
+
+    /// Reads pulses on a thread of its own (each fetch waits in the kernel up to a second).
+    private func readPulses(from path: String) {
+        let thread = Thread { [weak self] in
+            guard let pulses = try? PPSDevice(path: path) else {
+                self?.state.withLock { $0.counts.ppsFailed = true }
+                return
+            }
+            while let self, self.state.withLock({ $0.running }) {
+                guard let pulse = try? pulses.nextPulse(timeout: 1) else { continue }
+                self.state.withLock { $0.pairing.notePulse(at: pulse.time) }
+            }
+        }
+        thread.start()
+    }
+}

@@ -1,0 +1,38 @@
+import NMEA
+
+/// Turns a receiver's fixes into chrony samples of its serial time, by gpsd's rules: pure, so
+/// that the rules are tested without a socket or a clock.
+///
+/// - A fix counts when it is valid (2D or 3D), has a UTC time, and its first byte's arrival
+///   was stamped (``Fix/receivedAt``): the sample pairs that arrival with the time the
+///   receiver named. Its offset is that time minus the arrival: negative, by how late the
+///   report reaches the system (chrony's `offset` option on the refclock line takes it back).
+/// - Only after ``requiredValidFixes`` valid fixes in a row: a receiver that just got its fix
+///   may still report a wrong time. An invalid fix starts the count again.
+/// - At most one sample per UTC second: the first valid fix of each second (a 5 Hz receiver
+///   gives one sample a second, not five).
+public struct SerialTimeSampler: Sendable {
+    /// How many valid fixes in a row come before the first sample.
+    public var requiredValidFixes: Int
+    private var validInARow = 0
+    private var lastSecond: Int64?
+
+    /// A sampler; by default three valid fixes come before the first sample.
+    public init(requiredValidFixes: Int = 3) {
+        self.requiredValidFixes = requiredValidFixes
+    }
+
+    /// The sample `fix` gives, if it gives one.
+    public mutating func sample(for fix: Fix, leap: ChronySample.Leap = .none) -> ChronySample? {
+        guard fix.mode >= .twoD, let time = fix.time, let receivedAt = fix.receivedAt else {
+            validInARow = 0
+            return nil
+        }
+        validInARow += 1
+        guard validInARow >= requiredValidFixes else { return nil }
+        let second = Int64(time.date.daysSince1970) * 86_400 + time.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
+        guard second != lastSecond else { return nil }
+        lastSecond = second
+        return ChronySample(systemTime: receivedAt, offset: time.seconds(since: receivedAt), leap: leap)
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// `serve --chrony` with a real chronyd (Debian `chrony`): its own configuration, socket
+/// folder and log, no control of the clock (`-x`).
+@Suite("Time service with chrony", .serialized)
+struct ChronyTests {
+    static let chronyd = "/usr/sbin/chronyd"
+
+    /// One raw sample from chronyd's refclocks log: when chronyd logged it, and its offset.
+    struct LoggedSample {
+        var line: String
+        var offset: Double
+    }
+
+    /// The raw samples of refid `NMEA` in the refclocks log (not the filtered results, whose
+    /// sample columns are `-`).
+    static func samples(in folder: String) -> [LoggedSample] {
+        let log = (try? String(contentsOfFile: folder + "/refclocks.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count >= 9, columns[2] == "NMEA", columns[3] != "-", let offset = Double(columns[6]) else { return nil }
+            return LoggedSample(line: String(line), offset: offset)
+        }
+    }
+
+    static func startChronyd(_ folder: String) throws -> ChildProcess {
+        try ChildProcess(chronyd, ["-x", "-d", "-f", folder + "/chrony.conf"], outputPath: folder + "/chronyd.out", errorPath: folder + "/chronyd.err")
+    }
+
+    /// The current time's fraction of a second.
+    static func fractionNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_nsec) / 1e9
+    }
+
+    @Test("serve --chrony on a simulate pty: chronyd gets one NMEA sample a second, with the offset the simulator's pacing implies; after chronyd restarts, samples resume",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: chronyd), "chrony is not installed"))
+    func samplesToChronyd() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-chrony-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // chronyd makes the socket; nmeastream sends to it, named after the device.
+        try """
+            user root
+            refclock SOCK \(folder)/chrony.clk.gps0.sock refid NMEA poll 2
+            pidfile \(folder)/chronyd.pid
+            logdir \(folder)
+            log refclocks
+            cmdport 0
+            bindcmdaddress \(folder)/chronyc.sock
+            driftfile \(folder)/drift
+
+            """.write(toFile: folder + "/chrony.conf", atomically: true, encoding: .utf8)
+        var chronyd = try Self.startChronyd(folder)
+        defer {
+            chronyd.terminate()
+            _ = chronyd.waitForExit()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: folder + "/chrony.clk.gps0.sock") }, "chronyd made its socket")
+
+        // The synthetic track names whole seconds of the current time and writes each at the
+        // same fraction of a second as the simulator started: the offset is minus that
+        // fraction (less the time the bytes take to reach the server).
+        let device = folder + "/gps0"
+        let before = Self.fractionNow()
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device])
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        let after = Self.fractionNow()
+        let serve = try ChildProcess(Command.executable.path, ["serve", device, "--chrony", "--chrony-dir", folder, "--listen", "127.0.0.1:0"],
+                                     errorPath: folder + "/serve.err")
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+
+        #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= 5 }, "chronyd logged samples")
+        let samples = Self.samples(in: folder)
+        let offsets = samples.map(\.offset)
+        let spread = (offsets.max() ?? 0) - (offsets.min() ?? 0)
+        #expect(offsets.allSatisfy { $0 < 0 && $0 > -1 }, "\(samples.map(\.line))")
+        #expect(spread < 0.05, "one pacing, one offset: \(offsets)")
+        // Minus the start's fraction, within the time the simulator took to start (and
+        // modulo a second, should the start have crossed one).
+        let expected = -Double(offsets.reduce(0, +) / Double(max(1, offsets.count)))
+        let window = after >= before ? (before - 0.05)...(after + 0.1) : (before - 0.05)...(after + 1.1)
+        #expect(window.contains(expected) || window.contains(expected + 1), "offset \(-expected) for a start between .\(before) and .\(after)")
+
+        // chronyd restarts (its socket goes and comes back): samples resume.
+        chronyd.terminate()
+        #expect(chronyd.waitForExit() == 0)
+        let countBefore = Self.samples(in: folder).count
+        chronyd = try Self.startChronyd(folder)
+        #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= countBefore + 3 }, "samples after the restart")
+        let errors = (try? String(contentsOfFile: folder + "/serve.err", encoding: .utf8)) ?? ""
+        #expect(!errors.contains("cannot"), "\(errors)")
+    }
+}
