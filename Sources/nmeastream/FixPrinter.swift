@@ -1,5 +1,6 @@
 import Dispatch
 import NMEAStream
+import TimeService
 
 /// Prints what a reader delivers, and tells the command when to stop.
 final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
@@ -15,6 +16,8 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     private let output = BufferedOutput()
     private let renderer: FixRenderer
     private var fixes = 0
+    /// How late the receiver's reports arrived (for `--stats`); read after the reader stopped.
+    private(set) var latency = ReportLatency()
     /// Set once `--count` fixes were printed: what the reader delivers before it stops is dropped.
     private var isDone = false
     private let outcome = Protected<Outcome?>(nil)
@@ -41,6 +44,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     }
 
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+        latency.record(fix)
         guard !isDone, fix.mode >= minimumMode else { return }
         printed.withLock { $0 = true }
         if let panel {

@@ -24,7 +24,8 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
     signals.forEach { $0.cancel() }
     printer.flush()
     if options.stats {
-        StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                               latency: printer.latency.summary)
     }
     switch outcome {
     case .success:

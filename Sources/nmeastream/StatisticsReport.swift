@@ -1,9 +1,11 @@
 import NMEAStream
+import TimeService
 
 /// The `--stats` report on standard error.
 enum StatisticsReport {
     /// `seconds`: how long the live command read, for the fix rate; `nil` for a replay.
-    static func print(_ statistics: NMEAStatistics, seconds: Double? = nil) {
+    /// `latency`: how late the receiver's reports arrived, for a live reading.
+    static func print(_ statistics: NMEAStatistics, seconds: Double? = nil, latency: ReportLatency.Summary? = nil) {
         var lines = ["bytes \(statistics.bytes)", "sentences \(statistics.sentenceCount)",
                      "fixes \(statistics.fixes)", "satellite-views \(statistics.satelliteViews)"]
         if let seconds, seconds > 0 {
@@ -16,6 +18,13 @@ enum StatisticsReport {
         for reason in RejectReason.allCases {
             let count = statistics.rejects[reason] ?? 0
             lines.append("reject \(reason) \(count) (\(statistics.rejectedBytes[reason] ?? 0) bytes)")
+        }
+        if let latency {
+            // Milliseconds, with the chrony setting they imply.
+            func ms(_ value: Double) -> String { fixedPoint(value * 1000, decimals: 1) }
+            lines.append("latency \(latency.count) fixes: min \(ms(latency.minimum)) ms, median \(ms(latency.median)) ms, "
+                         + "p95 \(ms(latency.p95)) ms, max \(ms(latency.maximum)) ms "
+                         + "(first byte's arrival minus the receiver's UTC time; chrony: offset \(fixedPoint(latency.median, decimals: 3)))")
         }
         let text = lines.joined(separator: "\n") + "\n"
         let error = BufferedOutput(fd: 2)

@@ -127,4 +127,17 @@ struct TimeServiceTests {
         pairing.notePulse(at: Self.time(48.0006))
         #expect(pairing.sample(after: Self.serial(48, arrivedAt: 48.35)) == nil)
     }
+
+    @Test("report latency: arrival minus the receiver's time, over fixes with both; its median is chrony's offset")
+    func latency() throws {
+        var record = ReportLatency()
+        #expect(record.summary == nil)
+        for (second, latency) in [(0.0, 0.30), (1, 0.31), (2, 0.29), (3, 0.50), (4, 0.30)] { record.record(Self.fix(second, latency: latency)) }
+        var log = Self.fix(5)
+        log.receivedAt = nil
+        record.record(log)
+        let summary = try #require(record.summary)
+        #expect(summary.count == 5)
+        #expect(abs(summary.minimum - 0.29) < 1e-9 && abs(summary.median - 0.30) < 1e-9 && abs(summary.maximum - 0.50) < 1e-9)
+    }
 }

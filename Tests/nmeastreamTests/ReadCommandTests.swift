@@ -83,6 +83,35 @@ struct ReadCommandTests {
         }
     }
 
+    @Test("--stats on a device: how late the reports arrived (first byte minus the receiver's UTC time), for chrony's offset")
+    func latencyStats() throws {
+        let terminal = try PseudoTerminal()
+        let result = try Command.run(["read", terminal.devicePath, "--speed", "9600", "--count", "5", "--format", "json", "--stats"]) {
+            #expect(terminal.waitUntilConfigured())
+            // Each second's report, written 200 ms into that second, as a receiver would.
+            for _ in 0..<7 {
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                let nextSecond = Int(now.tv_sec) + 1
+                usleep(useconds_t(max(0, 1_200_000_000 - Int(now.tv_nsec)) / 1000))
+                var parts = tm()
+                var seconds = time_t(nextSecond)
+                gmtime_r(&seconds, &parts)
+                let time = String(format: "%02d%02d%02d.00", parts.tm_hour, parts.tm_min, parts.tm_sec)
+                let date = String(format: "%02d%02d%02d", parts.tm_mday, parts.tm_mon + 1, parts.tm_year % 100)
+                terminal.write(Array((SyntheticEpochs.sentence("GPGGA,\(time),5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+                                      + SyntheticEpochs.sentence("GPRMC,\(time),A,5207.4074,N,00419.2659,E,0.0,0.0,\(date),,,A")).utf8))
+            }
+        }
+        #expect(result.status == 0, "\(result.error)")
+        let line = try #require(result.error.split(separator: "\n").first { $0.hasPrefix("latency ") }, "\(result.error)")
+        let median = try #require(line.firstMatch(of: /median (\d+\.\d) ms/).flatMap { Double($0.1) }, "\(line)")
+        // Written 200 ms into each second (a loaded machine may sleep past that, never short).
+        #expect(median > 195 && median < 300, "\(line)")
+        let offset = try #require(line.firstMatch(of: /chrony: offset (\d+\.\d+)\)/).flatMap { Double($0.1) }, "\(line)")
+        #expect(abs(offset * 1000 - median) < 1, "the median, as chrony's offset: \(line)")
+    }
+
     @Test("replay --speed paces the log by its timestamps: 19 s of log at ×20 take about a second")
     func pacedReplay() throws {
         let start = Date()
