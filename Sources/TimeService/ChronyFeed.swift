@@ -48,6 +48,9 @@ public final class ChronyFeed: @unchecked Sendable {
         public var pulseSent = 0
         /// Samples not sent: no chronyd socket at the path, or it refused them.
         public var unsent = 0
+        /// Why the last sample not sent was refused (`EACCES`: chronyd's socket is writable by
+        /// its own user only, root for a chronyd run as root).
+        public var lastRefusal: Errno?
         /// Whether the PPS device could not be opened.
         public var ppsFailed = false
     }
@@ -131,6 +134,7 @@ public final class ChronyFeed: @unchecked Sendable {
         state.withLock { state in
             if outcome != .sent {
                 state.counts.unsent += 1
+                if case .refused(let error) = outcome { state.counts.lastRefusal = error }
             } else if pulse {
                 state.counts.pulseSent += 1
             } else {

@@ -102,7 +102,21 @@ struct ServeCommand: ParsableCommand {
                     return ActionDisposable {}
                 }
                 feed.start()
-                return ActionDisposable { feed.stop() }
+                return ActionDisposable {
+                    feed.stop()
+                    // What chronyd got: a user whose chrony shows no NMEA source sees why.
+                    let counts = feed.counts
+                    var said = "chrony \(path): \(counts.serialSent) samples sent to \(feed.serialSocketPath)"
+                    if pps != nil { said += ", \(counts.pulseSent) pulse samples to \(feed.pulseSocketPath)" }
+                    if counts.unsent > 0 {
+                        said += "; \(counts.unsent) not sent ("
+                            + (counts.lastRefusal.map { "refused: \($0)\($0 == .permissionDenied ? "; chronyd's socket is writable by chronyd's user only: run serve as that user (root)" : "")" }
+                               ?? "no chronyd socket there: start chronyd first, with its refclock SOCK line")
+                            + ")"
+                    }
+                    if counts.ppsFailed { said += "; the PPS device \(pps ?? "") could not be opened" }
+                    printError(said)
+                }
             }
         }
         do {
