@@ -11,6 +11,7 @@ let package = Package(
         // The gpsd-protocol server and its live page, and the time service, to embed.
         .library(name: "NMEAServer", targets: ["NMEAServer"]),
         .library(name: "TimeService", targets: ["TimeService"]),
+        .library(name: "Fleet", targets: ["Fleet"]),
         .executable(name: "nmeastream", targets: ["nmeastream"]),
     ],
     dependencies: [
@@ -50,12 +51,17 @@ let package = Package(
         // Time service: receivers as reference clocks for chrony (SOCK samples of serial time
         // and of PPS), each feed one more subscriber of a device's GPSMonitor.
         .target(name: "TimeService", dependencies: ["NMEAStream", "CPlatform"]),
+        // Eclipse's libmosquitto (system library, libmosquitto-dev), and fleets over MQTT on it:
+        // a publisher of a device's fixes with store and forward, and a subscriber.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
                 "NMEAStream",
                 "NMEAServer",
                 "TimeService",
+                "Fleet",
                 "GPSDProtocol",
                 "CPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

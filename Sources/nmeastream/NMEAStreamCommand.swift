@@ -11,7 +11,7 @@ struct NMEAStreamCommand: ParsableCommand {
             reading; 75 no fix before --timeout. Ctrl-C and SIGTERM stop cleanly (exit 0); a \
             second one exits at once.
             """,
-        subcommands: [ReadCommand.self, ReplayCommand.self, ServeCommand.self, DemoCommand.self, SimulateCommand.self, ListCommand.self,
+        subcommands: [ReadCommand.self, ReplayCommand.self, ServeCommand.self, PublishCommand.self, SubscribeCommand.self, DemoCommand.self, SimulateCommand.self, ListCommand.self,
                       UdevRulesCommand.self],
         defaultSubcommand: ReadCommand.self
     )

@@ -33,6 +33,9 @@ static inline int nmeastream_errno(void) { return errno; }
 /// `open(path, flags)`, with no mode (nothing here creates files).
 static inline int nmeastream_open(const char *path, int flags) { return open(path, flags); }
 
+/// `open(path, flags, mode)`, for files that are created (O_CREAT).
+static inline int nmeastream_create(const char *path, int flags, mode_t mode) { return open(path, flags | O_CREAT, mode); }
+
 /// `ioctl(fd, request)` for requests that take no argument (TIOCEXCL, TIOCNXCL).
 static inline int nmeastream_ioctl(int fd, unsigned long request) { return ioctl(fd, request); }
 

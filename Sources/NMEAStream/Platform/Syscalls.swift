@@ -8,6 +8,11 @@ package enum Syscall {
         try retrying { nmeastream_open(path, flags) }
     }
 
+    /// Opens `path` with `flags`, creating it with `mode` if it does not exist.
+    package static func create(_ path: String, _ flags: Int32, mode: mode_t) throws(Errno) -> Int32 {
+        try retrying { nmeastream_create(path, flags, mode) }
+    }
+
     /// Reads into `buffer`: the count read, 0 at the end of the file.
     package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try retrying { CPlatform.read(fd, buffer.baseAddress, buffer.count) }

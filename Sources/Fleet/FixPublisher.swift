@@ -1,0 +1,238 @@
+import CPlatform
+import Dispatch
+import NMEAStream
+import Synchronization
+
+/// Publishes a receiver's fixes and skies to an MQTT broker as gpsd JSON: each epoch's `SKY`
+/// to `TOPIC/NAME/sky` and its `TPV` to `TOPIC/NAME/tpv` (retained: a dashboard that connects
+/// later sees where each vehicle is at once), QoS 1, `device` set to NAME. One more subscriber
+/// of the device's ``GPSMonitor``.
+///
+/// Store and forward: every message goes through a ``MessageQueue`` (on disk with a queue
+/// folder), bounded in bytes, oldest dropped first and counted, and leaves it only when the
+/// broker has acknowledged it. While the broker is unreachable, messages wait; when it is
+/// back, they are sent in order. A message may reach the broker twice (QoS 1: it was sent,
+/// the connection broke before the acknowledgement); subscribers drop repeats by vehicle and
+/// time.
+public final class FixPublisher: @unchecked Sendable {
+    /// Where and how to publish.
+    public struct Configuration: Sendable {
+        /// The broker, and the topic prefix.
+        public var url: MQTTURL
+        /// The vehicle's name: the topic level under the prefix, and `device` in the JSON.
+        public var name: String
+        /// The password, when not in the URL (from the environment or a file).
+        public var password: String?
+        /// A CA certificate file for `mqtts://` (the system's certificates otherwise).
+        public var caFile: String?
+        /// A folder for the queue, so that it survives a restart; `nil` keeps it in memory.
+        public var queueFolder: String?
+        /// The queue's bound, bytes.
+        public var queueCapacity: Int = 64 << 20
+        /// How many messages may wait for their acknowledgement at once.
+        public var window: Int = 64
+
+        /// A configuration publishing as `name` to `url`.
+        public init(url: MQTTURL, name: String) {
+            self.url = url
+            self.name = name
+        }
+    }
+
+    /// What the publisher has done so far.
+    public struct Status: Sendable, Equatable {
+        /// Whether the broker is connected now.
+        public var connected = false
+        /// Messages the broker acknowledged.
+        public var acknowledged = 0
+        /// Messages waiting (sent and not yet acknowledged included).
+        public var queued = 0
+        /// Messages dropped because the queue was full (over its life, restarts included).
+        public var dropped = 0
+        /// Why the broker refused the connection, if it did (bad credentials).
+        public var refusal: String?
+    }
+
+    private let configuration: Configuration
+    private let monitor: GPSMonitor
+    private var connection: MQTTConnection!
+    private let state: Mutex<State>
+    private let finished = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var queue: MessageQueue
+        var status = Status()
+        /// Message IDs awaiting acknowledgement, and the message each carries.
+        var inFlight: [Int32: UInt64] = [:]
+        var sending: Set<UInt64> = []
+        /// Acknowledgements that came before their message ID was recorded.
+        var earlyAcknowledgements: Set<Int32> = []
+        var sky = SkyAssembler()
+        var subscription: Disposable?
+        var sourceEnded = false
+        var sourceError: GPSError?
+    }
+
+    /// A publisher of `monitor`'s receiver; nothing happens until ``start()``.
+    public init(monitor: GPSMonitor, configuration: Configuration) throws(MQTTError) {
+        self.monitor = monitor
+        self.configuration = configuration
+        let queue: MessageQueue
+        do throws(GPSError) {
+            queue = try MessageQueue(folder: configuration.queueFolder, capacity: configuration.queueCapacity)
+        } catch {
+            throw .library("the queue: \(error)")
+        }
+        var initial = State(queue: queue)
+        initial.status.queued = queue.messages.count
+        initial.status.dropped = queue.dropped
+        state = Mutex(initial)
+        var handlers = MQTTConnection.Handlers()
+        handlers.connected = { [weak self] code in self?.connected(code) }
+        handlers.disconnected = { [weak self] _ in self?.disconnected() }
+        handlers.published = { [weak self] messageID in self?.acknowledged(messageID) }
+        connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
+                                              password: configuration.password, caFile: configuration.caFile), handlers: handlers)
+    }
+
+    /// What it has done so far.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// Connects (in the background, retrying) and starts publishing the receiver's epochs;
+    /// what an earlier run left in the queue goes first.
+    public func start() throws(MQTTError) {
+        try connection.start()
+        let subscription = monitor.events(satellites: true, delivery: .lossless(capacity: 1 << 16)).observe(
+            next: { [weak self] event in self?.take(event) },
+            error: { [weak self] error in self?.sourceEnded(error) },
+            completed: { [weak self] in self?.sourceEnded(nil) })
+        state.withLock { $0.subscription = subscription }
+    }
+
+    /// Waits until the source has ended (a log's end) and the queue is empty, or `seconds`
+    /// have passed after the source ended; whether the queue was emptied.
+    public func waitUntilDrained(seconds: Double) -> Bool {
+        finished.wait()
+        let deadline = DispatchTime.now() + seconds
+        while DispatchTime.now() < deadline {
+            if state.withLock({ $0.queue.messages.isEmpty || $0.status.refusal != nil }) { break }
+            usleep(20_000)
+        }
+        return state.withLock { $0.queue.messages.isEmpty }
+    }
+
+    /// Why the source ended, if it failed.
+    public var sourceError: GPSError? { state.withLock { $0.sourceError } }
+
+    /// Stops reading and publishing; what is queued stays queued (on disk, with a folder).
+    public func stop() {
+        state.withLock { $0.subscription }?.dispose()
+        connection.stop()
+    }
+
+    private func take(_ event: GPSEvent) {
+        let topic = configuration.url.topic + "/" + configuration.name
+        var writer = JSONWriter()
+        state.withLock { state in
+            switch event {
+            case .satellites(let view):
+                if let sky = state.sky.add(view) {
+                    GPSDJSON.writeSKY(sky, device: configuration.name, to: &writer)
+                    state.queue.append(topic: topic + "/sky", payload: writer.bytes, retain: false)
+                }
+            case .fix(let fix):
+                if let sky = state.sky.finish() {
+                    GPSDJSON.writeSKY(sky, device: configuration.name, dilutionsOf: fix, to: &writer)
+                    state.queue.append(topic: topic + "/sky", payload: writer.bytes, retain: false)
+                    writer.reset()
+                }
+                GPSDJSON.writeTPV(fix, device: configuration.name, to: &writer)
+                state.queue.append(topic: topic + "/tpv", payload: writer.bytes, retain: true)
+            default:
+                return
+            }
+            state.status.queued = state.queue.messages.count
+            state.status.dropped = state.queue.dropped
+        }
+        pump()
+    }
+
+    private func sourceEnded(_ error: GPSError?) {
+        state.withLock { state in
+            state.sourceEnded = true
+            state.sourceError = error
+        }
+        finished.signal()
+    }
+
+    private func connected(_ code: Int32) {
+        guard code == 0 else {
+            // 4: bad user name or password, 5: not authorised: trying again will not help.
+            state.withLock { $0.status.refusal = MQTTConnection.connackText(code) }
+            if code == 4 || code == 5 { finished.signal() }
+            return
+        }
+        state.withLock { state in
+            state.status.connected = true
+            state.status.refusal = nil
+        }
+        pump()
+    }
+
+    private func disconnected() {
+        // What was in flight is sent again, in order, once connected.
+        state.withLock { state in
+            state.status.connected = false
+            state.inFlight = [:]
+            state.sending = []
+            state.earlyAcknowledgements = []
+        }
+    }
+
+    private func acknowledged(_ messageID: Int32) {
+        state.withLock { state in
+            guard let sequence = state.inFlight.removeValue(forKey: messageID) else {
+                state.earlyAcknowledgements.insert(messageID)
+                return
+            }
+            Self.complete(sequence, in: &state)
+        }
+        pump()
+    }
+
+    private static func complete(_ sequence: UInt64, in state: inout State) {
+        state.sending.remove(sequence)
+        state.queue.remove(sequence)
+        state.status.acknowledged += 1
+        state.status.queued = state.queue.messages.count
+    }
+
+    /// Sends what waits, oldest first, up to the window.
+    private func pump() {
+        let batch = state.withLock { state -> [MessageQueue.Message] in
+            guard state.status.connected else { return [] }
+            let room = configuration.window - state.sending.count
+            guard room > 0 else { return [] }
+            var next: [MessageQueue.Message] = []
+            for message in state.queue.messages where next.count < room && !state.sending.contains(message.sequence) {
+                next.append(message)
+            }
+            for message in next { state.sending.insert(message.sequence) }
+            return next
+        }
+        for message in batch {
+            let messageID = connection.publish(topic: message.topic, payload: message.payload, retain: message.retain)
+            state.withLock { state in
+                if let messageID {
+                    if state.earlyAcknowledgements.remove(messageID) != nil {
+                        Self.complete(message.sequence, in: &state)
+                    } else {
+                        state.inFlight[messageID] = message.sequence
+                    }
+                } else {
+                    state.sending.remove(message.sequence)
+                }
+            }
+        }
+    }
+}

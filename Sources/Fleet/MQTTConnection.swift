@@ -1,0 +1,139 @@
+import CMosquitto
+import Synchronization
+
+/// One connection to an MQTT broker through Eclipse's libmosquitto, on libmosquitto's own
+/// network thread (`mosquitto_loop_start`): it connects in the background, reconnects with
+/// a backoff of 1 s doubling to 30 s (no busy loop), and calls the handlers on that thread.
+/// A thin wrapper: what to publish and when is ``FixPublisher``'s business.
+final class MQTTConnection: @unchecked Sendable {
+    struct Options {
+        var url: MQTTURL
+        var clientID: String?
+        /// Whether the broker forgets the session at each connect; `false` (with a client ID)
+        /// keeps a subscriber's subscriptions and what was published for it while it was away.
+        var cleanSession = true
+        var password: String?
+        var caFile: String?
+        var keepAlive: Int32 = 30
+    }
+
+    struct Handlers: Sendable {
+        /// Connected (0), or refused with a CONNACK code (4 bad user name or password, 5 not
+        /// authorised).
+        var connected: @Sendable (Int32) -> Void = { _ in }
+        /// Lost or closed (0 when asked).
+        var disconnected: @Sendable (Int32) -> Void = { _ in }
+        /// A QoS 1 message was acknowledged by the broker.
+        var published: @Sendable (Int32) -> Void = { _ in }
+        /// A message arrived: its topic and payload.
+        var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
+    }
+
+    private let handle: OpaquePointer
+    private let handlers: Handlers
+    private let options: Options
+
+    /// libmosquitto's one-time set-up, done before the first client.
+    private static let libraryReady: Void = { mosquitto_lib_init() }()
+
+    init(_ options: Options, handlers: Handlers) throws(MQTTError) {
+        _ = Self.libraryReady
+        self.options = options
+        self.handlers = handlers
+        guard let handle = mosquitto_new(options.clientID, options.cleanSession, nil) else {
+            throw .library("cannot create a client" + (options.clientID == nil && !options.cleanSession ? ": a persistent session needs a client ID" : ""))
+        }
+        self.handle = handle
+        // The callbacks find this object through libmosquitto's user data; it lives until
+        // `deinit`, after the network thread has stopped.
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_callback_set(handle) { _, user, code in
+            MQTTConnection.from(user)?.handlers.connected(code)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, user, code in
+            MQTTConnection.from(user)?.handlers.disconnected(code)
+        }
+        mosquitto_publish_callback_set(handle) { _, user, messageID in
+            MQTTConnection.from(user)?.handlers.published(messageID)
+        }
+        mosquitto_message_callback_set(handle) { _, user, message in
+            guard let connection = MQTTConnection.from(user), let message = message?.pointee, let topic = message.topic else { return }
+            let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
+            connection.handlers.message(String(cString: topic), payload)
+        }
+        mosquitto_reconnect_delay_set(handle, 1, 30, true)
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        if let user = options.url.user {
+            try check(mosquitto_username_pw_set(handle, user, options.password ?? options.url.password), "the user name")
+        }
+        if options.url.isTLS {
+            // The CA file given, or the system's certificates.
+            let caPath = options.caFile == nil ? "/etc/ssl/certs" : nil
+            try check(mosquitto_tls_set(handle, options.caFile, caPath, nil, nil, nil), "TLS")
+        }
+    }
+
+    deinit {
+        mosquitto_loop_stop(handle, true)
+        mosquitto_destroy(handle)
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> MQTTConnection? {
+        user.map { Unmanaged<MQTTConnection>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func check(_ code: Int32, _ what: String) throws(MQTTError) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw .library("\(what): \(String(cString: mosquitto_strerror(code)))") }
+    }
+
+    /// Starts connecting, in the background; a broker that is not there yet is tried again
+    /// with the backoff.
+    func start() throws(MQTTError) {
+        let code = mosquitto_connect_async(handle, options.url.host, Int32(options.url.port), options.keepAlive)
+        // Refused at once (no broker listening yet): the network thread tries again.
+        if code != MOSQ_ERR_SUCCESS.rawValue, code != MOSQ_ERR_ERRNO.rawValue {
+            throw .library("cannot connect to \(options.url.host):\(options.url.port): \(String(cString: mosquitto_strerror(code)))")
+        }
+        try check(mosquitto_loop_start(handle), "the network thread")
+    }
+
+    /// Publishes `payload` to `topic` at QoS 1; the message ID the acknowledgement will carry,
+    /// or `nil` when not connected.
+    func publish(topic: String, payload: [UInt8], retain: Bool) -> Int32? {
+        var messageID: Int32 = 0
+        let code = payload.withUnsafeBytes { mosquitto_publish(handle, &messageID, topic, Int32($0.count), $0.baseAddress, 1, retain) }
+        return code == MOSQ_ERR_SUCCESS.rawValue ? messageID : nil
+    }
+
+    /// Subscribes to `filter` at QoS 1.
+    func subscribe(_ filter: String) {
+        _ = mosquitto_subscribe(handle, nil, filter, 1)
+    }
+
+    /// Disconnects and stops the network thread.
+    func stop() {
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+    }
+
+    /// libmosquitto's text for a CONNACK code.
+    static func connackText(_ code: Int32) -> String { String(cString: mosquitto_connack_string(code)) }
+}
+
+/// What went wrong with a broker.
+public enum MQTTError: Error, Equatable, CustomStringConvertible {
+    /// libmosquitto refused a setting or a call.
+    case library(String)
+    /// The broker refused the connection (its CONNACK code's text).
+    case refused(String)
+    /// The URL is not one.
+    case url(MQTTURL.ParseError)
+
+    public var description: String {
+        switch self {
+        case .library(let text): text
+        case .refused(let text): "the broker refused the connection: \(text)"
+        case .url(let error): "bad URL: \(error)"
+        }
+    }
+}

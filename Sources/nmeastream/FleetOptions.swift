@@ -1,0 +1,55 @@
+import ArgumentParser
+import Fleet
+import Foundation
+
+/// The broker options `publish` and `subscribe` share: the URL, the password's sources, TLS.
+struct BrokerOptions: ParsableArguments {
+    @Argument(help: "The broker and topic: mqtt://[user[:password]@]host[:port]/topic, or mqtts:// for TLS.")
+    var url: String
+
+    @Option(name: .customLong("password-env"), help: "The name of an environment variable that holds the password.")
+    var passwordVariable: String?
+
+    @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
+    var passwordFile: String?
+
+    @Option(name: .customLong("ca-file"), help: "A CA certificate (PEM) to check an mqtts:// broker with, instead of the system's.")
+    var caFile: String?
+
+    /// The URL, parsed: a usage error names what is wrong.
+    func parsedURL() throws -> MQTTURL {
+        do {
+            return try MQTTURL(url)
+        } catch {
+            throw ValidationError("bad broker URL \(url): \(error)")
+        }
+    }
+
+    /// The password from the environment or a file, when one of them is given.
+    func password() throws -> String? {
+        if let passwordVariable {
+            guard let value = ProcessInfo.processInfo.environment[passwordVariable] else {
+                throw ValidationError("--password-env: \(passwordVariable) is not set")
+            }
+            return value
+        }
+        if let passwordFile {
+            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+                throw ValidationError("--password-file: cannot read \(passwordFile)")
+            }
+            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        }
+        return nil
+    }
+
+    func validate() throws {
+        _ = try parsedURL()
+        if passwordVariable != nil, passwordFile != nil { throw ValidationError("give --password-env or --password-file, not both") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file: cannot read \(caFile)") }
+    }
+}
+
+/// The machine's host name: a publisher's name by default.
+func hostName() -> String {
+    ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "vehicle"
+}

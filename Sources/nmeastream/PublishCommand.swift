@@ -1,0 +1,93 @@
+import ArgumentParser
+import Dispatch
+import Fleet
+import NMEAStream
+
+/// `nmeastream publish`: a receiver's fixes to an MQTT broker, with store and forward.
+struct PublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a receiver's fixes to an MQTT broker, storing them while it is unreachable.",
+        discussion: """
+            Each epoch's SKY and TPV go, as gpsd JSON with "device" set to the name, to \
+            TOPIC/NAME/sky and TOPIC/NAME/tpv at QoS 1, the last TPV retained. Messages wait \
+            in a queue until the broker acknowledges them (with --queue, on disk: they \
+            survive a restart); while the broker is unreachable the queue fills, oldest \
+            dropped first past its size, and drains in order when the broker is back. \
+            Without --device or --log, the best receiver plugged in is published.
+
+            Exit codes: 0 done (a log's end) or stopped by a signal; 64 usage error (a bad \
+            URL among them); 66 the log cannot be read; 69 the broker refused the \
+            credentials, or no receiver; 74 the device failed.
+
+            Examples:
+              nmeastream publish mqtt://broker.local/fleet --id van-7
+              nmeastream publish mqtts://user@broker/fleet --password-env MQTT_PASSWORD --queue /var/lib/nmeastream/queue
+              nmeastream publish mqtt://localhost/test --log drive.nmea --speed 10
+            """
+    )
+
+    @OptionGroup var broker: BrokerOptions
+
+    @Option(help: "The serial device to publish.")
+    var device: String?
+
+    @Option(help: "A recorded NMEA log to publish instead of a receiver.")
+    var log: String?
+
+    @Option(help: "With --log: at the pace of its timestamps, this many times faster (as fast as possible without).")
+    var speed: Double?
+
+    @Option(help: "The vehicle's name: its topic level and \"device\" (default: the host name).")
+    var id: String?
+
+    @Option(help: "A folder for the queue, so that it survives a restart (default: in memory).")
+    var queue: String?
+
+    @Option(name: .customLong("queue-size"), help: "The queue's bound in megabytes; past it the oldest are dropped.")
+    var queueSize: Int = 64
+
+    func validate() throws {
+        if device != nil, log != nil { throw ValidationError("give --device or --log, not both") }
+        if speed != nil, log == nil { throw ValidationError("--speed goes with --log") }
+        if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        if queueSize < 1 { throw ValidationError("--queue-size must be at least 1 (MB)") }
+        if try broker.parsedURL().hasWildcards { throw ValidationError("a publisher's topic cannot hold + or #") }
+    }
+
+    mutating func run() throws {
+        let source: GPSSource = if let log {
+            .log(path: log, pace: speed.map { .recorded(speed: $0, keepingGaps: false) } ?? .asFastAsPossible)
+        } else if let device {
+            .serial(path: device, speed: .automatic)
+        } else {
+            .automatic
+        }
+        var configuration = FixPublisher.Configuration(url: try broker.parsedURL(), name: id ?? hostName())
+        configuration.password = try broker.password()
+        configuration.caFile = broker.caFile
+        configuration.queueFolder = queue
+        configuration.queueCapacity = queueSize << 20
+        let publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
+        let signals = stopOnSignals { publisher.stop() }
+        try publisher.start()
+        printError("publishing \(source) as \(configuration.name) to \(configuration.url)")
+        // A log ends by itself; a receiver runs until a signal (which stops the source).
+        let drained = publisher.waitUntilDrained(seconds: log == nil ? 2 : 30)
+        publisher.stop()
+        signals.forEach { $0.cancel() }
+        let status = publisher.status
+        if let refusal = status.refusal {
+            printError("\(configuration.url): the broker refused the connection: \(refusal)")
+            throw ExitCode.unavailable
+        }
+        if let error = publisher.sourceError {
+            printError(error.message)
+            throw nmeastream.exitCode(for: error)
+        }
+        var said = "\(status.acknowledged) messages acknowledged by the broker"
+        if status.dropped > 0 { said += ", \(status.dropped) dropped (the queue was full)" }
+        if !drained { said += ", \(status.queued) still queued" + (queue == nil ? " and lost (no --queue)" : " in \(queue!)") }
+        printError(said)
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Dispatch
+import Fleet
+import NMEAStream
+
+/// `nmeastream subscribe`: a fleet's fixes from an MQTT broker, printed as the other commands
+/// print them.
+struct SubscribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe",
+        abstract: "Print a fleet's fixes from an MQTT broker.",
+        discussion: """
+            Subscribes to TOPIC/+/tpv (or to the URL's topic when it has wildcards) and prints \
+            each vehicle's fixes, tagged with its name ("device" in JSON, a prefix in text), \
+            each once: repeats of a vehicle's time (QoS 1 may deliver twice) are dropped. With \
+            --id, the broker keeps the session while the subscriber is away and delivers what \
+            was published meanwhile when it comes back. Messages that are not gpsd reports \
+            are counted and skipped.
+
+            Exit codes: 0 stopped by a signal or after --count; 64 usage error; 69 the broker \
+            refused the credentials.
+
+            Examples:
+              nmeastream subscribe mqtt://broker.local/fleet --format json
+              nmeastream subscribe 'mqtt://broker.local/fleet/+/tpv' --id dashboard
+            """
+    )
+
+    @OptionGroup var broker: BrokerOptions
+
+    @Option(help: "A client ID: the broker then keeps the session (and what was published meanwhile) while away.")
+    var id: String?
+
+    @Option(help: "Output format: text (a line per fix, the vehicle first) or json (the TPV lines as published).")
+    var format: SubscribeFormat = .text
+
+    @Option(help: "Stop after this many fixes.")
+    var count: Int?
+
+    enum SubscribeFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    mutating func run() throws {
+        // Written from libmosquitto's thread, one report at a time.
+        let output = Protected(BufferedOutput())
+        let done = DispatchSemaphore(value: 0)
+        let printed = Protected(0)
+        let limit = count, format = format
+        let subscriber = try FleetSubscriber(url: try broker.parsedURL(), clientID: id, password: try broker.password(),
+                                             caFile: broker.caFile) { report in
+            guard report.reportClass == "TPV" else { return }
+            let line: String = switch format {
+            case .json: report.json
+            case .text: report.vehicle + "  " + Self.text(report.fields)
+            }
+            let total = printed.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if let limit, total > limit { return }
+            output.withLock { output in
+                output.write(line + "\n")
+                output.flush()
+            }
+            if let limit, total == limit { done.signal() }
+        }
+        let signals = stopOnSignals { done.signal() }
+        try subscriber.start()
+        printError("subscribed to \(subscriber.filters.joined(separator: ", ")) at \(try broker.parsedURL())")
+        DispatchQueue.global().async {
+            if subscriber.waitForRefusal(seconds: 30) != nil { done.signal() }
+        }
+        done.wait()
+        subscriber.stop()
+        signals.forEach { $0.cancel() }
+        let counts = subscriber.counts
+        if let refusal = counts.refusal, counts.delivered == 0 {
+            printError("the broker refused the connection: \(refusal)")
+            throw ExitCode.unavailable
+        }
+        if counts.malformed > 0 || counts.repeats > 0 {
+            printError("\(counts.repeats) repeats dropped, \(counts.malformed) malformed messages skipped")
+        }
+    }
+
+    /// A TPV's fields as the text format's line: time, position, altitude, speed, mode.
+    static func text(_ fields: [String: Any]) -> String {
+        func number(_ key: String, _ decimals: Int, _ unit: String = "") -> String? {
+            (fields[key] as? Double).map { fixedPoint($0, decimals: decimals) + unit }
+        }
+        let modes = [0: "no mode", 1: "no fix", 2: "2D", 3: "3D"]
+        return [fields["time"] as? String, number("lat", 7), number("lon", 7), number("altMSL", 1, " m"),
+                number("speed", 2, " m/s"), modes[fields["mode"] as? Int ?? 0]].compactMap { $0 }.joined(separator: "  ")
+    }
+}
