@@ -80,6 +80,10 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(
+            name: "FleetTests",
+            dependencies: ["Fleet", "NMEAStream", "TestSupport"]
+        ),
+        .testTarget(
             name: "TimeServiceTests",
             dependencies: ["TimeService", "NMEAStream", "TestSupport"]
         ),

@@ -89,8 +89,9 @@ public final class FixPublisher: @unchecked Sendable {
         state = Mutex(initial)
         var handlers = MQTTConnection.Handlers()
         handlers.connected = { [weak self] code in self?.connected(code) }
-        handlers.disconnected = { [weak self] _ in self?.disconnected() }
+        handlers.disconnected = { [weak self] code in self?.disconnected(code) }
         handlers.published = { [weak self] messageID in self?.acknowledged(messageID) }
+        handlers.error = { [weak self] text in self?.failed(text) }
         connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
                                               password: configuration.password, caFile: configuration.caFile), handlers: handlers)
     }
@@ -168,7 +169,7 @@ public final class FixPublisher: @unchecked Sendable {
     private func connected(_ code: Int32) {
         guard code == 0 else {
             // 4: bad user name or password, 5: not authorised: trying again will not help.
-            state.withLock { $0.status.refusal = MQTTConnection.connackText(code) }
+            state.withLock { $0.status.refusal = "the broker refused the connection: " + MQTTConnection.connackText(code) }
             if code == 4 || code == 5 { finished.signal() }
             return
         }
@@ -179,7 +180,23 @@ public final class FixPublisher: @unchecked Sendable {
         pump()
     }
 
-    private func disconnected() {
+    /// A TLS failure before the first connection: the broker's port or certificate is wrong,
+    /// and trying again will not help.
+    private func failed(_ text: String) {
+        guard text.contains("SSL") || text.contains("TLS") else { return }
+        let first = state.withLock { state -> Bool in
+            guard state.status.acknowledged == 0, !state.status.connected, state.status.refusal == nil else { return false }
+            state.status.refusal = "TLS failed (\(text)): check the broker's port and certificate, and --ca-file"
+            return true
+        }
+        if first { finished.signal() }
+    }
+
+    private func disconnected(_ code: Int32) {
+        if MQTTConnection.isTLSFailure(code) {
+            state.withLock { $0.status.refusal = "TLS failed (\(MQTTConnection.errorText(code))): check the broker's port and certificate, and --ca-file" }
+            finished.signal()
+        }
         // What was in flight is sent again, in order, once connected.
         state.withLock { state in
             state.status.connected = false

@@ -56,8 +56,9 @@ public final class FleetSubscriber: @unchecked Sendable {
         self.deliver = deliver
         var handlers = MQTTConnection.Handlers()
         handlers.connected = { [weak self] code in self?.connected(code) }
-        handlers.disconnected = { [weak self] _ in self?.state.withLock { $0.counts.connected = false } }
+        handlers.disconnected = { [weak self] code in self?.disconnected(code) }
         handlers.message = { [weak self] topic, payload in self?.received(topic: topic, payload: payload) }
+        handlers.error = { [weak self] text in self?.failed(text) }
         connection = try MQTTConnection(.init(url: url, clientID: clientID, cleanSession: clientID == nil,
                                               password: password, caFile: caFile), handlers: handlers)
     }
@@ -80,13 +81,32 @@ public final class FleetSubscriber: @unchecked Sendable {
 
     private func connected(_ code: Int32) {
         guard code == 0 else {
-            state.withLock { $0.counts.refusal = MQTTConnection.connackText(code) }
+            state.withLock { $0.counts.refusal = "the broker refused the connection: " + MQTTConnection.connackText(code) }
             if code == 4 || code == 5 { refused.signal() }
             return
         }
         state.withLock { $0.counts.connected = true }
         // Subscribed again at each connect: a clean session forgets, and it costs nothing.
         for filter in filters { connection.subscribe(filter) }
+    }
+
+    /// A TLS failure before anything came: trying again will not help.
+    private func failed(_ text: String) {
+        guard text.contains("SSL") || text.contains("TLS") else { return }
+        let first = state.withLock { state -> Bool in
+            guard state.counts.delivered == 0, !state.counts.connected, state.counts.refusal == nil else { return false }
+            state.counts.refusal = "TLS failed (\(text)): check the broker's port and certificate, and --ca-file"
+            return true
+        }
+        if first { refused.signal() }
+    }
+
+    private func disconnected(_ code: Int32) {
+        state.withLock { $0.counts.connected = false }
+        if MQTTConnection.isTLSFailure(code) {
+            state.withLock { $0.counts.refusal = "TLS failed (\(MQTTConnection.errorText(code))): check the broker's port and certificate, and --ca-file" }
+            refused.signal()
+        }
     }
 
     private func received(topic: String, payload: [UInt8]) {

@@ -25,6 +25,8 @@ final class MQTTConnection: @unchecked Sendable {
         var disconnected: @Sendable (Int32) -> Void = { _ in }
         /// A QoS 1 message was acknowledged by the broker.
         var published: @Sendable (Int32) -> Void = { _ in }
+        /// libmosquitto logged an error (a TLS failure is only told this way).
+        var error: @Sendable (String) -> Void = { _ in }
         /// A message arrived: its topic and payload.
         var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
     }
@@ -60,6 +62,10 @@ final class MQTTConnection: @unchecked Sendable {
             guard let connection = MQTTConnection.from(user), let message = message?.pointee, let topic = message.topic else { return }
             let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
             connection.handlers.message(String(cString: topic), payload)
+        }
+        mosquitto_log_callback_set(handle) { _, user, level, text in
+            guard level & Int32(MOSQ_LOG_ERR) != 0, let text else { return }
+            MQTTConnection.from(user)?.handlers.error(String(cString: text))
         }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
@@ -115,6 +121,15 @@ final class MQTTConnection: @unchecked Sendable {
         mosquitto_disconnect(handle)
         mosquitto_loop_stop(handle, false)
     }
+
+    /// Whether a disconnection's code is a TLS failure (a bad certificate, a server that does
+    /// not speak TLS): trying again will not help.
+    static func isTLSFailure(_ code: Int32) -> Bool {
+        code == MOSQ_ERR_TLS.rawValue || code == MOSQ_ERR_TLS_HANDSHAKE.rawValue
+    }
+
+    /// libmosquitto's text for an error code.
+    static func errorText(_ code: Int32) -> String { String(cString: mosquitto_strerror(code)) }
 
     /// libmosquitto's text for a CONNACK code.
     static func connackText(_ code: Int32) -> String { String(cString: mosquitto_connack_string(code)) }

@@ -78,7 +78,7 @@ struct PublishCommand: ParsableCommand {
         signals.forEach { $0.cancel() }
         let status = publisher.status
         if let refusal = status.refusal {
-            printError("\(configuration.url): the broker refused the connection: \(refusal)")
+            printError("cannot publish to \(configuration.url): \(refusal)")
             throw ExitCode.unavailable
         }
         if let error = publisher.sourceError {

@@ -74,7 +74,7 @@ struct SubscribeCommand: ParsableCommand {
         signals.forEach { $0.cancel() }
         let counts = subscriber.counts
         if let refusal = counts.refusal, counts.delivered == 0 {
-            printError("the broker refused the connection: \(refusal)")
+            printError("cannot subscribe at \(try broker.parsedURL()): \(refusal)")
             throw ExitCode.unavailable
         }
         if counts.malformed > 0 || counts.repeats > 0 {
