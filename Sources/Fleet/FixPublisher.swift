@@ -70,6 +70,7 @@ public final class FixPublisher: @unchecked Sendable {
         var sky = SkyAssembler()
         var subscription: Disposable?
         var sourceEnded = false
+        var stopped = false
         var sourceError: GPSError?
     }
 
@@ -110,13 +111,14 @@ public final class FixPublisher: @unchecked Sendable {
         state.withLock { $0.subscription = subscription }
     }
 
-    /// Waits until the source has ended (a log's end) and the queue is empty, or `seconds`
-    /// have passed after the source ended; whether the queue was emptied.
+    /// Waits until the source has ended (a log's end), the broker refused the connection for
+    /// good, or ``stop()``; then until the queue is empty, up to `seconds`. Whether it was
+    /// emptied.
     public func waitUntilDrained(seconds: Double) -> Bool {
         finished.wait()
         let deadline = DispatchTime.now() + seconds
         while DispatchTime.now() < deadline {
-            if state.withLock({ $0.queue.messages.isEmpty || $0.status.refusal != nil }) { break }
+            if state.withLock({ $0.queue.messages.isEmpty || $0.status.refusal != nil || $0.stopped }) { break }
             usleep(20_000)
         }
         return state.withLock { $0.queue.messages.isEmpty }
@@ -126,9 +128,14 @@ public final class FixPublisher: @unchecked Sendable {
     public var sourceError: GPSError? { state.withLock { $0.sourceError } }
 
     /// Stops reading and publishing; what is queued stays queued (on disk, with a folder).
+    /// A ``waitUntilDrained(seconds:)`` under way returns.
     public func stop() {
-        state.withLock { $0.subscription }?.dispose()
+        state.withLock { state -> Disposable? in
+            state.stopped = true
+            return state.subscription
+        }?.dispose()
         connection.stop()
+        finished.signal()
     }
 
     private func take(_ event: GPSEvent) {

@@ -25,7 +25,7 @@ public final class FleetSubscriber: @unchecked Sendable {
     /// What the subscriber has seen.
     public struct Counts: Sendable, Equatable {
         public var delivered = 0
-        /// Repeats of a (vehicle, class, time) already delivered: dropped.
+        /// Repeats of a report already delivered (the same vehicle, time and bytes): dropped.
         public var repeats = 0
         /// Messages that are not a gpsd JSON report: skipped.
         public var malformed = 0
@@ -44,7 +44,7 @@ public final class FleetSubscriber: @unchecked Sendable {
 
     private struct State {
         var counts = Counts()
-        /// Per vehicle, the (class, time) keys delivered lately, oldest first.
+        /// Per vehicle, the reports delivered lately, oldest first.
         var seen: [String: (keys: Set<String>, order: [String])] = [:]
     }
 
@@ -120,9 +120,11 @@ public final class FleetSubscriber: @unchecked Sendable {
         let vehicle = (object["device"] as? String) ?? (levels.count >= 2 ? String(levels[levels.count - 2]) : topic)
         let time = object["time"] as? String
         let fresh = state.withLock { state -> Bool in
-            // Reports without a time cannot be told apart from their repeats: all delivered.
+            // A repeat is the same vehicle, time and bytes (QoS 1 delivers the very message
+            // again); a report revised for the same time differs, and is delivered. Reports
+            // without a time cannot be told apart from their repeats: all delivered.
             if let time {
-                let key = reportClass + " " + time
+                let key = reportClass + " " + time + " " + json
                 var seen = state.seen[vehicle] ?? ([], [])
                 guard !seen.keys.contains(key) else {
                     state.counts.repeats += 1

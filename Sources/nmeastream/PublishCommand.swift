@@ -69,11 +69,12 @@ struct PublishCommand: ParsableCommand {
         configuration.queueFolder = queue
         configuration.queueCapacity = queueSize << 20
         let publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
+        // A signal ends the wait below (a receiver never ends by itself).
         let signals = stopOnSignals { publisher.stop() }
         try publisher.start()
         printError("publishing \(source) as \(configuration.name) to \(configuration.url)")
         // A log ends by itself; a receiver runs until a signal (which stops the source).
-        let drained = publisher.waitUntilDrained(seconds: log == nil ? 2 : 30)
+        let drained = publisher.waitUntilDrained(seconds: 30)
         publisher.stop()
         signals.forEach { $0.cancel() }
         let status = publisher.status

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// `publish` and `subscribe` against a real broker (Debian `mosquitto`, on a loopback port,
+/// with its own configuration, persistence and log).
+@Suite("Fleets over MQTT", .serialized)
+struct FleetCommandTests {
+    static let mosquitto = "/usr/sbin/mosquitto"
+    static var hasBroker: Bool { FileManager.default.isExecutableFile(atPath: mosquitto) }
+
+    /// A broker's folder, port and process.
+    final class Broker {
+        let folder: String
+        let port: Int
+        var process: ChildProcess?
+
+        init(passwordFile: String? = nil) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-mqtt-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            port = try freePort()
+            let access = passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
+            // Saved at every change: a broker killed with SIGKILL keeps what it accepted.
+            // `user root`: run as root (the tests are), mosquitto would otherwise drop to its own
+            // user and could not write its folder.
+            try """
+                user root
+                listener \(port) 127.0.0.1
+                \(access)persistence true
+                persistence_location \(folder)/
+                autosave_on_changes true
+                autosave_interval 1
+                log_dest file \(folder)/mosquitto.log
+                log_type all
+
+                """.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+            try start()
+        }
+
+        func start() throws {
+            process = try ChildProcess(FleetCommandTests.mosquitto, ["-c", folder + "/mosquitto.conf"])
+            #expect(eventually { (try? LineClient(port: port)) != nil }, "the broker listens")
+        }
+
+        /// SIGKILL: no goodbye, only what it saved.
+        func kill() {
+            if let process { Glibc.kill(process.pid, SIGKILL); _ = process.waitForExit() }
+            process = nil
+        }
+
+        var log: String { (try? String(contentsOfFile: folder + "/mosquitto.log", encoding: .utf8)) ?? "" }
+
+        deinit {
+            kill()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    /// A TCP port free now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A log for the end-to-end test: a corpus log when `../shared` is there, else a fixture.
+    static var log: String {
+        let corpus = Command.sharedCorpus.appendingPathComponent("gpsd-nmea/ac12.log").path
+        return FileManager.default.fileExists(atPath: corpus) ? corpus : Command.fixture("sirf-cycle.nmea")
+    }
+
+    /// `replay --format json`'s TPV lines for `log`, tagged with `name` as the publisher tags them.
+    static func expectedTPV(_ log: String, name: String) throws -> [String] {
+        let replay = try Command.run(["replay", "--format", "json", log])
+        return replay.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\",") }
+            .map { $0.replacingOccurrences(of: "{\"class\":\"TPV\",", with: "{\"class\":\"TPV\",\"device\":\"\(name)\",") }
+    }
+
+    /// Starts `subscribe` with a persistent session (`--id`), its JSON to a file, and waits
+    /// until the broker has its subscription.
+    static func subscribe(_ broker: Broker, id: String, count: Int, output: String) throws -> ChildProcess {
+        let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", "json",
+                                                                    "--id", id, "--count", String(count)],
+                                          outputPath: output, errorPath: output + ".err")
+        #expect(eventually { broker.log.contains("Received SUBSCRIBE from \(id)") }, "the broker has the subscription")
+        return subscriber
+    }
+
+    @Test("publish --log while subscribe listens: every epoch arrives, in order, equal to replay --format json",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func endToEnd() throws {
+        let broker = try Broker()
+        let expected = try Self.expectedTPV(Self.log, name: "van1")
+        try #require(!expected.isEmpty)
+        let output = broker.folder + "/received"
+        let subscriber = try Self.subscribe(broker, id: "e2e", count: expected.count, output: output)
+        let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Self.log, "--id", "van1"])
+        #expect(published.status == 0, "\(published.error)")
+        #expect(eventually(seconds: 20) { !subscriber.isRunning }, "the subscriber got its \(expected.count) fixes")
+        if subscriber.isRunning { subscriber.terminate() }
+        #expect(subscriber.waitForExit() == 0)
+        let received = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(received == expected)
+        #expect(published.error.contains("acknowledged by the broker"), "\(published.error)")
+    }
+
+    @Test("broker down at start, killed and restarted mid-run, publisher killed and restarted: the subscriber ends with every epoch exactly once",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func faults() throws {
+        let broker = try Broker()
+        let log = Command.fixture("sirf-cycle.nmea")
+        let expected = try Self.expectedTPV(log, name: "van2")
+        let output = broker.folder + "/received"
+        // The subscriber's session first, then the broker goes: the publisher starts without it.
+        let subscriber = try Self.subscribe(broker, id: "dashboard", count: expected.count, output: output)
+        defer { if subscriber.isRunning { subscriber.terminate(); _ = subscriber.waitForExit() } }
+        broker.kill()
+        let queue = broker.folder + "/queue"
+        let arguments = [Command.executable.path, "publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", log, "--speed", "4",
+                         "--id", "van2", "--queue", queue]
+        var publisher = try ChildProcess(arguments[0], Array(arguments.dropFirst()), errorPath: broker.folder + "/publisher.err")
+        defer { if publisher.isRunning { publisher.terminate(); _ = publisher.waitForExit() } }
+        // 20 epochs a second apart at ×4: 5 s of log. With no broker, the queue fills.
+        #expect(eventually { ((try? FileManager.default.contentsOfDirectory(atPath: queue)) ?? []).count >= 3 }, "the queue fills")
+        try broker.start()
+        usleep(1_200_000)
+        broker.kill()
+        usleep(1_000_000)
+        try broker.start()
+        // The publisher dies without a word and starts again, from the log's start: the queue
+        // sends what waited, the repeats are dropped by the subscriber.
+        kill(publisher.pid, SIGKILL)
+        _ = publisher.waitForExit()
+        publisher = try ChildProcess(arguments[0], Array(arguments.dropFirst()), errorPath: broker.folder + "/publisher2.err")
+        #expect(eventually(seconds: 60) { !subscriber.isRunning }, "the subscriber got its \(expected.count) fixes")
+        let received = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(received.count == expected.count && Set(received) == Set(expected), "every epoch exactly once:\n\(received.joined(separator: "\n"))")
+        #expect(publisher.waitForExit() == 0)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: queue)) ?? []).filter { $0.hasSuffix(".msg") }.isEmpty, "the queue drained")
+    }
+
+    @Test("bad input: a bad URL, wrong credentials, a TLS failure: one clear line each; a malformed message is counted and skipped",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func badInput() throws {
+        let log = Command.fixture("sirf-cycle.nmea")
+        for (url, words) in [("http://127.0.0.1/fleet", "mqtt:// or mqtts://"), ("mqtt://127.0.0.1:70000/fleet", "port"),
+                             ("mqtt://127.0.0.1", "no topic"), ("mqtt://127.0.0.1/fleet/#", "cannot hold")] {
+            let result = try Command.run(["publish", url, "--log", log])
+            #expect(result.status == 64, "\(url): \(result.error)")
+            #expect(result.error.contains(words), "\(url): \(result.error)")
+        }
+        let passwords = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-passwd-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: passwords) }
+        #expect(spawnAndWait("/usr/bin/mosquitto_passwd", ["-b", "-c", passwords, "van", "right"]) == 0)
+        let secured = try Broker(passwordFile: passwords)
+        setenv("NMEASTREAM_TEST_PASSWORD", "wrong", 1)
+        let refused = try Command.run(["publish", "mqtt://van@127.0.0.1:\(secured.port)/fleet", "--password-env", "NMEASTREAM_TEST_PASSWORD", "--log", log])
+        #expect(refused.status == 69, "\(refused.error)")
+        #expect(refused.error.split(separator: "\n").last?.contains("refused the connection") == true, "\(refused.error)")
+        setenv("NMEASTREAM_TEST_PASSWORD", "right", 1)
+        let accepted = try Command.run(["publish", "mqtt://van@127.0.0.1:\(secured.port)/fleet", "--password-env", "NMEASTREAM_TEST_PASSWORD", "--log", log])
+        #expect(accepted.status == 0, "\(accepted.error)")
+        let tls = try Command.run(["publish", "mqtts://127.0.0.1:\(secured.port)/fleet", "--log", log])
+        #expect(tls.status == 69 && tls.error.contains("TLS failed"), "\(tls.error)")
+
+        // A message that is not a report, then a report: the first counted and skipped.
+        let broker = try Broker()
+        let output = broker.folder + "/received"
+        let subscriber = try Self.subscribe(broker, id: "reader", count: 1, output: output)
+        #expect(spawnAndWait("/usr/bin/mosquitto_pub", ["-p", String(broker.port), "-t", "fleet/x/tpv", "-q", "1", "-m", "not json"]) == 0)
+        let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", log, "--id", "van3"])
+        #expect(published.status == 0)
+        #expect(eventually(seconds: 20) { !subscriber.isRunning })
+        #expect(subscriber.waitForExit() == 0)
+        let said = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
+        #expect(said.contains("1 malformed messages skipped"), "\(said)")
+    }
+}
