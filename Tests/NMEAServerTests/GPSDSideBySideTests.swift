@@ -114,8 +114,9 @@ struct GPSDSideBySideTests {
         let lines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             let bytes = Array(line) + (index < lines.count - 1 ? [0x0A] : [])
-            theirs.write(bytes)
-            ours.write(bytes)
+            // A reader that died leaves its terminal full: fail, not hang.
+            try #require(theirs.write(bytes, seconds: 20), "gpsd stopped reading its terminal: \(gpsd.log)")
+            try #require(ours.write(bytes, seconds: 20), "the server stopped reading its terminal")
             if index % 8 == 7 { usleep(20_000) }
         }
         // The last epoch is reported when the one after it would start, or at the end of the
@@ -148,6 +149,10 @@ struct GPSDSideBySideTests {
         let port: Int
         private let child: ChildProcess
         private let control: String
+        private let logPath: String
+
+        /// What gpsd said on standard error (why it exited, if it did).
+        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
         init(device: String) throws {
             var attempt = 0
@@ -157,7 +162,9 @@ struct GPSDSideBySideTests {
                 // process has (ten thousand connections in TIME_WAIT) is no port to listen on.
                 let port = Int.random(in: 20_000...32_000)
                 let control = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID().uuidString).sock").path
-                let child = try ChildProcess(GPSDSideBySideTests.gpsd, ["-b", "-N", "-n", "-S", "\(port)", "-F", control, device])
+                let log = control + ".log"
+                let child = try ChildProcess(GPSDSideBySideTests.gpsd, ["-b", "-N", "-n", "-S", "\(port)", "-F", control, device],
+                                             errorPath: log)
                 // Until it greets a client, or exits (its port was taken); a loaded machine may
                 // take a while.
                 let answered = eventually(seconds: 60) {
@@ -167,8 +174,10 @@ struct GPSDSideBySideTests {
                     self.port = port
                     self.child = child
                     self.control = control
+                    self.logPath = log
                     return
                 }
+                try? FileManager.default.removeItem(atPath: log)
                 child.terminate()
                 child.waitForExit()
                 try? FileManager.default.removeItem(atPath: control)
@@ -181,6 +190,7 @@ struct GPSDSideBySideTests {
             child.terminate()
             child.waitForExit()
             try? FileManager.default.removeItem(atPath: control)
+            try? FileManager.default.removeItem(atPath: logPath)
         }
     }
 

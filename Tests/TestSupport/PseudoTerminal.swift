@@ -54,6 +54,34 @@ public final class PseudoTerminal {
         }
     }
 
+    /// Writes all of `bytes` to the master side unless nobody reads the other side for
+    /// `seconds` (its buffer stays full: the reader is gone); whether all were written.
+    public func write(_ bytes: some Collection<UInt8>, seconds: Double) -> Bool {
+        let array = Array(bytes)
+        var offset = 0
+        func now() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let deadline = now() + seconds
+        while offset < array.count {
+            var descriptor = pollfd(fd: master, events: Int16(POLLOUT), revents: 0)
+            let left = deadline - now()
+            guard left > 0, poll(&descriptor, 1, Int32(left * 1000)) > 0 else { return false }
+            let flags = fcntl(master, F_GETFL)
+            _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
+            let written = array[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+            _ = fcntl(master, F_SETFL, flags)
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
     /// Whether the slave side is in raw mode (no line editing), as a serial reader sets it.
     /// Terminal-attribute requests on the master act on the slave.
     private var slaveIsRaw: Bool {

@@ -1,3 +1,4 @@
+import CPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +24,9 @@ public final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of this process's: a child holding a test server's listening socket
+        // would keep its port after the server stopped.
+        _ = nmeastream_spawn_close_from(&actions, 3)
         // The child starts with no signal blocked and the usual dispositions: the thread that
         // spawns it may block some (Dispatch's threads do), and a child that inherits a
         // blocked SIGTERM never ends on one.

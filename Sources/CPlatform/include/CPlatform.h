@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,5 +79,9 @@ int nmeastream_pps_fetch(int fd, double timeout_seconds, struct timespec *assert
 /// Waits for the serial line's DCD (carrier detect) to change (`TIOCMIWAIT`), then reads the
 /// system time and whether DCD is now asserted. Returns 0, or -1 with errno set.
 int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted);
+
+/// Makes a spawned child close every descriptor from `lowest` up
+/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34). Returns 0 or an error number.
+int nmeastream_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif
