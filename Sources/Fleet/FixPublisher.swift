@@ -104,7 +104,7 @@ public final class FixPublisher: @unchecked Sendable {
     /// what an earlier run left in the queue goes first.
     public func start() throws(MQTTError) {
         try connection.start()
-        let subscription = monitor.events(satellites: true, delivery: .lossless(capacity: 1 << 16)).observe(
+        let subscription = monitor.events(satellites: true, delivery: .lossless(capacity: 1024)).observe(
             next: { [weak self] event in self?.take(event) },
             error: { [weak self] error in self?.sourceEnded(error) },
             completed: { [weak self] in self?.sourceEnded(nil) })
