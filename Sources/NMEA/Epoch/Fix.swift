@@ -11,8 +11,13 @@ public struct Fix: Sendable, Hashable {
     /// The system clock's time (`CLOCK_REALTIME`) when the epoch's first byte arrived, as its
     /// reader stamped the bytes on reading them; `nil` when they were not stamped (logs, bytes
     /// in memory). Minus ``time``, it is how late the receiver's report reached the system:
-    /// what a time service corrects for.
-    public var receivedAt: UTCTime?
+    /// what a time service corrects for. Not part of a fix's equality: when a report arrived
+    /// is not something the receiver said.
+    public var receivedAt: UTCTime? {
+        get { reception.time }
+        set { reception.time = newValue }
+    }
+    private var reception = Reception()
     /// Fix dimension.
     public var mode: FixMode = .unknown
     /// GGA fix quality (GPS, DGPS, RTK fixed/float, estimated…); `nil` without GGA (or GNS).
@@ -159,4 +164,11 @@ public struct PositionErrors: Sendable, Hashable {
         guard let latitude, let longitude else { return nil }
         return (latitude * latitude + longitude * longitude).squareRoot()
     }
+}
+
+/// When a fix's bytes arrived: kept with the fix, left out of its equality and hash.
+private struct Reception: Sendable, Hashable {
+    var time: UTCTime?
+    static func == (lhs: Reception, rhs: Reception) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
