@@ -23,13 +23,15 @@ public enum GPX {
     /// The document's end.
     public static let footer = "</trkseg>\n</trk>\n</gpx>\n"
 
-    /// The `trkpt` element for `fix` (one line), or `nil` for a fix with no position.
-    public static func point(_ fix: Fix) -> String? {
+    /// The `trkpt` element for `fix` (one line), or `nil` for a fix with no position; `name`
+    /// (a vehicle's, say) goes in the point's `name`.
+    public static func point(_ fix: Fix, name: String? = nil) -> String? {
         guard let latitude = fix.latitude, let longitude = fix.longitude, fix.mode != .noFix else { return nil }
         var text = "<trkpt lat=\"\(fixedPoint(latitude, decimals: 9))\" lon=\"\(fixedPoint(longitude, decimals: 9))\">"
         if let altitude = fix.altitudeMSL { text += "<ele>\(fixedPoint(altitude, decimals: 3))</ele>" }
         if let time = fix.time { text += "<time>\(time)</time>" }
         if let separation = fix.geoidSeparation { text += "<geoidheight>\(fixedPoint(separation, decimals: 3))</geoidheight>" }
+        if let name { text += "<name>\(escaped(name))</name>" }
         if let kind = fixKind(fix) { text += "<fix>\(kind)</fix>" }
         if let satellites = fix.satellitesUsed { text += "<sat>\(satellites)</sat>" }
         if let hdop = fix.hdop { text += "<hdop>\(fixedPoint(hdop, decimals: 2))</hdop>" }
@@ -40,6 +42,22 @@ public enum GPX {
             text += "<dgpsid>\(station)</dgpsid>"
         }
         return text + "</trkpt>\n"
+    }
+
+    /// `text` with XML's five special characters escaped.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default: result.append(character)
+            }
+        }
+        return result
     }
 
     /// GPX's `fix` value: the differential kinds first, then the dimension.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Fleet
+import Foundation
 import NMEAStream
 
 /// `nmeastream subscribe`: a fleet's fixes from an MQTT broker, printed as the other commands
@@ -31,13 +32,13 @@ struct SubscribeCommand: ParsableCommand {
     @Option(help: "A client ID: the broker then keeps the session (and what was published meanwhile) while away.")
     var id: String?
 
-    @Option(help: "Output format: text (a line per fix, the vehicle first) or json (the TPV lines as published).")
+    @Option(help: "Output format: text (a line per fix, the vehicle first), json (the TPV lines as published), csv (a device column first), gpx (the vehicle in each point's name).")
     var format: SubscribeFormat = .text
 
     @Option(help: "Stop after this many fixes.")
     var count: Int?
 
-    enum SubscribeFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum SubscribeFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv, gpx }
 
     mutating func run() throws {
         // Written from libmosquitto's thread, one report at a time.
@@ -48,9 +49,12 @@ struct SubscribeCommand: ParsableCommand {
         let subscriber = try FleetSubscriber(url: try broker.parsedURL(), clientID: id, password: try broker.password(),
                                              caFile: broker.caFile) { report in
             guard report.reportClass == "TPV" else { return }
+            let fix = Self.fix(from: report.fields)
             let line: String = switch format {
-            case .json: report.json
-            case .text: report.vehicle + "  " + Self.text(report.fields)
+            case .json: report.json + "\n"
+            case .text: report.vehicle + "  " + FixText.line(fix) + "\n"
+            case .csv: Self.csvCell(report.vehicle) + "," + CSV.row(fix)
+            case .gpx: GPX.point(fix, name: report.vehicle) ?? ""
             }
             let total = printed.withLock { count -> Int in
                 count += 1
@@ -58,10 +62,15 @@ struct SubscribeCommand: ParsableCommand {
             }
             if let limit, total > limit { return }
             output.withLock { output in
-                output.write(line + "\n")
+                output.write(line)
                 output.flush()
             }
             if let limit, total == limit { done.signal() }
+        }
+        switch format {
+        case .csv: output.withLock { $0.write("device," + CSV.header) }
+        case .gpx: output.withLock { $0.write(GPX.header) }
+        default: break
         }
         let signals = stopOnSignals { done.signal() }
         try subscriber.start()
@@ -72,6 +81,10 @@ struct SubscribeCommand: ParsableCommand {
         done.wait()
         subscriber.stop()
         signals.forEach { $0.cancel() }
+        output.withLock { output in
+            if format == .gpx { output.write(GPX.footer) }
+            output.flush()
+        }
         let counts = subscriber.counts
         if let refusal = counts.refusal, counts.delivered == 0 {
             printError("cannot subscribe at \(try broker.parsedURL()): \(refusal)")
@@ -82,13 +95,38 @@ struct SubscribeCommand: ParsableCommand {
         }
     }
 
-    /// A TPV's fields as the text format's line: time, position, altitude, speed, mode.
-    static func text(_ fields: [String: Any]) -> String {
-        func number(_ key: String, _ decimals: Int, _ unit: String = "") -> String? {
-            (fields[key] as? Double).map { fixedPoint($0, decimals: decimals) + unit }
-        }
-        let modes = [0: "no mode", 1: "no fix", 2: "2D", 3: "3D"]
-        return [fields["time"] as? String, number("lat", 7), number("lon", 7), number("altMSL", 1, " m"),
-                number("speed", 2, " m/s"), modes[fields["mode"] as? Int ?? 0]].compactMap { $0 }.joined(separator: "  ")
+    /// A fix from a TPV's fields: what the text, CSV and GPX renderings show.
+    static func fix(from fields: [String: Any]) -> Fix {
+        var fix = Fix()
+        fix.mode = (fields["mode"] as? Int).flatMap(FixMode.init(rawValue:)) ?? .unknown
+        fix.time = (fields["time"] as? String).flatMap(utcTime)
+        fix.latitude = fields["lat"] as? Double
+        fix.longitude = fields["lon"] as? Double
+        fix.altitudeMSL = fields["altMSL"] as? Double
+        fix.geoidSeparation = fields["geoidSep"] as? Double
+        fix.speed = fields["speed"] as? Double
+        fix.track = fields["track"] as? Double
+        fix.climb = fields["climb"] as? Double
+        return fix
+    }
+
+    /// `2024-06-05T12:30:04.000Z` as a UTC time.
+    static func utcTime(_ text: String) -> UTCTime? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
+        guard parts.count >= 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Double(parts[5]) else { return nil }
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (year, month, day)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let midnight = calendar.date(from: components) else { return nil }
+        let nanoseconds = Int64(((Double(hour * 3600 + minute * 60) + second) * 1e9).rounded())
+        return UTCTime(posixSeconds: Int64(midnight.timeIntervalSince1970), nanoseconds: nanoseconds)
+    }
+
+    /// `text` as one CSV cell (quoted when it holds a comma, a quote or a line end).
+    static func csvCell(_ text: String) -> String {
+        guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -184,4 +184,36 @@ struct FleetCommandTests {
         let said = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
         #expect(said.contains("1 malformed messages skipped"), "\(said)")
     }
+
+    @Test("subscribe --format text, csv and gpx: each fix tagged with its vehicle",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func formats() throws {
+        let broker = try Broker()
+        var subscribers: [(String, ChildProcess, String)] = []
+        for format in ["text", "csv", "gpx"] {
+            let output = broker.folder + "/" + format
+            let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", format,
+                                                                        "--id", "reader-" + format, "--count", "3"],
+                                              outputPath: output, errorPath: output + ".err")
+            #expect(eventually { broker.log.contains("Received SUBSCRIBE from reader-" + format) })
+            subscribers.append((format, subscriber, output))
+        }
+        let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van&4"])
+        #expect(published.status == 0, "\(published.error)")
+        for (format, subscriber, output) in subscribers {
+            #expect(eventually(seconds: 20) { !subscriber.isRunning }, "\(format)")
+            #expect(subscriber.waitForExit() == 0)
+            let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            switch format {
+            case "text":
+                #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix("van&4  2014-12-31") }, "\(lines)")
+            case "csv":
+                #expect(lines.first?.hasPrefix("device,time,latitude_deg") == true)
+                #expect(lines.dropFirst().count == 3 && lines.dropFirst().allSatisfy { $0.hasPrefix("van&4,2014-12-31T03:07:") }, "\(lines)")
+            default:
+                #expect(lines.first?.hasPrefix("<?xml") == true && lines.last == "</gpx>")
+                #expect(lines.filter { $0.hasPrefix("<trkpt") && $0.contains("<name>van&amp;4</name>") }.count == 3, "\(lines)")
+            }
+        }
+    }
 }
