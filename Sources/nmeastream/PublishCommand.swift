@@ -44,14 +44,17 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "A folder for the queue, so that it survives a restart (default: in memory).")
     var queue: String?
 
-    @Option(name: .customLong("queue-size"), help: "The queue's bound in megabytes; past it the oldest are dropped.")
-    var queueSize: Int = 64
+    @Option(name: .customLong("queue-size"), help: "The queue's bound: bytes, or with K, M or G (default 64M); past it the oldest are dropped.")
+    var queueSize: ByteCount = ByteCount(bytes: 64 << 20)
+
+    @Option(name: .customLong("drain-timeout"), help: "At a log's end, how long to wait for the broker to take what is queued, in seconds.")
+    var drainTimeout: Double = 30
 
     func validate() throws {
         if device != nil, log != nil { throw ValidationError("give --device or --log, not both") }
         if speed != nil, log == nil { throw ValidationError("--speed goes with --log") }
         if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
-        if queueSize < 1 { throw ValidationError("--queue-size must be at least 1 (MB)") }
+        if !(drainTimeout >= 0) { throw ValidationError("--drain-timeout must be 0 or more") }
         if try broker.parsedURL().hasWildcards { throw ValidationError("a publisher's topic cannot hold + or #") }
     }
 
@@ -67,14 +70,14 @@ struct PublishCommand: ParsableCommand {
         configuration.password = try broker.password()
         configuration.caFile = broker.caFile
         configuration.queueFolder = queue
-        configuration.queueCapacity = queueSize << 20
+        configuration.queueCapacity = queueSize.bytes
         let publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
         // A signal ends the wait below (a receiver never ends by itself).
         let signals = stopOnSignals { publisher.stop() }
         try publisher.start()
         printError("publishing \(source) as \(configuration.name) to \(configuration.url)")
         // A log ends by itself; a receiver runs until a signal (which stops the source).
-        let drained = publisher.waitUntilDrained(seconds: 30)
+        let drained = publisher.waitUntilDrained(seconds: drainTimeout)
         publisher.stop()
         signals.forEach { $0.cancel() }
         let status = publisher.status
@@ -90,5 +93,20 @@ struct PublishCommand: ParsableCommand {
         if status.dropped > 0 { said += ", \(status.dropped) dropped (the queue was full)" }
         if !drained { said += ", \(status.queued) still queued" + (queue == nil ? " and lost (no --queue)" : " in \(queue!)") }
         printError(said)
+    }
+}
+
+/// A size in bytes: `4096`, `512K`, `64M`, `1G`.
+struct ByteCount: ExpressibleByArgument, Sendable {
+    var bytes: Int
+
+    init(bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        let text = argument.uppercased()
+        let multiplier = text.last.flatMap { units[$0] } ?? 1
+        guard let count = Int(multiplier == 1 ? text : String(text.dropLast())), count > 0 else { return nil }
+        bytes = count * multiplier
     }
 }

@@ -216,4 +216,21 @@ struct FleetCommandTests {
             }
         }
     }
+
+    @Test("queue full: with no broker, the oldest messages are dropped and counted, and the queue on disk stays in its bound",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func queueFull() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-full-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let port = try Self.freePort()
+        let result = try Command.run(["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van5",
+                                      "--queue", folder, "--queue-size", "2K", "--drain-timeout", "0.5"])
+        #expect(result.status == 0, "\(result.error)")
+        let dropped = try #require(result.error.firstMatch(of: /(\d+) dropped \(the queue was full\)/).flatMap { Int($0.1) }, "\(result.error)")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".msg") }
+        #expect(dropped > 0 && dropped + files.count == 24, "24 messages: \(dropped) dropped, \(files.count) kept")
+        let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0) }
+        #expect(bytes <= 2048 + 512, "the queue stays in its bound: \(bytes) bytes")
+        #expect(result.error.contains("\(files.count) still queued in \(folder)"), "\(result.error)")
+    }
 }
