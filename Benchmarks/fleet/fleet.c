@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/harness.h"
+
 enum { maxVehicles = 2000, maxSamples = 4000000 };
 static int masters[maxVehicles];
 static pid_t publishers[maxVehicles];
@@ -33,11 +35,6 @@ static double wallNow(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void sentence(char *out, size_t size, const char *body) {
-    unsigned char sum = 0;
-    for (const char *p = body; *p; p++) sum ^= (unsigned char)*p;
-    snprintf(out, size, "$%s*%02X\r\n", body, sum);
-}
 
 // GGA and RMC for wall time `when` (to the tenth of a second).
 static size_t epoch(char *out, size_t size, double when) {
@@ -74,34 +71,8 @@ static void onMessage(struct mosquitto *client, void *user, const struct mosquit
     pthread_mutex_unlock(&lock);
 }
 
-static double cpuSeconds(pid_t pid) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *file = fopen(path, "r");
-    if (!file) return 0;
-    size_t n = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[n] = 0;
-    char *p = strrchr(text, ')');
-    unsigned long utime = 0, stime = 0;
-    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
-    return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
-}
 
-static long peakKilobytes(pid_t pid) {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    FILE *file = fopen(path, "r");
-    long value = 0;
-    while (file && fgets(line, sizeof line, file)) if (strncmp(line, "VmHWM:", 6) == 0) value = atol(line + 6);
-    if (file) fclose(file);
-    return value;
-}
 
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv) {
     if (argc != 6) { fprintf(stderr, "usage: fleet VEHICLES SECONDS BROKER_PORT NMEASTREAM BROKER_PID\n"); return 64; }
@@ -179,7 +150,7 @@ int main(int argc, char **argv) {
     double elapsed = wallNow() - measureStart - 3;
     double cpu = -cpuStart;
     long peak = 0;
-    for (int i = 0; i < vehicles; i++) { cpu += cpuSeconds(publishers[i]); peak += peakKilobytes(publishers[i]); }
+    for (int i = 0; i < vehicles; i++) { cpu += cpuSeconds(publishers[i]); long kB = peakKilobytes(publishers[i]); if (kB > 0) peak += kB; }
     double brokerCPU = cpuSeconds(broker) - brokerStart;
     for (int i = 0; i < vehicles; i++) kill(publishers[i], SIGTERM);
     for (int i = 0; i < vehicles; i++) waitpid(publishers[i], NULL, 0);
@@ -190,7 +161,7 @@ int main(int argc, char **argv) {
     pthread_mutex_unlock(&lock);
     // The extra epoch's TPVs are not among those written in the window.
     long timed = got > written ? written : got;
-    qsort(latencies, count, sizeof(double), compare);
+    qsort(latencies, count, sizeof(double), compareDoubles);
     double p50 = count ? latencies[count / 2] : 0, p99 = count ? latencies[(long)(count * 0.99)] : 0, max = count ? latencies[count - 1] : 0;
     printf("{\"vehicles\":%d,\"written\":%ld,\"received\":%ld,\"missed\":%ld,\"p50_ms\":%.1f,\"p99_ms\":%.1f,\"max_ms\":%.1f,"
            "\"publisher_cpu_per_vehicle\":%.4f,\"broker_cpu\":%.3f,\"publisher_peak_MB\":%.1f}\n",

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/harness.h"
+
 enum { maxClients = 2000, bufferSize = 1 << 16 };
 
 typedef struct {
@@ -42,11 +44,6 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void sentence(char *out, size_t size, const char *body) {
-    unsigned char sum = 0;
-    for (const char *p = body; *p; p++) sum ^= (unsigned char)*p;
-    snprintf(out, size, "$%s*%02X\r\n", body, sum);
-}
 
 // Epoch `index`: 12:00:00 plus index seconds on 2024-06-05; GGA, GSA, three GSV, RMC.
 static size_t epoch(char *out, size_t size, int index) {
@@ -69,32 +66,7 @@ static size_t epoch(char *out, size_t size, int index) {
     return strlen(out);
 }
 
-static double cpuSeconds(pid_t pid) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *file = fopen(path, "r");
-    if (!file) return -1;
-    size_t n = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[n] = 0;
-    char *p = strrchr(text, ')');
-    unsigned long utime = 0, stime = 0;
-    // After the command's closing parenthesis: state (3) ... utime (14), stime (15).
-    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
-    return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
-}
 
-static long peakKilobytes(pid_t pid) {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    FILE *file = fopen(path, "r");
-    long value = -1;
-    while (file && fgets(line, sizeof line, file)) {
-        if (strncmp(line, "VmHWM:", 6) == 0) value = atol(line + 6);
-    }
-    if (file) fclose(file);
-    return value;
-}
 
 static int connectTo(int port) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -158,10 +130,6 @@ static char *substitute(char *text, const char *name, const char *value) {
     return result;
 }
 
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv) {
     if (argc < 6 || strcmp(argv[4], "--") != 0) {
@@ -290,7 +258,7 @@ int main(int argc, char **argv) {
     kill(server, SIGTERM);
     waitpid(server, NULL, 0);
 
-    qsort(latencies, count, sizeof(double), compare);
+    qsort(latencies, count, sizeof(double), compareDoubles);
     double p50 = count ? latencies[count / 2] : 0, p99 = count ? latencies[(int)(count * 0.99)] : 0;
     double max = count ? latencies[count - 1] : 0;
     printf("{\"clients\":%d,\"refused\":%d,\"epochs\":%d,\"reports\":%d,\"missed\":%d,\"p50_us\":%.0f,\"p99_us\":%.0f,\"max_us\":%.0f,"

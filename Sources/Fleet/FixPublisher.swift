@@ -190,10 +190,10 @@ public final class FixPublisher: @unchecked Sendable {
     /// A TLS failure before the first connection: the broker's port or certificate is wrong,
     /// and trying again will not help.
     private func failed(_ text: String) {
-        guard text.contains("SSL") || text.contains("TLS") else { return }
+        guard let failure = MQTTConnection.tlsFailure(logged: text) else { return }
         let first = state.withLock { state -> Bool in
             guard state.status.acknowledged == 0, !state.status.connected, state.status.refusal == nil else { return false }
-            state.status.refusal = "TLS failed (\(text)): check the broker's port and certificate, and --ca-file"
+            state.status.refusal = failure
             return true
         }
         if first { finished.signal() }
@@ -201,7 +201,7 @@ public final class FixPublisher: @unchecked Sendable {
 
     private func disconnected(_ code: Int32) {
         if MQTTConnection.isTLSFailure(code) {
-            state.withLock { $0.status.refusal = "TLS failed (\(MQTTConnection.errorText(code))): check the broker's port and certificate, and --ca-file" }
+            state.withLock { $0.status.refusal = MQTTConnection.tlsFailure(logged: "TLS: " + MQTTConnection.errorText(code)) }
             finished.signal()
         }
         // What was in flight is sent again, in order, once connected.

@@ -92,10 +92,10 @@ public final class FleetSubscriber: @unchecked Sendable {
 
     /// A TLS failure before anything came: trying again will not help.
     private func failed(_ text: String) {
-        guard text.contains("SSL") || text.contains("TLS") else { return }
+        guard let failure = MQTTConnection.tlsFailure(logged: text) else { return }
         let first = state.withLock { state -> Bool in
             guard state.counts.delivered == 0, !state.counts.connected, state.counts.refusal == nil else { return false }
-            state.counts.refusal = "TLS failed (\(text)): check the broker's port and certificate, and --ca-file"
+            state.counts.refusal = failure
             return true
         }
         if first { refused.signal() }
@@ -104,7 +104,7 @@ public final class FleetSubscriber: @unchecked Sendable {
     private func disconnected(_ code: Int32) {
         state.withLock { $0.counts.connected = false }
         if MQTTConnection.isTLSFailure(code) {
-            state.withLock { $0.counts.refusal = "TLS failed (\(MQTTConnection.errorText(code))): check the broker's port and certificate, and --ca-file" }
+            state.withLock { $0.counts.refusal = MQTTConnection.tlsFailure(logged: "TLS: " + MQTTConnection.errorText(code)) }
             refused.signal()
         }
     }

@@ -128,6 +128,13 @@ final class MQTTConnection: @unchecked Sendable {
         code == MOSQ_ERR_TLS.rawValue || code == MOSQ_ERR_TLS_HANDSHAKE.rawValue
     }
 
+    /// What a TLS failure that libmosquitto logged (`text`) says to a user; `nil` when the
+    /// text is not about TLS.
+    static func tlsFailure(logged text: String) -> String? {
+        guard text.contains("SSL") || text.contains("TLS") else { return nil }
+        return "TLS failed (\(text)): check the broker's port and certificate, and --ca-file"
+    }
+
     /// libmosquitto's text for an error code.
     static func errorText(_ code: Int32) -> String { String(cString: mosquitto_strerror(code)) }
 

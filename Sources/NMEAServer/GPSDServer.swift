@@ -110,12 +110,7 @@ public final class GPSDServer: @unchecked Sendable {
     @discardableResult
     public func start() throws -> [SocketAddress] {
         if configuration.followsHotplug { try followHotplug() }
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            // Past the backlog a client's channel is not writable: its reports are dropped.
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
+        let bootstrap = listenerBootstrap()
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
@@ -151,6 +146,16 @@ public final class GPSDServer: @unchecked Sendable {
     public static func hostAndPort(_ address: SocketAddress) -> String {
         let host = address.ipAddress ?? "?"
         return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
+    }
+
+    /// What every listener of the server shares (the gpsd port's and the page's).
+    func listenerBootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // Past the backlog a client's channel is not writable: its reports are dropped.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
     }
 
     /// The addresses the live web page is served on, once ``start()`` has bound them.

@@ -10,11 +10,7 @@ extension GPSDServer {
     /// gpsd client that sent `?WATCH={"enable":true,"json":true}`: a page alone keeps a
     /// device open, and closing the last one (with no other watcher) closes it.
     func webBootstrap() -> ServerBootstrap {
-        ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
+        listenerBootstrap()
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture { try self.configureWebChannel(channel) }
