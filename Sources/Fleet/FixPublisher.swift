@@ -58,6 +58,9 @@ public final class FixPublisher: @unchecked Sendable {
     private var connection: MQTTConnection!
     private let state: Mutex<State>
     private let finished = DispatchSemaphore(value: 0)
+    /// Where messages are handed to libmosquitto, one batch at a time: two batches handed over
+    /// from two threads at once (the source's, the network thread's) could pass each other.
+    private let pumping = DispatchQueue(label: "nmeastream.publisher")
 
     private struct State {
         var queue: MessageQueue
@@ -231,8 +234,12 @@ public final class FixPublisher: @unchecked Sendable {
         state.status.queued = state.queue.messages.count
     }
 
-    /// Sends what waits, oldest first, up to the window.
+    /// Sends what waits, oldest first, up to the window (on the pumping queue: in order).
     private func pump() {
+        pumping.async { [weak self] in self?.pumpNow() }
+    }
+
+    private func pumpNow() {
         let batch = state.withLock { state -> [MessageQueue.Message] in
             guard state.status.connected else { return [] }
             let room = configuration.window - state.sending.count
