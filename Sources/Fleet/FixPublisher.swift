@@ -92,10 +92,10 @@ public final class FixPublisher: @unchecked Sendable {
         initial.status.dropped = queue.dropped
         state = Mutex(initial)
         var handlers = MQTTConnection.Handlers()
-        handlers.connected = { [weak self] code in self?.connected(code) }
-        handlers.disconnected = { [weak self] code in self?.disconnected(code) }
+        handlers.connected = { [weak self] in self?.connected() }
+        handlers.disconnected = { [weak self] in self?.disconnected() }
         handlers.published = { [weak self] messageID in self?.acknowledged(messageID) }
-        handlers.error = { [weak self] text in self?.failed(text) }
+        handlers.fatal = { [weak self] text in self?.refused(text) }
         connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
                                               password: configuration.password, caFile: configuration.caFile), handlers: handlers)
     }
@@ -176,37 +176,18 @@ public final class FixPublisher: @unchecked Sendable {
         finished.signal()
     }
 
-    private func connected(_ code: Int32) {
-        guard code == 0 else {
-            // 4: bad user name or password, 5: not authorised: trying again will not help.
-            state.withLock { $0.status.refusal = "the broker refused the connection: " + MQTTConnection.connackText(code) }
-            if code == 4 || code == 5 { finished.signal() }
-            return
-        }
-        state.withLock { state in
-            state.status.connected = true
-            state.status.refusal = nil
-        }
+    private func connected() {
+        state.withLock { $0.status.connected = true }
         pump()
     }
 
-    /// A TLS failure before the first connection: the broker's port or certificate is wrong,
-    /// and trying again will not help.
-    private func failed(_ text: String) {
-        guard let failure = MQTTConnection.tlsFailure(logged: text) else { return }
-        let first = state.withLock { state -> Bool in
-            guard state.status.acknowledged == 0, !state.status.connected, state.status.refusal == nil else { return false }
-            state.status.refusal = failure
-            return true
-        }
-        if first { finished.signal() }
+    /// Bad credentials or a TLS failure: trying again will not help.
+    private func refused(_ text: String) {
+        state.withLock { $0.status.refusal = text }
+        finished.signal()
     }
 
-    private func disconnected(_ code: Int32) {
-        if MQTTConnection.isTLSFailure(code) {
-            state.withLock { $0.status.refusal = MQTTConnection.tlsFailure(logged: "TLS: " + MQTTConnection.errorText(code)) }
-            finished.signal()
-        }
+    private func disconnected() {
         // What was in flight is sent again, in order, once connected.
         state.withLock { state in
             state.status.connected = false

@@ -55,10 +55,13 @@ public final class FleetSubscriber: @unchecked Sendable {
         filters = url.hasWildcards ? [url.topic] : [url.topic + "/+/tpv"] + (skies ? [url.topic + "/+/sky"] : [])
         self.deliver = deliver
         var handlers = MQTTConnection.Handlers()
-        handlers.connected = { [weak self] code in self?.connected(code) }
-        handlers.disconnected = { [weak self] code in self?.disconnected(code) }
+        handlers.connected = { [weak self] in self?.connected() }
+        handlers.disconnected = { [weak self] in self?.state.withLock { $0.counts.connected = false } }
         handlers.message = { [weak self] topic, payload in self?.received(topic: topic, payload: payload) }
-        handlers.error = { [weak self] text in self?.failed(text) }
+        handlers.fatal = { [weak self] text in
+            self?.state.withLock { $0.counts.refusal = text }
+            self?.refused.signal()
+        }
         connection = try MQTTConnection(.init(url: url, clientID: clientID, cleanSession: clientID == nil,
                                               password: password, caFile: caFile), handlers: handlers)
     }
@@ -79,34 +82,10 @@ public final class FleetSubscriber: @unchecked Sendable {
         return state.withLock { $0.counts.refusal }
     }
 
-    private func connected(_ code: Int32) {
-        guard code == 0 else {
-            state.withLock { $0.counts.refusal = "the broker refused the connection: " + MQTTConnection.connackText(code) }
-            if code == 4 || code == 5 { refused.signal() }
-            return
-        }
+    private func connected() {
         state.withLock { $0.counts.connected = true }
         // Subscribed again at each connect: a clean session forgets, and it costs nothing.
         for filter in filters { connection.subscribe(filter) }
-    }
-
-    /// A TLS failure before anything came: trying again will not help.
-    private func failed(_ text: String) {
-        guard let failure = MQTTConnection.tlsFailure(logged: text) else { return }
-        let first = state.withLock { state -> Bool in
-            guard state.counts.delivered == 0, !state.counts.connected, state.counts.refusal == nil else { return false }
-            state.counts.refusal = failure
-            return true
-        }
-        if first { refused.signal() }
-    }
-
-    private func disconnected(_ code: Int32) {
-        state.withLock { $0.counts.connected = false }
-        if MQTTConnection.isTLSFailure(code) {
-            state.withLock { $0.counts.refusal = MQTTConnection.tlsFailure(logged: "TLS: " + MQTTConnection.errorText(code)) }
-            refused.signal()
-        }
     }
 
     private func received(topic: String, payload: [UInt8]) {

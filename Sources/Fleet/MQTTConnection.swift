@@ -18,20 +18,23 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     struct Handlers: Sendable {
-        /// Connected (0), or refused with a CONNACK code (4 bad user name or password, 5 not
-        /// authorised).
-        var connected: @Sendable (Int32) -> Void = { _ in }
-        /// Lost or closed (0 when asked).
-        var disconnected: @Sendable (Int32) -> Void = { _ in }
+        /// Connected.
+        var connected: @Sendable () -> Void = {}
+        /// Lost or closed (it reconnects by itself unless stopped).
+        var disconnected: @Sendable () -> Void = {}
+        /// A failure that trying again will not mend, told once: the broker refused the user
+        /// name, password or authorisation (CONNACK 4 or 5), or TLS failed before the first
+        /// connection (a wrong port, a certificate that does not check).
         /// A QoS 1 message was acknowledged by the broker.
         var published: @Sendable (Int32) -> Void = { _ in }
-        /// libmosquitto logged an error (a TLS failure is only told this way).
-        var error: @Sendable (String) -> Void = { _ in }
+        var fatal: @Sendable (String) -> Void = { _ in }
         /// A message arrived: its topic and payload.
         var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
     }
 
     private let handle: OpaquePointer
+    /// Whether it has connected once, and whether a fatal failure was told.
+    private let history = Mutex((connected: false, fatalTold: false))
     private let handlers: Handlers
     private let options: Options
 
@@ -50,10 +53,10 @@ final class MQTTConnection: @unchecked Sendable {
         // `deinit`, after the network thread has stopped.
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_callback_set(handle) { _, user, code in
-            MQTTConnection.from(user)?.handlers.connected(code)
+            MQTTConnection.from(user)?.connected(code)
         }
         mosquitto_disconnect_callback_set(handle) { _, user, code in
-            MQTTConnection.from(user)?.handlers.disconnected(code)
+            MQTTConnection.from(user)?.disconnected(code)
         }
         mosquitto_publish_callback_set(handle) { _, user, messageID in
             MQTTConnection.from(user)?.handlers.published(messageID)
@@ -64,8 +67,11 @@ final class MQTTConnection: @unchecked Sendable {
             connection.handlers.message(String(cString: topic), payload)
         }
         mosquitto_log_callback_set(handle) { _, user, level, text in
+            // A TLS failure is only told this way.
             guard level & Int32(MOSQ_LOG_ERR) != 0, let text else { return }
-            MQTTConnection.from(user)?.handlers.error(String(cString: text))
+            let message = String(cString: text)
+            guard message.contains("SSL") || message.contains("TLS") else { return }
+            MQTTConnection.from(user)?.failedBeforeConnecting("TLS failed (\(message))")
         }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
@@ -122,24 +128,38 @@ final class MQTTConnection: @unchecked Sendable {
         mosquitto_loop_stop(handle, false)
     }
 
-    /// Whether a disconnection's code is a TLS failure (a bad certificate, a server that does
-    /// not speak TLS): trying again will not help.
-    static func isTLSFailure(_ code: Int32) -> Bool {
-        code == MOSQ_ERR_TLS.rawValue || code == MOSQ_ERR_TLS_HANDSHAKE.rawValue
+    private func connected(_ code: Int32) {
+        guard code == 0 else {
+            // 4: bad user name or password, 5: not authorised. Others (3: server unavailable)
+            // pass: it tries again.
+            if code == 4 || code == 5 { tellFatal("the broker refused the connection: " + String(cString: mosquitto_connack_string(code))) }
+            return
+        }
+        history.withLock { $0.connected = true }
+        handlers.connected()
     }
 
-    /// What a TLS failure that libmosquitto logged (`text`) says to a user; `nil` when the
-    /// text is not about TLS.
-    static func tlsFailure(logged text: String) -> String? {
-        guard text.contains("SSL") || text.contains("TLS") else { return nil }
-        return "TLS failed (\(text)): check the broker's port and certificate, and --ca-file"
+    private func disconnected(_ code: Int32) {
+        if code == MOSQ_ERR_TLS.rawValue || code == MOSQ_ERR_TLS_HANDSHAKE.rawValue {
+            failedBeforeConnecting("TLS failed (\(String(cString: mosquitto_strerror(code))))")
+        }
+        handlers.disconnected()
     }
 
-    /// libmosquitto's text for an error code.
-    static func errorText(_ code: Int32) -> String { String(cString: mosquitto_strerror(code)) }
+    /// A TLS failure is fatal only before the first connection: later, it is a network's.
+    private func failedBeforeConnecting(_ what: String) {
+        guard !history.withLock({ $0.connected }) else { return }
+        tellFatal(what + ": check the broker's port and certificate, and --ca-file")
+    }
 
-    /// libmosquitto's text for a CONNACK code.
-    static func connackText(_ code: Int32) -> String { String(cString: mosquitto_connack_string(code)) }
+    private func tellFatal(_ text: String) {
+        let first = history.withLock { history -> Bool in
+            defer { history.fatalTold = true }
+            return !history.fatalTold
+        }
+        if first { handlers.fatal(text) }
+    }
+
 }
 
 /// What went wrong with a broker.

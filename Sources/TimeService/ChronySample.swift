@@ -40,26 +40,15 @@ public struct ChronySample: Sendable, Hashable {
 
     /// The bytes chronyd reads: a `struct sock_sample`.
     public func encoded() -> [UInt8] {
-        let seconds = Int64(systemTime.date.daysSince1970) * 86_400 + systemTime.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
-        let microseconds = systemTime.timeOfDay.nanosecondsSinceMidnight % 1_000_000_000 / 1_000
+        let (seconds, nanoseconds) = systemTime.posixTime
         var sample = nmeastream_sock_sample()
         sample.tv.tv_sec = time_t(seconds)
-        sample.tv.tv_usec = suseconds_t(microseconds)
+        sample.tv.tv_usec = suseconds_t(nanoseconds / 1_000)
         sample.offset = offset
         sample.pulse = pulse ? 1 : 0
         sample.leap = leap.rawValue
         sample.pad = 0
         sample.magic = Self.magic
         return withUnsafeBytes(of: &sample) { Array($0) }
-    }
-}
-
-extension UTCTime {
-    /// `self` minus `other`, in seconds, computed in whole days and nanoseconds so that no
-    /// precision is lost to the size of a POSIX time.
-    public func seconds(since other: UTCTime) -> Double {
-        let days = Int64(date.daysSince1970 - other.date.daysSince1970)
-        let nanoseconds = days * 86_400_000_000_000 + timeOfDay.nanosecondsSinceMidnight - other.timeOfDay.nanosecondsSinceMidnight
-        return Double(nanoseconds) / 1e9
     }
 }

@@ -37,17 +37,16 @@ public struct PulsePairing: Sendable {
         self.pulse = nil
         let delay = serial.systemTime.seconds(since: pulse)
         guard delay > 0, delay < maximumReportDelay else { return nil }
-        // The report's time, as whole seconds since 1970 and a fraction.
-        let arrival = serial.systemTime
-        let arrivalSecond = Int64(arrival.date.daysSince1970) * 86_400 + arrival.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
-        let named = Double(arrival.timeOfDay.nanosecondsSinceMidnight % 1_000_000_000) / 1e9 + serial.offset
+        // The report's time, as whole seconds since 1970 and a fraction (kept apart so that
+        // nothing is lost to a POSIX time's size).
+        let arrival = serial.systemTime.posixTime
+        let named = Double(arrival.nanoseconds) / 1e9 + serial.offset
         let whole = named.rounded()
         guard abs(named - whole) < 0.001 else { return nil }
-        let second = arrivalSecond + Int64(whole)
+        let second = arrival.seconds + Int64(whole)
         guard second != lastSecond else { return nil }
         lastSecond = second
-        let pulseSecond = Int64(pulse.date.daysSince1970) * 86_400 + pulse.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
-        let pulseFraction = Double(pulse.timeOfDay.nanosecondsSinceMidnight % 1_000_000_000) / 1e9
-        return ChronySample(systemTime: pulse, offset: Double(second - pulseSecond) - pulseFraction, leap: serial.leap)
+        let pulseTime = pulse.posixTime
+        return ChronySample(systemTime: pulse, offset: Double(second - pulseTime.seconds) - Double(pulseTime.nanoseconds) / 1e9, leap: serial.leap)
     }
 }

@@ -30,7 +30,7 @@ public struct SerialTimeSampler: Sendable {
         }
         validInARow += 1
         guard validInARow >= requiredValidFixes else { return nil }
-        let second = Int64(time.date.daysSince1970) * 86_400 + time.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
+        let second = time.posixTime.seconds
         guard second != lastSecond else { return nil }
         lastSecond = second
         return ChronySample(systemTime: receivedAt, offset: time.seconds(since: receivedAt), leap: leap)

@@ -17,6 +17,29 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         Double(date.daysSince1970) * 86_400 + Double(timeOfDay.nanosecondsSinceMidnight) / 1e9
     }
 
+    /// The instant `seconds` and `nanoseconds` after 1970-01-01T00:00:00Z (a POSIX time, as
+    /// the system clock gives it).
+    public init(posixSeconds seconds: Int64, nanoseconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let nanosecondsOfDay = (seconds - days * 86_400) * 1_000_000_000 + nanoseconds
+        self.init(date: CalendarDate(daysSince1970: Int(days)), timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanosecondsOfDay))
+    }
+
+    /// The whole seconds since 1970-01-01T00:00:00Z (a POSIX time; a leap second counts as the
+    /// next second's), and the nanoseconds past them.
+    public var posixTime: (seconds: Int64, nanoseconds: Int64) {
+        let nanoseconds = timeOfDay.nanosecondsSinceMidnight
+        return (Int64(date.daysSince1970) * 86_400 + nanoseconds / 1_000_000_000, nanoseconds % 1_000_000_000)
+    }
+
+    /// `self` minus `other`, in seconds, computed in whole days and nanoseconds so that no
+    /// precision is lost to the size of a POSIX time.
+    public func seconds(since other: UTCTime) -> Double {
+        let days = Int64(date.daysSince1970 - other.date.daysSince1970)
+        let nanoseconds = days * 86_400_000_000_000 + timeOfDay.nanosecondsSinceMidnight - other.timeOfDay.nanosecondsSinceMidnight
+        return Double(nanoseconds) / 1e9
+    }
+
     /// Orders by date, then time of day.
     public static func < (lhs: UTCTime, rhs: UTCTime) -> Bool {
         (lhs.date, lhs.timeOfDay) < (rhs.date, rhs.timeOfDay)

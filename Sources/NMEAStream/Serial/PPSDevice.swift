@@ -42,12 +42,3 @@ public final class PPSDevice: @unchecked Sendable {
         return Pulse(time: UTCTime(posixSeconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec)), sequence: sequence)
     }
 }
-
-extension UTCTime {
-    /// The instant `seconds` and `nanoseconds` after 1970-01-01T00:00:00Z (a POSIX time).
-    public init(posixSeconds seconds: Int64, nanoseconds: Int64) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let nanosecondsOfDay = (seconds - days * 86_400) * 1_000_000_000 + nanoseconds
-        self.init(date: CalendarDate(daysSince1970: Int(days)), timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanosecondsOfDay))
-    }
-}
