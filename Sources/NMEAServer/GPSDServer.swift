@@ -98,7 +98,9 @@ public final class GPSDServer: @unchecked Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
-        let named = configuration.devices.map { ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger) }
+        let named = configuration.devices.map {
+            ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, group: group)
+        }
         registry.withLock { $0.devices = named }
     }
 
@@ -172,7 +174,8 @@ public final class GPSDServer: @unchecked Sendable {
 
     func webConnectionClosed() { registry.withLock { $0.webConnections -= 1 } }
 
-    /// Stops listening, disconnects every client and closes every device.
+    /// Stops listening, disconnects every client and closes every device; returns once they
+    /// are closed. Not to be called on one of the server's event loops.
     public func stop() {
         registry.withLock { state in
             defer { state.hotplug = nil }
@@ -182,7 +185,10 @@ public final class GPSDServer: @unchecked Sendable {
         for channel in channels { try? channel.close().wait() }
         let clients = registry.withLock { Array($0.clients.values) }
         for client in clients { remove(client) }
-        for device in served { device.disposeOthers() }
+        for device in served {
+            device.disposeOthers()
+            device.closeNow()
+        }
         try? group.syncShutdownGracefully()
     }
 
@@ -223,7 +229,7 @@ public final class GPSDServer: @unchecked Sendable {
     public func addDevice(_ path: String) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger)
+            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, group: group)
             state.devices.append(device)
             return device
         }

@@ -13,12 +13,21 @@ final class ServedDevice: @unchecked Sendable {
     /// ``GPSDServer/subscribeToDevices(_:)``'s subscribers another.
     let monitor: GPSMonitor
     private let linger: Duration
+    /// Where the device is read: on the loop of the watcher that opens it.
+    private let readLoop: EventLoopDeviceReadLoop
     private let state = Protected(State())
+    /// Entered while the device is being closed off the event loops.
+    private let closing = DispatchGroup()
 
     private struct State {
         var watchers: [ObjectIdentifier: ClientConnection] = [:]
         var subscription: Disposable?
-        var closing: Disposable?
+        /// The sentences and bytes, while the device is open and some watcher wants them.
+        var raw: Disposable?
+        /// The linger's timer, while it runs.
+        var lingering: Disposable?
+        /// The device is being closed: it is opened again only once it is.
+        var isClosing = false
         var activated: UTCTime?
         var seenNMEA = false
         var latestFix: Fix?
@@ -31,6 +40,19 @@ final class ServedDevice: @unchecked Sendable {
         var retired = false
         /// What other subscribers (a time feed) hold, disposed when it is retired.
         var others: [Disposable] = []
+
+        /// Forgets the open device and what it said; returns its subscriptions, to be disposed
+        /// outside the lock (the raw one first: disposing the main one last closes the device).
+        mutating func letGo() -> [Disposable] {
+            defer {
+                subscription = nil
+                raw = nil
+                activated = nil
+                latestFix = nil
+                latestSky = nil
+            }
+            return [raw, subscription].compactMap { $0 }
+        }
     }
 
     /// Keeps `subscription` (another subscriber's) until the device is retired or the server
@@ -55,10 +77,13 @@ final class ServedDevice: @unchecked Sendable {
     /// How long after a loss the device is tried again while someone watches it.
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
-    init(path: String, speed: SerialSpeed, linger: Duration) {
+    /// A device read on `group`'s loops (each time it opens, on its first watcher's).
+    init(path: String, speed: SerialSpeed, linger: Duration, group: EventLoopGroup) {
         self.path = path
         self.linger = linger
-        monitor = GPSMonitor(source: .serial(path: path, speed: speed))
+        let readLoop = EventLoopDeviceReadLoop(group: group)
+        self.readLoop = readLoop
+        monitor = GPSMonitor(source: .serial(path: path, speed: speed), readLoop: readLoop)
     }
 
     /// How the server describes it now.
@@ -77,10 +102,11 @@ final class ServedDevice: @unchecked Sendable {
         state.withLock { state in
             guard !state.retired else { return }
             state.watchers[ObjectIdentifier(client)] = client
-            state.closing?.dispose()
-            state.closing = nil
+            state.lingering?.dispose()
+            state.lingering = nil
         }
         subscribeIfWatched()
+        updateRaw()
     }
 
     /// `client` no longer watches it; after the last one (and the linger), it closes.
@@ -89,10 +115,11 @@ final class ServedDevice: @unchecked Sendable {
             guard state.watchers.removeValue(forKey: ObjectIdentifier(client)) != nil else { return false }
             return state.watchers.isEmpty
         }
+        updateRaw()
         guard last else { return }
         guard linger > .zero else { return close() }
         let closing = QueueScheduler(queue: .global()).schedule(after: linger) { [weak self] in self?.closeIfUnwatched() }
-        state.withLock { $0.closing = closing }
+        state.withLock { $0.lingering = closing }
     }
 
     private func closeIfUnwatched() {
@@ -105,45 +132,75 @@ final class ServedDevice: @unchecked Sendable {
     /// retry after the last watcher left does not open it.
     private func subscribeIfWatched() {
         let subscription = CompoundDisposable()
-        let claimed = state.withLock { state -> Bool in
-            guard !state.retired, state.subscription == nil, !state.watchers.isEmpty else { return false }
+        let opener = state.withLock { state -> ClientConnection? in
+            guard !state.retired, !state.isClosing, state.subscription == nil, let first = state.watchers.values.first else { return nil }
             state.subscription = subscription
             state.activated = UTCTime.now
             state.sky = SkyAssembler()
-            return true
+            return first
         }
-        guard claimed else { return }
+        guard let opener else { return }
+        readLoop.prefer(opener.eventLoop)
         // A close() from here on disposes `subscription`, and what is added to it after is
         // disposed at once.
-        // One subscription, so that each cycle's views and sentences keep their order with its
-        // fix; on the reader's queue, with no buffer: each event is rendered once and handed to
-        // the event loop, which never waits for a client.
-        subscription += monitor.eventsOnReaderQueue(satellites: true, sentences: true, bytes: true).observe(
+        // On the reader's queue, with no buffer: each event is rendered once and handed to the
+        // clients' event loops, which never wait for a client.
+        subscription += monitor.eventsOnReaderQueue(satellites: true, sentences: false, bytes: false).observe(
             next: { [weak self] event in
                 switch event {
                 case .fix(let fix): self?.publish(fix)
                 case .satellites(let view): self?.publish(view)
-                case .sentence(let sentence): self?.publish(sentence)
-                case .bytes(let bytes): self?.publish(bytes)
-                case .rejected: break
+                case .sentence, .bytes, .rejected: break
                 }
             },
             error: { [weak self] _ in self?.lose(subscription) },
             completed: { [weak self] in self?.lose(subscription) })
+        updateRaw()
+    }
+
+    /// Takes the device's sentences and bytes while it is open and some watcher wants them (in
+    /// NMEA or raw mode), and only then: otherwise the reader copies none. A second
+    /// subscription beside the first: both are called on the reader's thread, one event after
+    /// the other in the reader's order, so each client's lines keep the receiver's order.
+    private func updateRaw() {
+        enum Change { case subscribe(CompoundDisposable), unsubscribe(Disposable) }
+        let change = state.withLock { state -> Change? in
+            let wanted = state.subscription != nil
+                && state.watchers.values.contains { $0.wantsSentences(from: path) || $0.wantsBytes(from: path) }
+            if wanted, state.raw == nil {
+                let raw = CompoundDisposable()
+                state.raw = raw
+                return .subscribe(raw)
+            }
+            if !wanted, let raw = state.raw {
+                state.raw = nil
+                return .unsubscribe(raw)
+            }
+            return nil
+        }
+        switch change {
+        case .subscribe(let raw)?:
+            raw += monitor.eventsOnReaderQueue(satellites: false, sentences: true, bytes: true).observe { [weak self] event in
+                switch event {
+                case .next(.sentence(let sentence)): self?.publish(sentence)
+                case .next(.bytes(let bytes)): self?.publish(bytes)
+                default: break
+                }
+            }
+        case .unsubscribe(let raw)?: raw.dispose()
+        case nil: break
+        }
     }
 
     /// The device failed, or went away: its watchers are told (once, as gpsd tells them, with
     /// `activated` 0) and stay connected; it is tried again while they watch.
     private func lose(_ subscription: CompoundDisposable) {
-        let (watchers, notify) = state.withLock { state -> ([ClientConnection], Bool) in
-            guard state.subscription === subscription else { return ([], false) }
-            state.subscription = nil
-            state.activated = nil
-            state.latestFix = nil
-            state.latestSky = nil
+        let (watchers, notify, ended) = state.withLock { state -> ([ClientConnection], Bool, [Disposable]) in
+            guard state.subscription === subscription else { return ([], false, []) }
             defer { state.lost = true }
-            return (Array(state.watchers.values), !state.lost)
+            return (Array(state.watchers.values), !state.lost, state.letGo())
         }
+        for subscription in ended { subscription.dispose() }
         if notify {
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
             for client in watchers { client.send(line) }
@@ -157,38 +214,51 @@ final class ServedDevice: @unchecked Sendable {
     /// No longer served (the device was unplugged): closed at once, its watchers told (unless
     /// they were already, when reading failed first) and let go.
     func retire() {
-        let (subscription, watchers) = state.withLock { state -> (Disposable?, [ClientConnection]) in
+        let (subscriptions, watchers) = state.withLock { state -> ([Disposable], [ClientConnection]) in
             defer {
                 state.retired = true
                 state.lost = true
                 state.watchers = [:]
-                state.subscription = nil
-                state.activated = nil
-                state.latestFix = nil
-                state.latestSky = nil
             }
-            state.closing?.dispose()
-            state.closing = nil
-            return (state.subscription, state.lost ? [] : Array(state.watchers.values))
+            state.lingering?.dispose()
+            state.lingering = nil
+            return (state.letGo(), state.lost ? [] : Array(state.watchers.values))
         }
-        subscription?.dispose()
+        for subscription in subscriptions { subscription.dispose() }
         disposeOthers()
         let line = Array(ServerReply.deviceGone(path: path).line.utf8)
         for client in watchers { client.send(line) }
     }
 
+    /// Closes the device off the event loops (closing waits for the loop the device is read
+    /// on, which may be the caller's); a watcher that comes meanwhile opens it once it is
+    /// closed.
     private func close() {
-        let subscription = state.withLock { state -> Disposable? in
-            defer {
-                state.subscription = nil
-                state.activated = nil
-                state.latestFix = nil
-                state.latestSky = nil
-            }
-            return state.subscription
+        let subscriptions = state.withLock { state -> [Disposable] in
+            if state.subscription != nil { state.isClosing = true }
+            return state.letGo()
         }
-        // Returns once the device is closed.
-        subscription?.dispose()
+        guard !subscriptions.isEmpty else { return }
+        closing.enter()
+        DispatchQueue.global().async { [self] in
+            // Returns once the device is closed.
+            for subscription in subscriptions { subscription.dispose() }
+            state.withLock { $0.isClosing = false }
+            closing.leave()
+            subscribeIfWatched()
+        }
+    }
+
+    /// Closes it now, linger or not, and returns once it is closed (the server stops its loops
+    /// only after that). Not on an event loop.
+    func closeNow() {
+        let subscriptions = state.withLock { state -> [Disposable] in
+            state.lingering?.dispose()
+            state.lingering = nil
+            return state.letGo()
+        }
+        for subscription in subscriptions { subscription.dispose() }
+        closing.wait()
     }
 
     /// The watchers that `want` what is about to be sent.
@@ -274,6 +344,11 @@ final class ServedDevice: @unchecked Sendable {
         }
         for group in groups {
             let clients = group.clients
+            // The device is read on this loop: written now, on the thread that read it.
+            if group.loop.inEventLoop {
+                for client in clients { client.deliver(buffer) }
+                continue
+            }
             group.loop.execute {
                 for client in clients { client.deliver(buffer) }
             }

@@ -18,6 +18,8 @@ public final class NMEAReader: @unchecked Sendable {
     public let source: GPSSource
     /// The queue the reader reads on and calls its delegates on.
     public let queue: DispatchQueue
+    /// What waits for a device's bytes and reads them (unused for a log or bytes).
+    public let readLoop: any DeviceReadLoop
 
     /// The one delegate, for the common case of one listener (held weakly); more can be added
     /// with ``addDelegate(_:)``.
@@ -66,8 +68,12 @@ public final class NMEAReader: @unchecked Sendable {
 
     /// Creates a reader of `source` that calls its delegates on `queue` (default: a queue of
     /// its own). Nothing is opened until ``start()``.
-    public init(source: GPSSource, queue target: DispatchQueue? = nil) {
+    ///
+    /// - Parameter readLoop: what waits for a device's bytes and reads them; `nil` (the
+    ///   default) for a Dispatch read source on the reader's queue.
+    public init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil) {
         self.source = source
+        self.readLoop = readLoop ?? DispatchDeviceReadLoop()
         queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
         queue.setSpecific(key: queueKey, value: ())
     }
@@ -107,7 +113,7 @@ public final class NMEAReader: @unchecked Sendable {
             guard bytes == nil, !isFinished else { return }
             let bytes: any ByteSource = switch source {
             case .serial(let path, let speed):
-                SerialByteSource(path: path, speed: speed, huntWindow: huntWindow) { [weak self] speed in
+                SerialByteSource(path: path, speed: speed, readLoop: readLoop, huntWindow: huntWindow) { [weak self] speed in
                     guard let self else { return }
                     callDelegates { $0.reader(self, didFindSpeed: speed) }
                 }
@@ -119,7 +125,7 @@ public final class NMEAReader: @unchecked Sendable {
                 automaticSource()
             case .watch:
                 WatchingByteSource(
-                    huntWindow: huntWindow,
+                    readLoop: readLoop, huntWindow: huntWindow,
                     chosen: { [weak self] port in
                         guard let self else { return }
                         callDelegates { $0.reader(self, didChoose: port) }
@@ -158,7 +164,7 @@ public final class NMEAReader: @unchecked Sendable {
         }
         callDelegates { $0.reader(self, didChoose: port) }
         // The node discovery just saw (its stable link names the same device).
-        return SerialByteSource(path: port.path, speed: .automatic, huntWindow: huntWindow,
+        return SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
                                 preferredSpeed: port.catalogueEntry?.defaultSpeed) { [weak self] speed in
             guard let self else { return }
             callDelegates { $0.reader(self, didFindSpeed: speed) }

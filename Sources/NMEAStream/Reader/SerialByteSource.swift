@@ -1,7 +1,8 @@
 import CPlatform
 import Dispatch
 
-/// A serial device read on a Dispatch read source: the process sleeps until bytes arrive.
+/// A serial device, read by a ``DeviceReadLoop`` (by default a Dispatch read source: the
+/// process sleeps until bytes arrive).
 ///
 /// At ``SerialSpeed/automatic`` it first finds the receiver's speed by listening (see
 /// ``SpeedHunt``), with a deadline timer per speed tried; once found, the timer is gone.
@@ -14,16 +15,20 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
     let preferredSpeed: Int?
     /// Told the speed ``SerialSpeed/automatic`` found, before its first bytes are delivered.
     let speedFound: @Sendable (Int) -> Void
+    /// What waits for the device's bytes and reads them.
+    let readLoop: any DeviceReadLoop
     let released = DispatchGroup()
     // Confined to the reader's queue.
-    private var readSource: DispatchSourceRead?
+    private var reading: (any DeviceReading)?
+    private var port: SerialPort?
     private var huntTimer: DispatchSourceTimer?
     private var hunt: SpeedHunt?
     private var isStopped = false
 
-    init(path: String, speed: SerialSpeed, huntWindow: Duration = SpeedHunt.window, preferredSpeed: Int? = nil,
-         speedFound: @escaping @Sendable (Int) -> Void = { _ in }) {
+    init(path: String, speed: SerialSpeed, readLoop: any DeviceReadLoop, huntWindow: Duration = SpeedHunt.window,
+         preferredSpeed: Int? = nil, speedFound: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.path = path
+        self.readLoop = readLoop
         self.speed = speed
         self.huntWindow = huntWindow
         self.preferredSpeed = preferredSpeed
@@ -41,45 +46,27 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         } catch {
             return end(error)
         }
-        let descriptor = port.descriptor
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
         let path = self.path
+        self.port = port
         released.enter()
-        source.setEventHandler { [weak self] in
-            while let self, !self.isStopped {
-                let failure: Errno?
-                do throws(Errno) {
-                    let count = try Syscall.read(descriptor, into: buffer)
-                    if count > 0 {
-                        let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-                        if hunt != nil {
-                            huntTake(chunk, port: port, deliver: deliver)
-                        } else {
-                            deliver(chunk)
-                        }
-                        if count < buffer.count { return }
-                        continue
-                    }
-                    failure = nil
-                } catch {
-                    if error == .wouldBlock { return }
-                    failure = error
+        reading = readLoop.startReading(
+            port.handOver(), on: queue,
+            chunk: { [weak self] chunk in
+                guard let self, !isStopped, let port = self.port else { return }
+                if hunt != nil {
+                    huntTake(chunk, port: port, deliver: deliver)
+                } else {
+                    deliver(chunk)
                 }
+            },
+            ended: { [weak self] failure in
+                guard let self, !isStopped else { return }
                 // End of file, EIO, ENXIO, ENODEV: the device went away (unplugged, or the
                 // other end of a pseudo-terminal closed).
                 let lost = failure.map { [.ioError, .noSuchDeviceOrAddress, .noSuchDevice].contains($0) } ?? true
                 stop()
-                return end(lost ? .deviceLost(path: path, errno: failure) : .readError(path: path, errno: failure ?? .ioError))
-            }
-        }
-        // The one place the device is closed: after the source can no longer read it.
-        source.setCancelHandler { [released] in
-            port.close()
-            buffer.deallocate()
-            released.leave()
-        }
-        readSource = source
+                end(lost ? .deviceLost(path: path, errno: failure) : .readError(path: path, errno: failure ?? .ioError))
+            })
         if speed == .automatic {
             hunt = SpeedHunt(current: port.currentSpeed, preferred: preferredSpeed)
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -88,7 +75,6 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
             huntTry(port: port, end: end)
             timer.resume()
         }
-        source.resume()
     }
 
     /// Sets the port to the speed on trial and gives it its window; fails when none is left.
@@ -135,7 +121,11 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         huntTimer?.cancel()
         huntTimer = nil
         hunt = nil
-        readSource?.cancel()
-        readSource = nil
+        guard let reading, let port else { return }
+        self.reading = nil
+        self.port = nil
+        // The device as it was found; the read loop closes it once nothing can read it.
+        port.restore()
+        reading.stop { [released] in released.leave() }
     }
 }

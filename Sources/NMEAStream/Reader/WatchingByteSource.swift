@@ -13,14 +13,16 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
     private let lost: @Sendable (String) -> Void
     /// Told the speed found on each device.
     private let speedFound: @Sendable (Int) -> Void
+    private let readLoop: any DeviceReadLoop
     // Confined to the reader's queue.
     private var current: SerialByteSource?
     private var currentPath: String?
     private var hotplug: Disposable?
     private var isStopped = false
 
-    init(huntWindow: Duration, chosen: @escaping @Sendable (SerialPortInfo) -> Void,
+    init(readLoop: any DeviceReadLoop, huntWindow: Duration, chosen: @escaping @Sendable (SerialPortInfo) -> Void,
          lost: @escaping @Sendable (String) -> Void, speedFound: @escaping @Sendable (Int) -> Void) {
+        self.readLoop = readLoop
         self.huntWindow = huntWindow
         self.chosen = chosen
         self.lost = lost
@@ -63,7 +65,7 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
     private func open(_ port: SerialPortInfo, on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         chosen(port)
-        let source = SerialByteSource(path: port.path, speed: .automatic, huntWindow: huntWindow,
+        let source = SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
                                       preferredSpeed: port.catalogueEntry?.defaultSpeed, speedFound: speedFound)
         current = source
         currentPath = port.path

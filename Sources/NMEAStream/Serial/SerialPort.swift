@@ -5,8 +5,9 @@ import CPlatform
 ///
 /// Opening takes the device exclusively (`TIOCEXCL`, and an advisory `flock` that also
 /// stops other root processes that ask for it), saves its settings and sets raw 8N1 at the
-/// requested speed. ``close()`` undoes all of it and closes the descriptor, once; the reader
-/// calls it from its read source's cancel handler.
+/// requested speed. ``close()`` undoes all of it and closes the descriptor, once. A reader
+/// hands the descriptor to its ``DeviceReadLoop``, which closes it; the reader only calls
+/// ``restore()``.
 final class SerialPort {
     /// The device's path, as given.
     let path: String
@@ -15,6 +16,7 @@ final class SerialPort {
     /// `false` when the device could only be opened for reading.
     let isWritable: Bool
     private var saved: termios
+    private var isRestored = false
     private var isClosed = false
 
     /// Opens `path` and sets it up at `speed` bits per second (`nil` keeps the device's
@@ -106,13 +108,28 @@ final class SerialPort {
         return (UTCTime(posixSeconds: Int64(when.tv_sec), nanoseconds: Int64(when.tv_nsec)), asserted != 0)
     }
 
-    /// Releases exclusivity, restores the settings found on opening and closes the
-    /// descriptor; does nothing the second time.
-    func close() {
-        guard !isClosed else { return }
-        isClosed = true
+    /// Releases exclusivity and restores the settings found on opening, leaving the descriptor
+    /// open (for a read loop that took it over, and closes it); does nothing the second time.
+    func restore() {
+        guard !isRestored else { return }
+        isRestored = true
         _ = nmeastream_ioctl(descriptor, UInt(TIOCNXCL))
         _ = tcsetattr(descriptor, TCSANOW, &saved)
+    }
+
+    /// Gives the descriptor to whoever closes it (a read loop): from now on ``close()`` only
+    /// restores the device's settings.
+    func handOver() -> Int32 {
+        isClosed = true
+        return descriptor
+    }
+
+    /// ``restore()``, then closes the descriptor unless it was handed over; does nothing the
+    /// second time.
+    func close() {
+        restore()
+        guard !isClosed else { return }
+        isClosed = true
         Syscall.close(descriptor)
     }
 }

@@ -76,14 +76,19 @@ public final class GPSMonitor: Sendable {
     ///     source: lossless for a log or bytes, newest for a device, each with
     ///     ``defaultCapacity``.
     ///   - opening: when the source opens.
-    public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber) {
+    ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for a
+    ///     Dispatch read source on the reader's queue. With a loop of the caller's, the reader
+    ///     decodes, and unbuffered subscribers run, on that loop's thread: a subscriber that
+    ///     blocks (a lossless buffer that is full, say) then holds up the loop.
+    public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
+                readLoop: (any DeviceReadLoop)? = nil) {
         let connection = ConnectionState()
         self.source = source
         self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
             : .newest(capacity: Self.defaultCapacity))
         self.connection = connection
         let reading = Signal<GPSEvent, GPSError> { observer in
-            let reader = NMEAReader(source: source)
+            let reader = NMEAReader(source: source, readLoop: readLoop)
             let proxy = SignalDelegate(observer: observer, connection: connection)
             connection.connect(reader)
             reader.delegate = proxy

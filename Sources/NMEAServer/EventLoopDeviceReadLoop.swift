@@ -1,0 +1,117 @@
+import Dispatch
+import NIOCore
+import NIOPosix
+import NMEAStream
+import Synchronization
+
+/// Reads served devices on the server's event loops, as gpsd reads its devices in its one
+/// select loop: the thread the device's bytes wake is the one that decodes them and writes
+/// the reports to the clients on that loop, with no hand-over between threads (a Dispatch
+/// read source costs two: Dispatch's event thread wakes a worker, which hands each report to
+/// the clients' loop).
+///
+/// Each device is read on the loop of the client that opened it (``prefer(_:)``), so a device
+/// and its first watcher share a thread; clients on other loops get each report through one
+/// task per loop, as before.
+///
+/// The device's descriptor is handed to a pipe channel, which owns it: closing the channel
+/// closes the device.
+final class EventLoopDeviceReadLoop: DeviceReadLoop {
+    private let group: EventLoopGroup
+    /// The loop the next device opened is read on; `nil` for the group's next.
+    private let preferred = Mutex<EventLoop?>(nil)
+
+    init(group: EventLoopGroup) {
+        self.group = group
+    }
+
+    /// Reads the next device opened on `loop`.
+    func prefer(_ loop: EventLoop) { preferred.withLock { $0 = loop } }
+
+    func startReading(_ descriptor: Int32, on queue: DispatchQueue,
+                      chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                      ended: @escaping @Sendable (Errno?) -> Void) -> any DeviceReading {
+        let loop = preferred.withLock { $0 } ?? group.next()
+        let handler = DeviceChannelHandler(queue: queue, chunk: chunk, ended: ended)
+        let channel = NIOPipeBootstrap(group: loop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
+            .takingOwnershipOfDescriptor(input: descriptor)
+        // A failed future leaves the descriptor to us.
+        channel.whenFailure { error in
+            Syscall.close(descriptor)
+            handler.fail(error)
+        }
+        return EventLoopDeviceReading(channel: channel, handler: handler)
+    }
+}
+
+/// One device read by a pipe channel on an event loop.
+private struct EventLoopDeviceReading: DeviceReading {
+    let channel: EventLoopFuture<Channel>
+    let handler: DeviceChannelHandler
+
+    func stop(released: @escaping @Sendable () -> Void) {
+        handler.stop()
+        channel.whenComplete { result in
+            guard case .success(let channel) = result else { return released() }
+            channel.close(promise: nil)
+            channel.closeFuture.whenComplete { _ in released() }
+        }
+    }
+}
+
+/// Hands each read's bytes to the reader, on the loop's thread, inside `queue.sync` (with the
+/// reader's queue idle, Dispatch runs the block on the calling thread: no hop); tells it once
+/// when the channel ends by itself.
+private final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let queue: DispatchQueue
+    private let chunk: @Sendable (UnsafeRawBufferPointer) -> Void
+    private let ended: @Sendable (Errno?) -> Void
+    /// Whether the reader stopped it, or it was already told of the end.
+    private let isOver = Atomic<Bool>(false)
+    /// The error the channel last caught (a read's errno), told when it ends.
+    private let failure = Mutex<Errno?>(nil)
+
+    init(queue: DispatchQueue, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+         ended: @escaping @Sendable (Errno?) -> Void) {
+        self.queue = queue
+        self.chunk = chunk
+        self.ended = ended
+    }
+
+    func stop() { isOver.store(true, ordering: .relaxed) }
+
+    func fail(_ error: any Error) {
+        failure.withLock { $0 = Self.errno(of: error) }
+        end()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        guard !isOver.load(ordering: .relaxed) else { return }
+        bytes.withUnsafeReadableBytes { bytes in queue.sync { chunk(bytes) } }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failure.withLock { $0 = Self.errno(of: error) }
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) { end() }
+
+    private func end() {
+        guard !isOver.exchange(true, ordering: .relaxed) else { return }
+        let failure = failure.withLock { $0 }
+        queue.async { [ended] in ended(failure) }
+    }
+
+    private static func errno(of error: any Error) -> Errno {
+        if let error = error as? Errno { return error }
+        if let error = error as? IOError { return Errno(rawValue: error.errnoCode) }
+        return .ioError
+    }
+}
