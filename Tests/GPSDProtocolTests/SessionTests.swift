@@ -33,7 +33,7 @@ struct SessionTests {
     static let server = ClientSession.ServerState(
         devices: devices, version: VersionInfo(release: "0.1.0", revision: "test"), now: time(1_700_000_001))
 
-    @Test("watching: devices and policy in reply, the watched set reported as changed only when it changes")
+    @Test("watching: devices and policy in reply, reported as changed only when the devices or what is wanted of them change")
     func watching() {
         var session = ClientSession()
         var step = session.handle(.success(.watch(["enable": .bool(true), "json": .bool(true)])), server: Self.server)
@@ -43,6 +43,10 @@ struct SessionTests {
         #expect(session.watchedPaths(among: Self.devices) == ["/dev/ttyACM0", "/dev/ttyUSB0"])
         step = session.handle(.success(.watch(["enable": .bool(true)])), server: Self.server)
         #expect(!step.watchChanged)
+        step = session.handle(.success(.watch(["nmea": .bool(true)])), server: Self.server)
+        #expect(step.watchChanged, "what it wants of the devices changed")
+        step = session.handle(.success(.watch(["nmea": .bool(false)])), server: Self.server)
+        #expect(step.watchChanged)
         step = session.handle(.success(.watch(["device": .string("/dev/ttyUSB0")])), server: Self.server)
         #expect(step.watchChanged && session.watchedPaths(among: Self.devices) == ["/dev/ttyUSB0"])
         step = session.handle(.success(.watch(["device": .string("/dev/nothing")])), server: Self.server)

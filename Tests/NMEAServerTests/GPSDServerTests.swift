@@ -266,6 +266,38 @@ struct GPSDServerTests {
         #expect(received == sentences)
     }
 
+    @Test("NMEA mode switched on and off while watching: sentences only while it is on, TPVs throughout; the device stays open")
+    func nmeaSwitchedOnAndOff() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let client = try #require(try watcher(port))
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        /// Writes epochs `range` and reads up to the TPV of the last one but one (the last may
+        /// wait for the next to end it); returns the NMEA lines read on the way.
+        func sentences(during range: ClosedRange<Int>) -> [String]? {
+            terminal.write(range.flatMap { SyntheticEpochs.epoch($0) })
+            var lines: [String] = []
+            while let line = client.readLine() {
+                if line.hasPrefix("$") { lines.append(line) }
+                if line.contains("\"class\":\"TPV\""), line.contains(SyntheticEpochs.time(range.upperBound - 1)) { return lines }
+            }
+            return nil
+        }
+        #expect(sentences(during: 0...2) == [])
+        client.send("?WATCH={\"nmea\":true}\n")
+        #expect(client.readLine(containing: "\"class\":\"WATCH\"")?.contains("\"nmea\":true") == true)
+        let on = try #require(sentences(during: 3...5))
+        #expect(on.contains { $0.hasPrefix("$GPRMC") }, "\(on)")
+        client.send("?WATCH={\"nmea\":false}\n")
+        #expect(client.readLine(containing: "\"class\":\"WATCH\"")?.contains("\"nmea\":false") == true)
+        // Lines queued before the switch may still come with the next epochs; none after them.
+        #expect(sentences(during: 6...8) != nil)
+        #expect(sentences(during: 9...11) == [])
+        #expect(openDescriptorCount(terminal.devicePath) == 1)
+    }
+
     @Test("hostile clients (random bytes, a megabyte with no line end, requests a byte at a time, a thousand connections dropped) while another watches: it misses no epoch")
     func hostileClients() throws {
         let terminal = try PseudoTerminal()

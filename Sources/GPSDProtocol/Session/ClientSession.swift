@@ -33,7 +33,8 @@ public struct ClientSession: Sendable {
     public struct Step: Sendable {
         /// The lines to send, in order.
         public var replies: [ServerReply] = []
-        /// Whether the set of devices this client watches changed.
+        /// Whether what this client watches changed: the devices, or what it wants of them
+        /// (JSON, NMEA, raw); the server then takes from each device what its watchers want.
         public var watchChanged = false
     }
 
@@ -68,7 +69,7 @@ public struct ClientSession: Sendable {
                 step.replies = [.error(ProtocolError.noSuchDevice(path).message)]
                 return step
             }
-            step.watchChanged = watchedPaths(among: server.devices) != next.watchedPaths(among: server.devices)
+            step.watchChanged = policy != next
             policy = next
             step.replies = [.devices(server.devices), .watch(policy)]
         case .success(.poll):

@@ -1,0 +1,99 @@
+import Dispatch
+import NIOPosix
+import Synchronization
+import Testing
+import TestSupport
+@testable import NMEAServer
+@testable import NMEAStream
+
+/// A device read on an event loop (what `serve` does): decoded on the loop's thread, lost
+/// when its other end goes, closed by stop, and stoppable from its own delegate call.
+@Suite("a device read on an event loop")
+struct DeviceReadLoopTests {
+    /// Records what a reader says, and whether each fix came on the loop's thread.
+    final class Recorder: NMEAReaderDelegate, Sendable {
+        private struct Seen {
+            var fixes = 0
+            var fixesOffLoop = 0
+            var failure: GPSError?
+        }
+        private let seen = Mutex(Seen())
+        /// Called on each fix, on the reader's queue.
+        let onFix: @Sendable (NMEAReader) -> Void
+
+        init(onFix: @escaping @Sendable (NMEAReader) -> Void = { _ in }) { self.onFix = onFix }
+
+        var fixes: Int { seen.withLock { $0.fixes } }
+        var fixesOffLoop: Int { seen.withLock { $0.fixesOffLoop } }
+        var failure: GPSError? { seen.withLock { $0.failure } }
+
+        func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+            let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
+            seen.withLock { seen in
+                seen.fixes += 1
+                if !onLoop { seen.fixesOffLoop += 1 }
+            }
+            onFix(reader)
+        }
+
+        func reader(_ reader: NMEAReader, didFailWith error: GPSError) { seen.withLock { $0.failure = error } }
+    }
+
+    /// A started reader of a new pseudo-terminal, read on `group`'s loop; returns once the
+    /// device is open and set up.
+    func startReading(on group: MultiThreadedEventLoopGroup, _ recorder: Recorder) throws -> (PseudoTerminal, NMEAReader) {
+        let terminal = try PseudoTerminal()
+        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600), readLoop: EventLoopDeviceReadLoop(group: group))
+        reader.delegate = recorder
+        reader.start()
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 }, "one descriptor: the loop's")
+        #expect(terminal.waitUntilConfigured())
+        return (terminal, reader)
+    }
+
+    @Test("fixes are decoded on the loop's thread; stop returns once the device is closed")
+    func decodedOnTheLoop() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let recorder = Recorder()
+        let (terminal, reader) = try startReading(on: group, recorder)
+        terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1) + SyntheticEpochs.epoch(2))
+        #expect(eventually { recorder.fixes >= 2 })
+        #expect(recorder.fixesOffLoop == 0)
+        reader.stop()
+        #expect(openDescriptorCount(terminal.devicePath) == 0, "closed when stop returns")
+        #expect(recorder.failure == nil)
+    }
+
+    @Test("the other end going away ends the reading as a lost device, and closes it")
+    func otherEndGone() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let recorder = Recorder()
+        let (terminal, reader) = try startReading(on: group, recorder)
+        terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1))
+        #expect(eventually { recorder.fixes >= 1 })
+        terminal.closeMaster()
+        #expect(eventually {
+            if case .deviceLost? = recorder.failure { return true }
+            return false
+        })
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        reader.stop()
+    }
+
+    @Test("stopped from its own delegate call, on the loop: no wait, no further fix, and the device closes")
+    func stoppedFromADelegateCall() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let recorder = Recorder { reader in reader.stop() }
+        let (terminal, reader) = try startReading(on: group, recorder)
+        terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1) + SyntheticEpochs.epoch(2))
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        terminal.write(SyntheticEpochs.epoch(3) + SyntheticEpochs.epoch(4))
+        // The loop is not held up: a task on it runs.
+        #expect(try group.next().submit { true }.wait())
+        #expect(recorder.fixes == 1)
+        withExtendedLifetime(reader) {}
+    }
+}
