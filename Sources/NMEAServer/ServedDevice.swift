@@ -332,7 +332,8 @@ final class ServedDevice: @unchecked Sendable {
 
     /// Hands `buffer` to `clients`: one buffer shared by all, and one task per event loop
     /// (each with that loop's clients), so that a report costs one wake-up per loop, not per
-    /// client, and each client's reports keep their order.
+    /// client, and each client's reports keep their order; the clients of the loop the device
+    /// is read on (the caller's) are written at once, with no task.
     private func fanOut(_ buffer: ByteBuffer, to clients: [ClientConnection]) {
         var groups: [(loop: EventLoop, clients: [ClientConnection])] = []
         for client in clients {
@@ -342,16 +343,20 @@ final class ServedDevice: @unchecked Sendable {
                 groups.append((client.eventLoop, [client]))
             }
         }
+        // The other loops first, so that they write while this one does.
+        var here: [ClientConnection] = []
         for group in groups {
             let clients = group.clients
-            // The device is read on this loop: written now, on the thread that read it.
             if group.loop.inEventLoop {
-                for client in clients { client.deliver(buffer) }
+                here = clients
                 continue
             }
             group.loop.execute {
                 for client in clients { client.deliver(buffer) }
             }
         }
+        // The device is read on this loop: its clients are written now, on the thread that
+        // read it.
+        for client in here { client.deliver(buffer) }
     }
 }
