@@ -10,9 +10,9 @@ import Synchronization
 /// read source costs two: Dispatch's event thread wakes a worker, which hands each report to
 /// the clients' loop).
 ///
-/// Each device is read on the loop of the client that opened it (``prefer(_:)``), so a device
-/// and its first watcher share a thread; clients on other loops get each report through one
-/// task per loop, as before.
+/// A device is read on the loop of a client watching it when it opens (``prefer(_:)``): the
+/// one that opened it, so that with one watcher the device and its client share a thread;
+/// clients on other loops get each report through one task per loop.
 ///
 /// The device's descriptor is handed to a pipe channel, which owns it: closing the channel
 /// closes the device.

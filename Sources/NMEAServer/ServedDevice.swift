@@ -13,7 +13,7 @@ final class ServedDevice: @unchecked Sendable {
     /// ``GPSDServer/subscribeToDevices(_:)``'s subscribers another.
     let monitor: GPSMonitor
     private let linger: Duration
-    /// Where the device is read: on the loop of the watcher that opens it.
+    /// Where the device is read: on the loop of a watcher when it opens.
     private let readLoop: EventLoopDeviceReadLoop
     private let state = Protected(State())
     /// Entered while the device is being closed off the event loops.
@@ -77,7 +77,7 @@ final class ServedDevice: @unchecked Sendable {
     /// How long after a loss the device is tried again while someone watches it.
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
-    /// A device read on `group`'s loops (each time it opens, on its first watcher's).
+    /// A device read on `group`'s loops (each time it opens, on a watcher's).
     init(path: String, speed: SerialSpeed, linger: Duration, group: EventLoopGroup) {
         self.path = path
         self.linger = linger
