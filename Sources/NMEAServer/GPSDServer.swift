@@ -251,7 +251,8 @@ public final class GPSDServer: @unchecked Sendable {
     /// now, and for each that comes later (hotplug). What it returns is disposed when the
     /// device goes (unplugged) or the server stops. A subscriber of the monitor keeps the
     /// device open as a watcher does: this is how a time feed (or any other sink) shares a
-    /// served receiver.
+    /// served receiver. The device is read on one of the server's event loops: dispose a
+    /// subscription off them (the last one waits there until the device is closed).
     public func subscribeToDevices(_ subscriber: @escaping @Sendable (_ path: String, _ monitor: GPSMonitor) -> Disposable) {
         let devices = registry.withLock { state -> [ServedDevice] in
             state.deviceSubscribers.append(subscriber)

@@ -79,7 +79,8 @@ public final class GPSMonitor: Sendable {
     ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for a
     ///     Dispatch read source on the reader's queue. With a loop of the caller's, the reader
     ///     decodes, and unbuffered subscribers run, on that loop's thread: a subscriber that
-    ///     blocks (a lossless buffer that is full, say) then holds up the loop.
+    ///     blocks (a lossless buffer that is full, say) then holds up the loop, and the last
+    ///     dispose, which waits until the device is closed, must not run on that loop.
     public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
                 readLoop: (any DeviceReadLoop)? = nil) {
         let connection = ConnectionState()
