@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 import Synchronization
 
 /// Reads a fleet's reports from an MQTT broker: the `TPV` (and `SKY`) lines that
@@ -18,8 +19,9 @@ public final class FleetSubscriber: @unchecked Sendable {
         public var time: String?
         /// The JSON object as received, one line.
         public var json: String
-        /// The object's fields (for renderings other than JSON).
-        public var fields: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:] }
+        /// A `TPV`'s fix, read from the object when it arrived (for renderings other than
+        /// JSON): mode, time, position, altitude, speed, track and climb; `nil` for a `SKY`.
+        public var fix: Fix?
     }
 
     /// What the subscriber has seen.
@@ -117,6 +119,33 @@ public final class FleetSubscriber: @unchecked Sendable {
             state.counts.delivered += 1
             return true
         }
-        if fresh { deliver(Report(vehicle: vehicle, reportClass: reportClass, time: time, json: json)) }
+        guard fresh else { return }
+        let fix = reportClass == "TPV" ? Self.fix(fromTPV: object) : nil
+        deliver(Report(vehicle: vehicle, reportClass: reportClass, time: time, json: json, fix: fix))
+    }
+
+    /// The fix a TPV object carries.
+    static func fix(fromTPV fields: [String: Any]) -> Fix {
+        var fix = Fix()
+        fix.mode = (fields["mode"] as? Int).flatMap(FixMode.init(rawValue:)) ?? .unknown
+        fix.time = (fields["time"] as? String).flatMap(utcTime)
+        fix.latitude = fields["lat"] as? Double
+        fix.longitude = fields["lon"] as? Double
+        fix.altitudeMSL = fields["altMSL"] as? Double
+        fix.geoidSeparation = fields["geoidSep"] as? Double
+        fix.speed = fields["speed"] as? Double
+        fix.track = fields["track"] as? Double
+        fix.climb = fields["climb"] as? Double
+        return fix
+    }
+
+    /// `2024-06-05T12:30:04.000Z` as a UTC time.
+    static func utcTime(_ text: String) -> UTCTime? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
+        guard parts.count >= 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Double(parts[5]),
+              let date = CalendarDate(year: year, month: month, day: day) else { return nil }
+        let nanoseconds = Int64(((Double(hour * 3600 + minute * 60) + second) * 1e9).rounded())
+        return UTCTime(date: date, timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanoseconds))
     }
 }

@@ -86,7 +86,7 @@ private final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     func stop() { isOver.store(true, ordering: .relaxed) }
 
     func fail(_ error: any Error) {
-        failure.withLock { $0 = Self.errno(of: error) }
+        remember(error)
         end()
     }
 
@@ -97,7 +97,7 @@ private final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        failure.withLock { $0 = Self.errno(of: error) }
+        remember(error)
         context.close(promise: nil)
     }
 
@@ -109,9 +109,13 @@ private final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
         queue.async { [ended] in ended(failure) }
     }
 
-    private static func errno(of error: any Error) -> Errno {
-        if let error = error as? Errno { return error }
-        if let error = error as? IOError { return Errno(rawValue: error.errnoCode) }
-        return .ioError
+    /// Keeps `error`'s errno (a read's, for NIO's `IOError`) to tell when the channel ends.
+    private func remember(_ error: any Error) {
+        let errno: Errno = switch error {
+        case let error as Errno: error
+        case let error as IOError: Errno(rawValue: error.errnoCode)
+        default: .ioError
+        }
+        failure.withLock { $0 = errno }
     }
 }

@@ -49,7 +49,7 @@ struct SubscribeCommand: ParsableCommand {
         let subscriber = try FleetSubscriber(url: try broker.parsedURL(), clientID: id, password: try broker.password(),
                                              caFile: broker.caFile) { report in
             guard report.reportClass == "TPV" else { return }
-            let fix = Self.fix(from: report.fields)
+            let fix = report.fix ?? Fix()
             let line: String = switch format {
             case .json: report.json + "\n"
             case .text: report.vehicle + "  " + FixText.line(fix) + "\n"
@@ -93,35 +93,6 @@ struct SubscribeCommand: ParsableCommand {
         if counts.malformed > 0 || counts.repeats > 0 {
             printError("\(counts.repeats) repeats dropped, \(counts.malformed) malformed messages skipped")
         }
-    }
-
-    /// A fix from a TPV's fields: what the text, CSV and GPX renderings show.
-    static func fix(from fields: [String: Any]) -> Fix {
-        var fix = Fix()
-        fix.mode = (fields["mode"] as? Int).flatMap(FixMode.init(rawValue:)) ?? .unknown
-        fix.time = (fields["time"] as? String).flatMap(utcTime)
-        fix.latitude = fields["lat"] as? Double
-        fix.longitude = fields["lon"] as? Double
-        fix.altitudeMSL = fields["altMSL"] as? Double
-        fix.geoidSeparation = fields["geoidSep"] as? Double
-        fix.speed = fields["speed"] as? Double
-        fix.track = fields["track"] as? Double
-        fix.climb = fields["climb"] as? Double
-        return fix
-    }
-
-    /// `2024-06-05T12:30:04.000Z` as a UTC time.
-    static func utcTime(_ text: String) -> UTCTime? {
-        let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
-        guard parts.count >= 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Double(parts[5]) else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month, day)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let midnight = calendar.date(from: components) else { return nil }
-        let nanoseconds = Int64(((Double(hour * 3600 + minute * 60) + second) * 1e9).rounded())
-        return UTCTime(posixSeconds: Int64(midnight.timeIntervalSince1970), nanoseconds: nanoseconds)
     }
 
     /// `text` as one CSV cell (quoted when it holds a comma, a quote or a line end).

@@ -17,7 +17,8 @@ final class SerialPort {
     let isWritable: Bool
     private var saved: termios
     private var isRestored = false
-    private var isClosed = false
+    /// Until it is closed or handed over.
+    private var ownsDescriptor = true
 
     /// Opens `path` and sets it up at `speed` bits per second (`nil` keeps the device's
     /// current speed).
@@ -120,7 +121,7 @@ final class SerialPort {
     /// Gives the descriptor to whoever closes it (a read loop): from now on ``close()`` only
     /// restores the device's settings.
     func handOver() -> Int32 {
-        isClosed = true
+        ownsDescriptor = false
         return descriptor
     }
 
@@ -128,8 +129,8 @@ final class SerialPort {
     /// second time.
     func close() {
         restore()
-        guard !isClosed else { return }
-        isClosed = true
+        guard ownsDescriptor else { return }
+        ownsDescriptor = false
         Syscall.close(descriptor)
     }
 }
