@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import NMEA
 import Synchronization
 
@@ -91,15 +92,15 @@ public final class FleetSubscriber: @unchecked Sendable {
     }
 
     private func received(topic: String, payload: [UInt8]) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
-              let reportClass = object["class"] as? String, reportClass == "TPV" || reportClass == "SKY",
+        guard let object = try? JSONDecoder().decode(ReportObject.self, from: Data(payload)),
+              let reportClass = object.reportClass, reportClass == "TPV" || reportClass == "SKY",
               let json = String(validating: payload, as: UTF8.self), !json.contains("\n") else {
             state.withLock { $0.counts.malformed += 1 }
             return
         }
         let levels = topic.split(separator: "/")
-        let vehicle = (object["device"] as? String) ?? (levels.count >= 2 ? String(levels[levels.count - 2]) : topic)
-        let time = object["time"] as? String
+        let vehicle = object.device ?? (levels.count >= 2 ? String(levels[levels.count - 2]) : topic)
+        let time = object.time
         let fresh = state.withLock { state -> Bool in
             // A repeat is the same vehicle, time and bytes (QoS 1 delivers the very message
             // again); a report revised for the same time differs, and is delivered. Reports
@@ -120,32 +121,7 @@ public final class FleetSubscriber: @unchecked Sendable {
             return true
         }
         guard fresh else { return }
-        let fix = reportClass == "TPV" ? Self.fix(fromTPV: object) : nil
-        deliver(Report(vehicle: vehicle, reportClass: reportClass, time: time, json: json, fix: fix))
-    }
-
-    /// The fix a TPV object carries.
-    static func fix(fromTPV fields: [String: Any]) -> Fix {
-        var fix = Fix()
-        fix.mode = (fields["mode"] as? Int).flatMap(FixMode.init(rawValue:)) ?? .unknown
-        fix.time = (fields["time"] as? String).flatMap(utcTime)
-        fix.latitude = fields["lat"] as? Double
-        fix.longitude = fields["lon"] as? Double
-        fix.altitudeMSL = fields["altMSL"] as? Double
-        fix.geoidSeparation = fields["geoidSep"] as? Double
-        fix.speed = fields["speed"] as? Double
-        fix.track = fields["track"] as? Double
-        fix.climb = fields["climb"] as? Double
-        return fix
-    }
-
-    /// `2024-06-05T12:30:04.000Z` as a UTC time.
-    static func utcTime(_ text: String) -> UTCTime? {
-        let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
-        guard parts.count >= 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Double(parts[5]),
-              let date = CalendarDate(year: year, month: month, day: day) else { return nil }
-        let nanoseconds = Int64(((Double(hour * 3600 + minute * 60) + second) * 1e9).rounded())
-        return UTCTime(date: date, timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanoseconds))
+        deliver(Report(vehicle: vehicle, reportClass: reportClass, time: time, json: json,
+                       fix: reportClass == "TPV" ? object.fix : nil))
     }
 }

@@ -1,5 +1,4 @@
 import CPlatform
-import Foundation
 import Dispatch
 import NMEAStream
 import Synchronization
@@ -143,9 +142,11 @@ public final class ChronyFeed: @unchecked Sendable {
         }
     }
 
-    /// Reads pulses on a thread of its own (each fetch waits in the kernel up to a second).
+    /// Reads pulses on a queue of its own (each fetch waits in the kernel up to a second; a
+    /// serial queue of its own runs on an overcommitting thread, so the wait holds up no
+    /// other work).
     private func readPulses(from path: String) {
-        let thread = Thread { [weak self] in
+        DispatchQueue(label: "nmeastream.chrony.pps").async { [weak self] in
             guard let pulses = try? PPSDevice(path: path) else {
                 self?.state.withLock { $0.counts.ppsFailed = true }
                 return
@@ -155,6 +156,5 @@ public final class ChronyFeed: @unchecked Sendable {
                 self.state.withLock { $0.pairing.notePulse(at: pulse.time) }
             }
         }
-        thread.start()
     }
 }

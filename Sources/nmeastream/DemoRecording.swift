@@ -137,5 +137,5 @@ $GNGLL,5207.407407,N,00419.265926,E,123009.00,A,D*7B
 """#
 
     /// The recording with CR LF line endings, as a receiver sends it.
-    static var bytes: [UInt8] { Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) + [0x0D, 0x0A] }
+    static var bytes: [UInt8] { Array(text.replacing("\n", with: "\r\n").utf8) + [0x0D, 0x0A] }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import NMEAStream
 
 /// The `text` format: one readable line per fix.
@@ -22,6 +21,6 @@ enum FixText {
     }
 
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        String(format: "%.*f", decimals, value)
+        fixedPoint(value, decimals: decimals)
     }
 }

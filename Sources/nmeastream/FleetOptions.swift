@@ -1,6 +1,6 @@
 import ArgumentParser
 import Fleet
-import Foundation
+import FoundationEssentials
 
 /// The broker options `publish` and `subscribe` share: the URL, the password's sources, TLS.
 struct BrokerOptions: ParsableArguments {

@@ -99,7 +99,8 @@ struct ListCommand: ParsableCommand {
 /// A port as one line of text: kind, path, IDs, names, why.
 enum PortText {
     static func line(_ port: SerialPortInfo) -> String {
-        var parts = [port.kind.description.padding(toLength: 9, withPad: " ", startingAt: 0), port.path]
+        let kind = port.kind.description
+        var parts = [kind + String(repeating: " ", count: max(0, 9 - kind.count)), port.path]
         if let vendorID = port.vendorID, let productID = port.productID {
             parts.append(PortJSON.hex(vendorID) + ":" + PortJSON.hex(productID))
         }

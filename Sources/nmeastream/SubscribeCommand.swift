@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Fleet
-import Foundation
 import NMEAStream
 
 /// `nmeastream subscribe`: a fleet's fixes from an MQTT broker, printed as the other commands
@@ -98,6 +97,6 @@ struct SubscribeCommand: ParsableCommand {
     /// `text` as one CSV cell (quoted when it holds a comma, a quote or a line end).
     static func csvCell(_ text: String) -> String {
         guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import CPlatform
 import NMEAStream
 
 /// A made-up receiver's output: a vehicle going round a circle at constant speed, one epoch
@@ -12,12 +12,12 @@ struct SyntheticTrack: Sendable {
     var speed: Double
     /// Altitude above mean sea level, metres.
     var altitude: Double
-    /// The time of the first epoch (whole seconds are used).
-    var start: Date
+    /// The time of the first epoch, seconds since 1970 (POSIX time).
+    var start: Int64
 
     /// Creates a track; the defaults circle a park in Delft at walking-to-cycling speed.
     init(center: (latitude: Double, longitude: Double) = (52.0116, 4.3571), radius: Double = 200,
-                speed: Double = 5, altitude: Double = 2, start: Date = Date()) {
+                speed: Double = 5, altitude: Double = 2, start: Int64 = UTCTime.now.posixTime.seconds) {
         self.center = center
         self.radius = radius
         self.speed = speed
@@ -27,7 +27,7 @@ struct SyntheticTrack: Sendable {
 
     /// The sentences of epoch `index` (0 is the first), with checksums and CR LF endings.
     func epoch(_ index: Int) -> String {
-        let time = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down) + Double(index))
+        let time = UTCTime(posixSeconds: start + Int64(index), nanoseconds: 0)
         let angle = speed * Double(index) / radius
         let metresPerDegree = 111_320.0
         let latitude = center.latitude + radius * sin(angle) / metresPerDegree
@@ -35,29 +35,27 @@ struct SyntheticTrack: Sendable {
         // Heading along the circle (counter-clockwise), degrees from north.
         var course = (atan2(-sin(angle), cos(angle)) * 180 / .pi)
         if course < 0 { course += 360 }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time)
-        let hhmmss = String(format: "%02d%02d%02d.00", parts.hour!, parts.minute!, parts.second!)
-        let ddmmyy = String(format: "%02d%02d%02d", parts.day!, parts.month!, parts.year! % 100)
+        let clock = time.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
+        let hhmmss = Self.digits(clock / 3600, 2) + Self.digits(clock / 60 % 60, 2) + Self.digits(clock % 60, 2) + ".00"
+        let ddmmyy = Self.digits(time.date.day, 2) + Self.digits(time.date.month, 2) + Self.digits(time.date.year % 100, 2)
         let knots = speed / 0.514444
         let satellites = [(5, 45, 120, 40), (13, 60, 200, 42), (15, 30, 300, 38), (18, 20, 50, 35), (23, 10, 10, 30), (29, 5, 100, 25)]
         var sentences = [
-            "GPGGA,\(hhmmss),\(Self.angle(latitude, 2)),\(latitude < 0 ? "S" : "N"),\(Self.angle(longitude, 3)),\(longitude < 0 ? "W" : "E"),1,06,0.9,\(String(format: "%.1f", altitude)),M,47.0,M,,",
+            "GPGGA,\(hhmmss),\(Self.angle(latitude, 2)),\(latitude < 0 ? "S" : "N"),\(Self.angle(longitude, 3)),\(longitude < 0 ? "W" : "E"),1,06,0.9,\(fixedPoint(altitude, decimals: 1)),M,47.0,M,,",
             "GPGSA,A,3,05,13,15,18,23,29,,,,,,,1.6,0.9,1.3",
         ]
         for part in 0..<2 {
             var body = "GPGSV,2,\(part + 1),06"
             for (id, elevation, azimuth, snr) in satellites[(part * 4)..<min(satellites.count, part * 4 + 4)] {
-                body += String(format: ",%02d,%02d,%03d,%02d", id, elevation, azimuth, snr)
+                body += "," + Self.digits(id, 2) + "," + Self.digits(elevation, 2) + "," + Self.digits(azimuth, 3) + "," + Self.digits(snr, 2)
             }
             sentences.append(body)
         }
-        sentences.append("GPRMC,\(hhmmss),A,\(Self.angle(latitude, 2)),\(latitude < 0 ? "S" : "N"),\(Self.angle(longitude, 3)),\(longitude < 0 ? "W" : "E"),\(String(format: "%.2f", knots)),\(String(format: "%.1f", course)),\(ddmmyy),,,A")
-        sentences.append("GPVTG,\(String(format: "%.1f", course)),T,,M,\(String(format: "%.2f", knots)),N,\(String(format: "%.2f", speed * 3.6)),K,A")
+        sentences.append("GPRMC,\(hhmmss),A,\(Self.angle(latitude, 2)),\(latitude < 0 ? "S" : "N"),\(Self.angle(longitude, 3)),\(longitude < 0 ? "W" : "E"),\(fixedPoint(knots, decimals: 2)),\(fixedPoint(course, decimals: 1)),\(ddmmyy),,,A")
+        sentences.append("GPVTG,\(fixedPoint(course, decimals: 1)),T,,M,\(fixedPoint(knots, decimals: 2)),N,\(fixedPoint(speed * 3.6, decimals: 2)),K,A")
         return sentences.map { body in
             let sum = body.utf8.reduce(UInt8(0), ^)
-            return "$\(body)*\(String(format: "%02X", sum))\r\n"
+            return "$\(body)*\(Self.hex(sum))\r\n"
         }.joined()
     }
 
@@ -66,6 +64,19 @@ struct SyntheticTrack: Sendable {
         let magnitude = abs(value)
         let degrees = Int(magnitude)
         let minutes = (magnitude - Double(degrees)) * 60
-        return String(format: "%0\(degreeDigits)d%09.6f", degrees, minutes)
+        let text = fixedPoint(minutes, decimals: 6)
+        return digits(degrees, degreeDigits) + (text.count < 9 ? "0" : "") + text
+    }
+
+    /// `value` in decimal with leading zeros to `width` digits.
+    static func digits<Value: BinaryInteger>(_ value: Value, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    /// A checksum's two upper-case hexadecimal digits.
+    static func hex(_ byte: UInt8) -> String {
+        let text = String(byte, radix: 16, uppercase: true)
+        return byte < 16 ? "0" + text : text
     }
 }

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <grp.h>
 #include <signal.h>
 #include <spawn.h>
