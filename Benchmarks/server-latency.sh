@@ -2,16 +2,20 @@
 # Byte-to-client latency of `nmeastream serve`, of gpsd and of the floor (server-latency/floor.c:
 # the least a server can do), in the same run: for 1, 60 and 1,000 watching clients, one epoch written into a pseudo-terminal every INTERVAL ms, timed
 # until every client has read its TPV (server-latency/latency.c). Prints one JSON line per
-# server and client count, then a table.
+# run, then a table; with ROUNDS=N each client count is run N times, the three servers taking
+# turns, and the table gives each figure's median over the rounds (the machine's noise moves
+# a single one-client run by 10 to 20%).
 #
-# usage: Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 200, 50)
-# Needs: cc, gpsd (Debian `gpsd`), and nmeastream built in release mode
-# (swift build -c release --product nmeastream; or NMEASTREAM=/path/to/nmeastream).
+# usage: [ROUNDS=N] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
+# Needs: cc, gpsd (Debian `gpsd`), and nmeastream built in release mode as the README builds
+# it for installing (swift build -c release --static-swift-stdlib --product nmeastream; or
+# NMEASTREAM=/path/to/nmeastream).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 epochs="${1:-200}"
 interval="${2:-50}"
+rounds="${ROUNDS:-1}"
 nmeastream="${NMEASTREAM:-$root/.build/release/nmeastream}"
 [ -x "$nmeastream" ] || { echo "server-latency: build nmeastream in release mode first ($nmeastream)" >&2; exit 1; }
 command -v gpsd >/dev/null || [ -x /usr/sbin/gpsd ] || { echo "server-latency: gpsd is not installed" >&2; exit 1; }
@@ -21,25 +25,35 @@ cc -O2 -Wall -o "$work/latency" "$here/server-latency/latency.c"
 cc -O2 -Wall -o "$work/floor" "$here/server-latency/floor.c"
 results="$work/results"
 for clients in 1 60 1000; do
-  for server in floor gpsd nmeastream; do
-    if [ "$server" = floor ]; then
-      line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$work/floor" '{device}' '{port}')
-    elif [ "$server" = gpsd ]; then
-      # -b: read-only, no probing; -n: the device open from the start (it cannot open a
-      # pseudo-terminal once it has dropped its privileges).
-      line=$("$work/latency" "$clients" "$epochs" "$interval" -- /usr/sbin/gpsd -b -N -n -S '{port}' -F "$work/gpsd.sock" '{device}')
-    else
-      line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$nmeastream" serve '{device}' --speed 9600 --listen '127.0.0.1:{port}')
-    fi
-    echo "{\"server\":\"$server\",${line#\{}" | tee -a "$results"
+  for round in $(seq "$rounds"); do
+    for server in floor gpsd nmeastream; do
+      if [ "$server" = floor ]; then
+        line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$work/floor" '{device}' '{port}')
+      elif [ "$server" = gpsd ]; then
+        # -b: read-only, no probing; -n: the device open from the start (it cannot open a
+        # pseudo-terminal once it has dropped its privileges).
+        line=$("$work/latency" "$clients" "$epochs" "$interval" -- /usr/sbin/gpsd -b -N -n -S '{port}' -F "$work/gpsd.sock" '{device}')
+      else
+        line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$nmeastream" serve '{device}' --speed 9600 --listen '127.0.0.1:{port}')
+      fi
+      echo "{\"server\":\"$server\",${line#\{}" | tee -a "$results"
+    done
   done
 done
 python3 - "$results" <<'PY'
 import json, sys
-rows = [json.loads(line) for line in open(sys.argv[1])]
+from statistics import median
+runs = [json.loads(line) for line in open(sys.argv[1])]
+# One row per server and client count: each figure the median over its rounds.
+rows = []
+for key in dict.fromkeys((r['server'], r['clients']) for r in runs):
+    group = [r for r in runs if (r['server'], r['clients']) == key]
+    row = {name: median(r[name] for r in group) for name in group[0] if name != 'server'}
+    row.update(server=key[0], rounds=len(group))
+    rows.append(row)
 print()
-print(f"{'server':<11}{'clients':>8}{'refused':>8}{'missed':>7}{'p50 us':>8}{'p99 us':>8}{'max us':>8}{'CPU idle s':>11}{'CPU s':>7}{'peak MB':>8}")
+print(f"{'server':<11}{'clients':>8}{'rounds':>7}{'refused':>8}{'missed':>7}{'p50 us':>8}{'p99 us':>8}{'max us':>8}{'CPU idle s':>11}{'CPU s':>7}{'peak MB':>8}")
 for r in rows:
-    print(f"{r['server']:<11}{r['clients']:>8}{r['refused']:>8}{r['missed']:>7}{r['p50_us']:>8}{r['p99_us']:>8}{r['max_us']:>8}"
+    print(f"{r['server']:<11}{r['clients']:>8}{r['rounds']:>7}{r['refused']:>8g}{r['missed']:>7g}{r['p50_us']:>8g}{r['p99_us']:>8g}{r['max_us']:>8g}"
           f"{r['idle_cpu_s']:>11.2f}{r['serving_cpu_s']:>7.2f}{r['peak_kB'] / 1024:>8.1f}")
 PY
