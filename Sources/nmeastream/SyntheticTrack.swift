@@ -36,8 +36,8 @@ struct SyntheticTrack: Sendable {
         var course = (atan2(-sin(angle), cos(angle)) * 180 / .pi)
         if course < 0 { course += 360 }
         let clock = time.timeOfDay.nanosecondsSinceMidnight / 1_000_000_000
-        let hhmmss = Self.digits(clock / 3600, 2) + Self.digits(clock / 60 % 60, 2) + Self.digits(clock % 60, 2) + ".00"
-        let ddmmyy = Self.digits(time.date.day, 2) + Self.digits(time.date.month, 2) + Self.digits(time.date.year % 100, 2)
+        let hhmmss = zeroPadded(clock / 3600, width: 2) + zeroPadded(clock / 60 % 60, width: 2) + zeroPadded(clock % 60, width: 2) + ".00"
+        let ddmmyy = zeroPadded(time.date.day, width: 2) + zeroPadded(time.date.month, width: 2) + zeroPadded(time.date.year % 100, width: 2)
         let knots = speed / 0.514444
         let satellites = [(5, 45, 120, 40), (13, 60, 200, 42), (15, 30, 300, 38), (18, 20, 50, 35), (23, 10, 10, 30), (29, 5, 100, 25)]
         var sentences = [
@@ -47,7 +47,7 @@ struct SyntheticTrack: Sendable {
         for part in 0..<2 {
             var body = "GPGSV,2,\(part + 1),06"
             for (id, elevation, azimuth, snr) in satellites[(part * 4)..<min(satellites.count, part * 4 + 4)] {
-                body += "," + Self.digits(id, 2) + "," + Self.digits(elevation, 2) + "," + Self.digits(azimuth, 3) + "," + Self.digits(snr, 2)
+                body += "," + zeroPadded(id, width: 2) + "," + zeroPadded(elevation, width: 2) + "," + zeroPadded(azimuth, width: 3) + "," + zeroPadded(snr, width: 2)
             }
             sentences.append(body)
         }
@@ -65,13 +65,7 @@ struct SyntheticTrack: Sendable {
         let degrees = Int(magnitude)
         let minutes = (magnitude - Double(degrees)) * 60
         let text = fixedPoint(minutes, decimals: 6)
-        return digits(degrees, degreeDigits) + (text.count < 9 ? "0" : "") + text
-    }
-
-    /// `value` in decimal with leading zeros to `width` digits.
-    static func digits<Value: BinaryInteger>(_ value: Value, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
+        return zeroPadded(degrees, width: degreeDigits) + (text.count < 9 ? "0" : "") + text
     }
 
     /// A checksum's two upper-case hexadecimal digits.

@@ -40,12 +40,16 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `hh:mm:ss.sss`.
     public var description: String {
-        twoDigits(hour) + ":" + twoDigits(minute) + ":" + twoDigits(second) + "." + threeDigits(nanosecond / 1_000_000)
+        zeroPadded(hour, width: 2) + ":" + zeroPadded(minute, width: 2) + ":" + zeroPadded(second, width: 2) + "."
+            + zeroPadded(nanosecond / 1_000_000, width: 3)
     }
 }
 
-func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-func threeDigits(_ value: Int) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
+/// A non-negative `value` in decimal, with leading zeros to at least `width` digits.
+package func zeroPadded(_ value: some BinaryInteger, width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+}
 
 extension NMEAField {
     /// A time `hhmmss` with an optional fraction of any length (`hhmmss.ss`); `nil` when empty.
