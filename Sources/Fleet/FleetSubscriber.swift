@@ -44,6 +44,8 @@ public final class FleetSubscriber: @unchecked Sendable {
     private let deliver: @Sendable (Report) -> Void
     private let state = Mutex(State())
     private let refused = DispatchSemaphore(value: 0)
+    /// Used on libmosquitto's network thread only, one message at a time.
+    private let decoder = JSONDecoder()
 
     private struct State {
         var counts = Counts()
@@ -92,7 +94,7 @@ public final class FleetSubscriber: @unchecked Sendable {
     }
 
     private func received(topic: String, payload: [UInt8]) {
-        guard let object = try? JSONDecoder().decode(ReportObject.self, from: Data(payload)),
+        guard let object = try? decoder.decode(ReportObject.self, from: Data(payload)),
               let reportClass = object.reportClass, reportClass == "TPV" || reportClass == "SKY",
               let json = String(validating: payload, as: UTF8.self), !json.contains("\n") else {
             state.withLock { $0.counts.malformed += 1 }

@@ -5,6 +5,20 @@ import NMEAStream
 
 @Suite("Fleet: broker URLs and the message queue")
 struct FleetUnitTests {
+    @Test("a report's members: a TPV's fix read from it; a member of the wrong type reads as absent, the rest kept")
+    func reportMembers() throws {
+        let json = #"{"class":"TPV","device":"van7","time":"2024-06-05T12:30:04.250Z","mode":3,"lat":52.5,"lon":"4.3","altMSL":12,"speed":2.5,"track":null}"#
+        let report = try JSONDecoder().decode(ReportObject.self, from: Data(json.utf8))
+        #expect(report.reportClass == "TPV" && report.device == "van7")
+        #expect(report.fix.mode == .threeD)
+        #expect(report.fix.time?.description == "2024-06-05T12:30:04.250Z")
+        #expect(report.fix.latitude == 52.5 && report.fix.longitude == nil)
+        #expect(report.fix.altitudeMSL == 12 && report.fix.speed == 2.5 && report.fix.track == nil)
+        let sky = try JSONDecoder().decode(ReportObject.self, from: Data(#"{"class":"SKY","satellites":[]}"#.utf8))
+        #expect(sky.reportClass == "SKY" && sky.device == nil && sky.time == nil && sky.fix.mode == .unknown)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(ReportObject.self, from: Data("[1,2]".utf8)) }
+    }
+
     @Test("broker URLs: scheme, credentials, host, port, topic; TLS's default port")
     func urls() throws {
         let url = try MQTTURL("mqtt://van:s%40cret@broker.example:1884/fleet/eu")
