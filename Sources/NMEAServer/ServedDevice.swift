@@ -41,6 +41,12 @@ final class ServedDevice: @unchecked Sendable {
         /// What other subscribers (a time feed) hold, disposed when it is retired.
         var others: [Disposable] = []
 
+        /// Cancels the linger's timer, if it runs.
+        mutating func stopLingering() {
+            lingering?.dispose()
+            lingering = nil
+        }
+
         /// Forgets the open device and what it said; returns its subscriptions, to be disposed
         /// outside the lock (the raw one first: disposing the main one last closes the device).
         mutating func letGo() -> [Disposable] {
@@ -102,8 +108,7 @@ final class ServedDevice: @unchecked Sendable {
         state.withLock { state in
             guard !state.retired else { return }
             state.watchers[ObjectIdentifier(client)] = client
-            state.lingering?.dispose()
-            state.lingering = nil
+            state.stopLingering()
         }
         subscribeIfWatched()
         updateRaw()
@@ -220,8 +225,7 @@ final class ServedDevice: @unchecked Sendable {
                 state.lost = true
                 state.watchers = [:]
             }
-            state.lingering?.dispose()
-            state.lingering = nil
+            state.stopLingering()
             return (state.letGo(), state.lost ? [] : Array(state.watchers.values))
         }
         for subscription in subscriptions { subscription.dispose() }
@@ -253,8 +257,7 @@ final class ServedDevice: @unchecked Sendable {
     /// only after that). Not on an event loop.
     func closeNow() {
         let subscriptions = state.withLock { state -> [Disposable] in
-            state.lingering?.dispose()
-            state.lingering = nil
+            state.stopLingering()
             return state.letGo()
         }
         for subscription in subscriptions { subscription.dispose() }

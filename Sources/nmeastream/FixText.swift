@@ -6,21 +6,18 @@ enum FixText {
         var parts: [String] = []
         parts.append(fix.time?.description ?? fix.timeOfDay.map { "--T\($0)Z" } ?? "no-time")
         if let latitude = fix.latitude, let longitude = fix.longitude {
-            parts.append(fixed(latitude, 7) + " " + fixed(longitude, 7))
+            parts.append(fixedPoint(latitude, decimals: 7) + " " + fixedPoint(longitude, decimals: 7))
         } else {
             parts.append("no-position")
         }
-        if let altitude = fix.altitudeMSL { parts.append("alt " + fixed(altitude, 1) + " m") }
-        if let speed = fix.speed { parts.append("speed " + fixed(speed, 2) + " m/s") }
-        if let track = fix.track { parts.append("course " + fixed(track, 1)) }
+        if let altitude = fix.altitudeMSL { parts.append("alt " + fixedPoint(altitude, decimals: 1) + " m") }
+        if let speed = fix.speed { parts.append("speed " + fixedPoint(speed, decimals: 2) + " m/s") }
+        if let track = fix.track { parts.append("course " + fixedPoint(track, decimals: 1)) }
         parts.append(fix.mode.description)
         if let quality = fix.quality, quality != .gps { parts.append(quality.description) }
         if let used = fix.satellitesUsed { parts.append("sats \(used)") }
-        if let hdop = fix.hdop { parts.append("hdop " + fixed(hdop, 1)) }
+        if let hdop = fix.hdop { parts.append("hdop " + fixedPoint(hdop, decimals: 1)) }
         return parts.joined(separator: "  ")
     }
-
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        fixedPoint(value, decimals: decimals)
-    }
 }
+

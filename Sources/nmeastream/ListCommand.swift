@@ -102,7 +102,7 @@ enum PortText {
         let kind = port.kind.description
         var parts = [kind + String(repeating: " ", count: max(0, 9 - kind.count)), port.path]
         if let vendorID = port.vendorID, let productID = port.productID {
-            parts.append(PortJSON.hex(vendorID) + ":" + PortJSON.hex(productID))
+            parts.append(zeroPadded(vendorID, width: 4, radix: 16) + ":" + zeroPadded(productID, width: 4, radix: 16))
         }
         let names = [port.vendor, port.product].compactMap { $0 }.joined(separator: " ")
         if !names.isEmpty { parts.append(names) }
@@ -133,8 +133,8 @@ enum PortJSON {
         if let event { writer.string("event", event) }
         writer.string("path", port.path)
         if let stable = port.stablePath { writer.string("stablePath", stable) }
-        if let vendorID = port.vendorID { writer.string("vendorID", hex(vendorID)) }
-        if let productID = port.productID { writer.string("productID", hex(productID)) }
+        if let vendorID = port.vendorID { writer.string("vendorID", zeroPadded(vendorID, width: 4, radix: 16)) }
+        if let productID = port.productID { writer.string("productID", zeroPadded(productID, width: 4, radix: 16)) }
         if let vendor = port.vendor { writer.string("vendor", vendor) }
         if let product = port.product { writer.string("product", product) }
         if let serial = port.serialNumber { writer.string("serial", serial) }
@@ -147,11 +147,5 @@ enum PortJSON {
         }
         writer.string("reason", port.reason)
         writer.endObject()
-    }
-
-    /// Four lowercase hexadecimal digits.
-    static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

@@ -55,7 +55,7 @@ struct SyntheticTrack: Sendable {
         sentences.append("GPVTG,\(fixedPoint(course, decimals: 1)),T,,M,\(fixedPoint(knots, decimals: 2)),N,\(fixedPoint(speed * 3.6, decimals: 2)),K,A")
         return sentences.map { body in
             let sum = body.utf8.reduce(UInt8(0), ^)
-            return "$\(body)*\(Self.hex(sum))\r\n"
+            return "$\(body)*\(zeroPadded(sum, width: 2, radix: 16, uppercase: true))\r\n"
         }.joined()
     }
 
@@ -66,11 +66,5 @@ struct SyntheticTrack: Sendable {
         let minutes = (magnitude - Double(degrees)) * 60
         let text = fixedPoint(minutes, decimals: 6)
         return zeroPadded(degrees, width: degreeDigits) + (text.count < 9 ? "0" : "") + text
-    }
-
-    /// A checksum's two upper-case hexadecimal digits.
-    static func hex(_ byte: UInt8) -> String {
-        let text = String(byte, radix: 16, uppercase: true)
-        return byte < 16 ? "0" + text : text
     }
 }

@@ -49,15 +49,15 @@ enum UdevRules {
 
     private static func rule(_ entry: ReceiverCatalogue.Entry) -> String {
         var parts = [
-            "ATTRS{idVendor}==\"\(hex(entry.vendorID))\"",
-            "ATTRS{idProduct}==\"\(hex(entry.productID))\"",
+            "ATTRS{idVendor}==\"\(zeroPadded(entry.vendorID, width: 4, radix: 16))\"",
+            "ATTRS{idProduct}==\"\(zeroPadded(entry.productID, width: 4, radix: 16))\"",
         ]
         // A composite device (a modem with a GNSS port): only its NMEA interface, and only that
         // port kept from ModemManager, which still drives the modem.
         if let interface = entry.interfaceNumber {
             // Not ATTRS{bInterfaceNumber}: every ATTRS key of a rule must match on one and the
             // same parent, and the IDs are on the device, the number on the interface.
-            parts.append("ENV{ID_USB_INTERFACE_NUM}==\"\(hex2(interface))\"")
+            parts.append("ENV{ID_USB_INTERFACE_NUM}==\"\(zeroPadded(interface, width: 2, radix: 16))\"")
         }
         parts += [
             "SYMLINK+=\"gps%n\"",
@@ -67,15 +67,5 @@ enum UdevRules {
             entry.interfaceNumber == nil ? "ENV{ID_MM_DEVICE_IGNORE}=\"1\"" : "ENV{ID_MM_PORT_IGNORE}=\"1\"",
         ]
         return parts.joined(separator: ", ")
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
-
-    private static func hex2(_ value: Int) -> String {
-        let digits = String(value, radix: 16)
-        return digits.count < 2 ? "0" + digits : digits
     }
 }

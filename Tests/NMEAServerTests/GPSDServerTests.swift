@@ -29,6 +29,14 @@ struct GPSDServerTests {
         return client.readLine(containing: "\"class\":\"WATCH\"") == nil ? nil : client
     }
 
+    /// A ``watcher(_:)`` whose watch has opened `terminal`'s device and set it up.
+    func openingWatcher(_ port: Int, _ terminal: PseudoTerminal) throws -> LineClient {
+        let client = try #require(try watcher(port))
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        return client
+    }
+
     @Test("VERSION on connect; a watcher opens the device and gets TPV and SKY tagged with it; unwatching closes it")
     func watchLifecycle() throws {
         let terminal = try PseudoTerminal()
@@ -101,9 +109,7 @@ struct GPSDServerTests {
         let path = terminal.devicePath
         let (server, port) = try serve(terminal)
         defer { server.stop() }
-        let client = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(path) == 1 })
-        #expect(terminal.waitUntilConfigured())
+        let client = try openingWatcher(port, terminal)
         terminal.closeMaster()
         #expect(client.readLine(containing: "\"activated\":0") == "{\"class\":\"DEVICE\",\"path\":\"\(path)\",\"activated\":0}")
         #expect(eventually { openDescriptorCount(path) == 0 })
@@ -167,9 +173,7 @@ struct GPSDServerTests {
         defer { server.stop() }
         let stuck = try LineClient(port: port, receiveBuffer: 4096)
         stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true}\n")
-        let reader = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
-        #expect(terminal.waitUntilConfigured())
+        let reader = try openingWatcher(port, terminal)
         let fixture = Array(try Data(contentsOf: Self.fixture))
         // Epochs keep coming while the stuck client's backlog fills; the reader reads them all.
         var fixes = 0
@@ -271,9 +275,7 @@ struct GPSDServerTests {
         let terminal = try PseudoTerminal()
         let (server, port) = try serve(terminal)
         defer { server.stop() }
-        let client = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
-        #expect(terminal.waitUntilConfigured())
+        let client = try openingWatcher(port, terminal)
         /// Writes epochs `range` and reads up to the TPV of the last one but one (the last may
         /// wait for the next to end it); returns the NMEA lines read on the way.
         func sentences(during range: ClosedRange<Int>) -> [String]? {
@@ -303,9 +305,7 @@ struct GPSDServerTests {
         let terminal = try PseudoTerminal()
         let (server, port) = try serve(terminal)
         defer { server.stop() }
-        let reader = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
-        #expect(terminal.waitUntilConfigured())
+        let reader = try openingWatcher(port, terminal)
         let epochs = 60
         let master = terminal.master
         let written = DispatchSemaphore(value: 0)

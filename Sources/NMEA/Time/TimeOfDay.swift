@@ -45,12 +45,6 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 }
 
-/// A non-negative `value` in decimal, with leading zeros to at least `width` digits.
-package func zeroPadded(_ value: some BinaryInteger, width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
-}
-
 extension NMEAField {
     /// A time `hhmmss` with an optional fraction of any length (`hhmmss.ss`); `nil` when empty.
     @inlinable
