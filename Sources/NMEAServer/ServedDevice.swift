@@ -16,7 +16,7 @@ final class ServedDevice: @unchecked Sendable {
     /// Where the device is read: on the loop of a watcher when it opens.
     private let readLoop: EventLoopDeviceReadLoop
     private let state = Protected(State())
-    /// Entered while the device is being closed off the event loops.
+    /// Entered while a subscription to the device is disposed off the event loops.
     private let closing = DispatchGroup()
 
     private struct State {
@@ -192,7 +192,15 @@ final class ServedDevice: @unchecked Sendable {
                 default: break
                 }
             }
-        case .unsubscribe(let raw)?: raw.dispose()
+        case .unsubscribe(let raw)?:
+            // Off the event loops, as close() does: the device may be closing meanwhile, and
+            // then this is its last subscription, whose dispose waits for the device's loop
+            // (the caller's, when a client's request changes its watch).
+            closing.enter()
+            DispatchQueue.global().async { [closing] in
+                raw.dispose()
+                closing.leave()
+            }
         case nil: break
         }
     }
