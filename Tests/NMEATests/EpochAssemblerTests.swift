@@ -59,6 +59,23 @@ struct EpochAssemblerTests {
         }
     }
 
+    @Test("dilutions outside 0.01 to 89.99 are a receiver's 'none' (0.00, 99.00, 99.99), as gpsd takes them; the rest are kept")
+    func placeholderDilutions() {
+        func dilutions(gsa: String, gga hdop: String = "") -> (Double?, Double?, Double?) {
+            var text = nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,1,05,\(hdop),10.2,M,47.0,M,,")
+            text += nmea("GPGSA,A,3,05,13,15,18,23,,,,,,,,\(gsa)")
+            text += nmea("GPGGA,120001.00,5200.0000,N,00400.0000,W,1,05,,10.2,M,47.0,M,,")
+            let fix = decode(text).fixes.first
+            return (fix?.pdop, fix?.hdop, fix?.vdop)
+        }
+        #expect(dilutions(gsa: "0.00,0.00,0.00") == (nil, nil, nil))
+        #expect(dilutions(gsa: "99.99,99.99,99.99") == (nil, nil, nil))
+        #expect(dilutions(gsa: "99.0,99.0,99.0", gga: "99.0") == (nil, nil, nil))
+        #expect(dilutions(gsa: "60.000,2.5,0.01") == (60, 2.5, 0.01))
+        // A placeholder in the GSA leaves the GGA's value standing.
+        #expect(dilutions(gsa: "2.6,0.00,1.8", gga: "1.9") == (2.6, 1.9, 1.8))
+    }
+
     @Test("receivers that send no RMC: GGA alone gives fixes, with a time once a date is known")
     func noRMC() {
         var text = ""

@@ -39,11 +39,24 @@ struct EpochAccumulator: Sendable {
         fix.longitude = longitude
     }
 
+    /// The dilutions of precision a receiver can give (the rest are its way of saying it has
+    /// none: SkyTraq sends 0.00, Jackson Labs 99.00, some others 99.99), as gpsd takes them.
+    static let dilutions = 0.01...89.99
+
+    /// Takes dilutions of precision (from GSA, GGA or GNS), each that is one.
+    mutating func mergeDilutions(pdop: Double?, hdop: Double?, vdop: Double?) {
+        fix.pdop = pdop.flatMap(Self.dilution) ?? fix.pdop
+        fix.hdop = hdop.flatMap(Self.dilution) ?? fix.hdop
+        fix.vdop = vdop.flatMap(Self.dilution) ?? fix.vdop
+    }
+
+    private static func dilution(_ value: Double) -> Double? { dilutions.contains(value) ? value : nil }
+
     /// The solution data GGA and GNS share.
     mutating func mergeSolution(satellites: Int?, hdop: Double?, altitude: Double?, separation: Double?,
                                 age: Double?, station: Int?) {
         fix.satellitesUsed = satellites ?? fix.satellitesUsed
-        fix.hdop = hdop ?? fix.hdop
+        mergeDilutions(pdop: nil, hdop: hdop, vdop: nil)
         fix.altitudeMSL = altitude ?? fix.altitudeMSL
         fix.geoidSeparation = separation ?? fix.geoidSeparation
         fix.differentialAge = age ?? fix.differentialAge

@@ -50,11 +50,13 @@ public struct Fix: Sendable, Hashable {
     /// Satellites used in the solution: GGA's or GNS's count, else the satellites the epoch's
     /// GSA sentences list; `nil` when the epoch had none of them.
     public var satellitesUsed: Int?
-    /// Horizontal dilution of precision.
+    /// Horizontal dilution of precision (the epoch's last GSA, GGA or GNS that gave one); `nil`
+    /// when the receiver gave none, or only a placeholder outside 0.01 to 89.99 (0.00, 99.00,
+    /// 99.99: "no fix").
     public var hdop: Double?
-    /// Vertical dilution of precision.
+    /// Vertical dilution of precision (GSA); `nil` as for ``hdop``.
     public var vdop: Double?
-    /// Position (3D) dilution of precision.
+    /// Position (3D) dilution of precision (GSA); `nil` as for ``hdop``.
     public var pdop: Double?
     /// The receiver's error estimates from GST (one standard deviation, metres).
     public var errors: PositionErrors?

@@ -130,9 +130,7 @@ extension GSA: TalkerSentence {
     var sentence: NMEASentence { .gsa(self) }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.fix.pdop = pdop ?? epoch.fix.pdop
-        epoch.fix.hdop = hdop ?? epoch.fix.hdop
-        epoch.fix.vdop = vdop ?? epoch.fix.vdop
+        epoch.mergeDilutions(pdop: pdop, hdop: hdop, vdop: vdop)
         epoch.mode.fixType(fixType)
         let system = systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? talker.constellation
         epoch.markUsed { used in
