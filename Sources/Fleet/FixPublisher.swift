@@ -152,8 +152,8 @@ public final class FixPublisher: @unchecked Sendable {
                     state.queue.append(topic: topic + "/sky", payload: writer.bytes, retain: false)
                 }
             case .fix(let fix):
-                if let sky = state.sky.finish() {
-                    GPSDJSON.writeSKY(sky, device: configuration.name, dilutionsOf: fix, to: &writer)
+                if let sky = state.sky.finish(with: fix) {
+                    GPSDJSON.writeSKY(sky, device: configuration.name, to: &writer)
                     state.queue.append(topic: topic + "/sky", payload: writer.bytes, retain: false)
                     writer.reset()
                 }

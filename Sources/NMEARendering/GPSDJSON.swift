@@ -34,19 +34,25 @@ public enum GPSDJSON {
         writer.endObject()
     }
 
-    /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, `nSat`, `uSat`, and `satellites`
-    /// with `PRN`, `gnssid`, `svid`, `sigid`, `el`, `az` (degrees), `ss` (dB-Hz) and `used`.
-    /// `device`, when given, follows `class`; with `fix` (the epoch's), its dilutions of
-    /// precision too (`vdop`, `hdop`, `pdop`, from GSA), where gpsd puts them.
-    public static func writeSKY(_ sky: Sky, device: String? = nil, dilutionsOf fix: Fix? = nil, to writer: inout JSONWriter) {
+    /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, its dilutions of precision (`vdop`,
+    /// `hdop`, `pdop`), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`,
+    /// `el`, `az` (degrees), `ss` (dB-Hz) and `used`. `device`, when given, follows `class`.
+    ///
+    /// A sky with no views has no `nSat` and no `satellites`, and its `uSat` is the receiver's
+    /// own count, left out when 0: as gpsd reports an epoch without GSV, and as libgps reads it
+    /// (the dilutions taken, the satellites it had kept).
+    public static func writeSKY(_ sky: Sky, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "SKY")
         if let device { writer.string("device", device) }
         if let time = sky.time { writer.time("time", time) }
-        if let fix {
-            writer.number("vdop", fix.vdop, decimals: 2)
-            writer.number("hdop", fix.hdop, decimals: 2)
-            writer.number("pdop", fix.pdop, decimals: 2)
+        writer.number("vdop", sky.vdop, decimals: 2)
+        writer.number("hdop", sky.hdop, decimals: 2)
+        writer.number("pdop", sky.pdop, decimals: 2)
+        guard !sky.views.isEmpty else {
+            if let used = sky.satellitesUsed, used > 0 { writer.integer("uSat", used) }
+            writer.endObject()
+            return
         }
         writer.integer("nSat", sky.satelliteCount)
         writer.integer("uSat", sky.usedCount)

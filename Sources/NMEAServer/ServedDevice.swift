@@ -283,8 +283,8 @@ final class ServedDevice: @unchecked Sendable {
             state.latestFix = fix
             state.seenNMEA = true
             state.lost = false
-            let sky = state.sky.finish()
-            if let sky { state.latestSky = sky }
+            let sky = state.sky.finish(with: fix)
+            if let sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
             return sky
         }
         let clients = watchers { $0.wantsJSON(from: path) }
@@ -292,7 +292,7 @@ final class ServedDevice: @unchecked Sendable {
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
         if let sky {
-            GPSDJSON.writeSKY(sky, device: path, dilutionsOf: fix, to: &writer)
+            GPSDJSON.writeSKY(sky, device: path, to: &writer)
             Self.appendLine(writer, to: &lines)
             writer.reset()
         }
@@ -332,6 +332,18 @@ final class ServedDevice: @unchecked Sendable {
         let clients = watchers { $0.wantsBytes(from: path) }
         guard !clients.isEmpty else { return }
         fanOut(ByteBufferAllocator().buffer(bytes: bytes), to: clients)
+    }
+
+    /// The sky `?POLL` reports after `sky`: `sky`, unless it has no views (its receiver sends
+    /// GSV only every few epochs) and `previous` had some, which are kept with `sky`'s dilutions,
+    /// as gpsd keeps its sky view until the next GSV.
+    static func latest(_ sky: Sky, after previous: Sky?) -> Sky {
+        guard sky.views.isEmpty, var kept = previous, !kept.views.isEmpty else { return sky }
+        kept.hdop = sky.hdop
+        kept.vdop = sky.vdop
+        kept.pdop = sky.pdop
+        kept.satellitesUsed = sky.satellitesUsed
+        return kept
     }
 
     /// `writer`'s object as one line of gpsd's output (CR LF: python3-gps parses nothing

@@ -45,7 +45,8 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
 
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
         latency.record(fix)
-        guard !isDone, fix.mode >= minimumMode else { return }
+        guard !isDone else { return }
+        guard fix.mode >= minimumMode else { return renderer.write(fix, to: output, printed: false) }
         printed.withLock { $0 = true }
         if let panel {
             panel.update(fix, to: output)
@@ -111,6 +112,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     /// reader has stopped.
     func flush() {
         panel?.close(to: output)
+        if !isDone { renderer.finish(to: output) }
         if let footer = format.footer { output.write(footer) }
         output.flush()
     }

@@ -6,11 +6,18 @@ import NMEAStream
 final class FixRenderer {
     let format: OutputFormat
     private var writer = JSONWriter()
+    /// The epoch's views, for the json format's one `SKY` an epoch.
+    private var skies = SkyAssembler()
 
     init(format: OutputFormat) { self.format = format }
 
-    /// Writes a fix (nothing for the `nmea` format, and for a GPX point with no position).
-    func write(_ fix: Fix, to output: BufferedOutput) {
+    /// Writes a fix (nothing for the `nmea` format, and for a GPX point with no position). In
+    /// the `json` format its epoch's `SKY` comes first, as gpsd sends it: the epoch's views
+    /// with the fix's dilutions (or the dilutions alone, for an epoch with no GSV). With
+    /// `printed` false (a fix the command does not print), only that `SKY`.
+    func write(_ fix: Fix, to output: BufferedOutput, printed: Bool = true) {
+        if format == .json, let sky = skies.finish(with: fix) { write(sky, to: output) }
+        guard printed else { return }
         switch format {
         case .json:
             writer.reset()
@@ -27,11 +34,23 @@ final class FixRenderer {
         }
     }
 
-    /// Writes a satellite view (a SKY line in the `json` format; nothing in the others).
+    /// Takes a satellite view (the `json` format's `SKY` lines; nothing in the others): a
+    /// `SKY` is written when a view starts another epoch's sky, for a receiver that reports
+    /// views without fixes.
     func write(_ view: SatelliteView, to output: BufferedOutput) {
-        guard format == .json else { return }
+        guard format == .json, let sky = skies.add(view) else { return }
+        write(sky, to: output)
+    }
+
+    /// At the end of the input: the views no fix completed, as a last `SKY`.
+    func finish(to output: BufferedOutput) {
+        guard format == .json, let sky = skies.finish() else { return }
+        write(sky, to: output)
+    }
+
+    private func write(_ sky: Sky, to output: BufferedOutput) {
         writer.reset()
-        GPSDJSON.writeSKY(view, to: &writer)
+        GPSDJSON.writeSKY(sky, to: &writer)
         writer.withBytes { output.writeLine($0) }
     }
 

@@ -58,12 +58,14 @@ struct ReplayCommand: ParsableCommand {
                 progress?.advance(chunk.count)
             }
         } catch {
+            renderer.finish(to: output)
             if let footer = format.footer { output.write(footer) }
             output.flush()
             printError(error.description)
             throw ExitCode.noInput
         }
         decoder.finish(handle)
+        renderer.finish(to: output)
         if let footer = format.footer { output.write(footer) }
         output.flush()
         if self.output.stats { StatisticsReport.print(decoder.statistics) }

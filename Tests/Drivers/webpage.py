@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The live page in a real browser (headless Chromium through Selenium), for the tests.
 
-usage: webpage.py ARTEFACTS DEVICE -- SERVE [ARGUMENT...]
+usage: webpage.py [--sky-only SECONDS] ARTEFACTS DEVICE -- SERVE [ARGUMENT...]
 
 Starts SERVE (`nmeastream serve DEVICE ... --listen 127.0.0.1:0 --http 127.0.0.1:0`), opens its
 page, and prints one JSON object of what it saw, for the Swift test to judge:
@@ -14,6 +14,10 @@ page, and prints one JSON object of what it saw, for the Swift test to judge:
 - whether the page has no horizontal scrolling at a phone's width;
 - whether the fix went grey (stale) once the server was gone, and whether the page
   reconnected by itself when the server came back on the same port.
+
+With --sky-only, once the page shows a fix it only watches the sky plot for SECONDS and
+reports the fewest and most marks it drew and what it said of the satellites and dilutions
+(for a receiver that sends GSV only every few epochs: SKYs with dilutions alone come between).
 
 Screenshots (desktop.png, phone.png) go to ARTEFACTS.
 """
@@ -117,6 +121,9 @@ def page_state(driver):
 
 def main():
     arguments = sys.argv[1:]
+    sky_only = None
+    if arguments[:1] == ["--sky-only"] and len(arguments) > 1:
+        sky_only, arguments = float(arguments[1]), arguments[2:]
     if len(arguments) < 4 or arguments[2] != "--":
         raise SystemExit(__doc__)
     artefacts, device, command = arguments[0], arguments[1], arguments[3:]
@@ -141,6 +148,16 @@ def main():
             return state["fields"].get("lat", "–") != "–" and len(state["marks"]) > 0
         report["showedFix"] = wait_for(shows_fix, 30)
         report["openWithPage"] = open_count(server.pid, device)
+        if sky_only is not None:
+            counts, deadline = [], time.time() + sky_only
+            while time.time() < deadline:
+                state = page_state(driver)
+                counts.append(len(state["marks"]))
+                time.sleep(0.1)
+            report["marksFewest"], report["marksMost"] = min(counts), max(counts)
+            report["page"] = page_state(driver)
+            print(json.dumps(report))
+            return
 
         # What a gpsd client gets, then the page once it has drawn the same epoch.
         sky, tpv = gpsd_reports(gpsd_port)

@@ -33,6 +33,33 @@ struct RenderingTests {
         #expect(GPSDJSON.sky(view) == #"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","nSat":3,"uSat":3,"satellites":[{"PRN":70,"gnssid":6,"svid":6,"sigid":1,"el":40.0,"az":150.0,"ss":36.0,"used":true},{"PRN":71,"gnssid":6,"svid":7,"sigid":1,"el":55.0,"az":250.0,"ss":39.0,"used":true},{"PRN":80,"gnssid":6,"svid":16,"sigid":1,"el":12.0,"az":330.0,"ss":28.0,"used":true}]}"#)
     }
 
+    @Test("an epoch with no GSV: a SKY with its dilutions and satellites used, no nSat and no satellites, as gpsd sends it")
+    func skyWithoutViews() throws {
+        var text = nmea("GPZDA,120000.00,05,06,2024,00,00")
+        text += nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,1,05,1.9,10.2,M,47.0,M,,")
+        text += nmea("GPGSA,A,3,05,13,15,18,23,,,,,,,,2.6,1.9,1.8")
+        text += nmea("GPGGA,120001.00,5200.0000,N,00400.0000,W,1,05,1.9,10.2,M,47.0,M,,")
+        var skies = SkyAssembler()
+        let fix = decode(text).fixes[0]
+        let sky = skies.finish(with: fix)
+        var writer = JSONWriter()
+        GPSDJSON.writeSKY(try #require(sky), device: "/dev/ttyACM0", to: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"class":"SKY","device":"/dev/ttyACM0","time":"2024-06-05T12:00:00.000Z","vdop":1.80,"hdop":1.90,"pdop":2.60,"uSat":5}"#)
+    }
+
+    @Test("a sky with views carries its epoch's dilutions")
+    func skyWithDilutions() throws {
+        let decoded = decode(try fixture("ublox-multi.nmea"))
+        var skies = SkyAssembler()
+        for view in decoded.views.prefix(while: { $0.time == decoded.fixes[0].time }) { _ = skies.add(view) }
+        let finished = skies.finish(with: decoded.fixes[0])
+        let sky = try #require(finished)
+        var writer = JSONWriter()
+        GPSDJSON.writeSKY(sky, to: &writer)
+        let line = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(line.hasPrefix(#"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","vdop":0.91,"hdop":0.62,"pdop":1.10,"nSat":14,"uSat":12,"satellites":[{"PRN":5,"#), "\(line)")
+    }
+
     @Test("strings are escaped")
     func escaping() {
         var writer = JSONWriter()

@@ -35,6 +35,28 @@ struct SkyAssemblerTests {
         #expect(second?.views.map(\.satelliteCount) == [2, 1])
         #expect(second?.usedCount == 0)
     }
+
+    @Test("the fix completes its epoch's sky with its dilutions and count used; with no view, those alone; with nothing, no sky")
+    func completedByTheFix() {
+        var fix = Fix()
+        fix.time = view(.gps, second: 3, satellites: []).time
+        fix.hdop = 0.9
+        fix.vdop = 1.3
+        fix.pdop = 1.6
+        fix.satellitesUsed = 10
+        var assembler = SkyAssembler()
+        _ = assembler.add(view(.gps, second: 3, satellites: [5, 13]))
+        let sky = assembler.finish(with: fix)
+        #expect(sky?.views.count == 1 && sky?.hdop == 0.9 && sky?.vdop == 1.3 && sky?.pdop == 1.6 && sky?.satellitesUsed == 10)
+        // The next epoch has no GSV: its sky is the fix's dilutions, at the fix's time.
+        fix.time = view(.gps, second: 4, satellites: []).time
+        let bare = assembler.finish(with: fix)
+        #expect(bare?.views.isEmpty == true && bare?.hdop == 0.9 && bare?.satellitesUsed == 10 && bare?.time == fix.time)
+        // No fix yet: no dilution, 0 used, as a receiver without a fix reports; nothing to say.
+        var noFix = Fix()
+        noFix.satellitesUsed = 0
+        #expect(assembler.finish(with: noFix) == nil)
+    }
 }
 
 private extension SatelliteView {

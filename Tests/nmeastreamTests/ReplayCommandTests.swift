@@ -3,17 +3,31 @@ import Testing
 
 @Suite("nmeastream replay")
 struct ReplayCommandTests {
-    @Test("json: a TPV line per epoch and a SKY line per satellite view")
+    @Test("json: a SKY then a TPV line per epoch, as gpsd sends them: the SKY with the epoch's dilutions, and its satellites when the receiver sent GSV")
     func json() throws {
         let result = try Command.run(["replay", "--format", "json", Command.fixture("sirf-cycle.nmea")])
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         let objects = try result.outputLines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        #expect(objects.filter { $0["class"] as? String == "TPV" }.count == 20)
-        #expect(objects.filter { $0["class"] as? String == "SKY" }.count == 4)
+        #expect(objects.map { $0["class"] as? String } == Array(repeating: ["SKY", "TPV"], count: 20).flatMap { $0 })
+        let skies = objects.filter { $0["class"] as? String == "SKY" }
+        #expect(skies.allSatisfy { $0["hdop"] as? Double == 1.1 && $0["uSat"] as? Int == 8 })
+        // The log has GSV every fifth epoch; the SKYs between have no nSat and no satellites.
+        #expect(skies.filter { $0["nSat"] != nil }.count == 4)
+        #expect(skies.filter { $0["satellites"] != nil }.count == 4)
         let first = try #require(objects.first { $0["class"] as? String == "TPV" })
         #expect(first["time"] as? String == "2014-12-31T03:07:19.000Z")
         #expect(first["mode"] as? Int == 3)
+    }
+
+    @Test("json: every constellation's views of an epoch in one SKY (cgps draws each SKY as the whole sky)")
+    func oneSkyPerEpoch() throws {
+        let result = try Command.run(["replay", "--format", "json", Command.fixture("ublox-multi.nmea")])
+        let objects = try result.outputLines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let skies = objects.filter { $0["class"] as? String == "SKY" }
+        #expect(skies.count == objects.filter { $0["class"] as? String == "TPV" }.count)
+        let gnssIDs = Set(((skies.first?["satellites"] as? [[String: Any]]) ?? []).compactMap { $0["gnssid"] as? Int })
+        #expect(gnssIDs.count > 1, "\(gnssIDs)")
     }
 
     @Test("standard input gives the same output as the file")

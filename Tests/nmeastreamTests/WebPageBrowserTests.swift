@@ -28,30 +28,7 @@ struct WebPageBrowserTests {
     @Test("the page shows the log's position and the last SKY's satellites, opens and closes the device, greys when the server is gone and reconnects",
           .enabled(if: hasBrowser, "chromium, chromium-driver or Selenium (pip install selenium) is missing"))
     func pageInChromium() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-web-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let device = folder + "/gps0"
-        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, Command.fixture("ublox-multi.nmea")])
-        defer {
-            simulator.terminate()
-            _ = simulator.waitForExit()
-        }
-        #expect(eventually { FileManager.default.fileExists(atPath: device) }, "the simulator's device")
-
-        let reportPath = folder + "/report.json", errorPath = folder + "/driver.err"
-        let browser = try ChildProcess("/usr/bin/env", [
-            "python3", Self.driver, Self.artefacts, device, "--",
-            Command.executable.path, "serve", device, "--speed", "9600", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
-        ], outputPath: reportPath, errorPath: errorPath)
-        let finished = eventually(seconds: 150) { !browser.isRunning }
-        if !finished { browser.terminate() }
-        let status = browser.waitForExit()
-        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        try #require(finished && status == 0, "the browser driver failed (\(status)):\n\(errors)")
-        let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
-        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
-
+        let report = try Self.runPage(playing: "ublox-multi.nmea")
         #expect(report["openBefore"] as? Int == 0, "no page, no watcher: the device is closed")
         #expect(report["showedFix"] as? Bool == true, "the page showed a fix")
         #expect(report["openWithPage"] as? Int == 1, "a page alone keeps the device open")
@@ -86,5 +63,45 @@ struct WebPageBrowserTests {
         for screenshot in ["desktop.png", "phone.png", "stale.png"] {
             #expect(FileManager.default.fileExists(atPath: Self.artefacts + "/" + screenshot), "\(screenshot) kept")
         }
+    }
+
+    @Test("a receiver with GSV every fifth epoch: the sky plot keeps its satellites through the SKYs with dilutions alone between",
+          .enabled(if: hasBrowser, "chromium, chromium-driver or Selenium (pip install selenium) is missing"))
+    func skyBetweenViews() throws {
+        // 7 s at one epoch a second: at least one round of four epochs without GSV.
+        let report = try Self.runPage(playing: "sirf-cycle.nmea", driverOptions: ["--sky-only", "7"])
+        #expect(report["showedFix"] as? Bool == true, "the page showed a fix")
+        #expect(report["marksFewest"] as? Int == 12 && report["marksMost"] as? Int == 12, "the log's 12 satellites, never fewer: \(report)")
+        let fields = try #require((report["page"] as? [String: Any])?["fields"] as? [String: String])
+        #expect(fields["satellites"] == "8 used of 12 seen")
+        #expect(fields["dop"] == "1.1 / 1.5 / 1.8", "HDOP / VDOP / PDOP of the log's GSA")
+    }
+
+    /// Plays `fixture` through `simulate`, and has the driver open the page of a `serve` of it;
+    /// returns what the driver reported.
+    static func runPage(playing fixture: String, driverOptions: [String] = []) throws -> [String: Any] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-web-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let device = folder + "/gps0"
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, Command.fixture(fixture)])
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: device) }, "the simulator's device")
+
+        let reportPath = folder + "/report.json", errorPath = folder + "/driver.err"
+        let browser = try ChildProcess("/usr/bin/env", ["python3", driver] + driverOptions + [
+            artefacts, device, "--",
+            Command.executable.path, "serve", device, "--speed", "9600", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+        ], outputPath: reportPath, errorPath: errorPath)
+        let finished = eventually(seconds: 150) { !browser.isRunning }
+        if !finished { browser.terminate() }
+        let status = browser.waitForExit()
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        try #require(finished && status == 0, "the browser driver failed (\(status)):\n\(errors)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
     }
 }

@@ -1,28 +1,63 @@
-/// Every satellite in view at one epoch, over every constellation and signal: the union of the
-/// epoch's ``SatelliteView``s, as gpsd's `SKY` reports it (clients such as cgps and xgps draw
-/// each `SKY` as the whole sky, so one view per constellation would show only the last).
+/// Every satellite in view at one epoch, over every constellation and signal (the union of the
+/// epoch's ``SatelliteView``s), and the epoch's dilutions of precision: what gpsd's `SKY`
+/// reports (clients such as cgps and xgps draw each `SKY` as the whole sky, so one view per
+/// constellation would show only the last).
+///
+/// A sky with no views is an epoch whose receiver said nothing of the satellites in view (no
+/// GSV, as many send only GGA and GSA, or GSV every few epochs) but gave its dilutions or the
+/// count of satellites used: gpsd reports those in a `SKY` of their own, and clients take its
+/// dilutions while keeping the satellites they have.
 public struct Sky: Sendable, Hashable {
-    /// The epoch's views, in the order they completed; never empty.
+    /// The epoch's views, in the order they completed; empty for an epoch that had none.
     public var views: [SatelliteView]
+    /// The UTC time of the epoch: its views' (the first that knew it), else its fix's; `nil`
+    /// when neither knew it.
+    public var time: UTCTime?
+    /// Horizontal dilution of precision, from the epoch's fix (``Fix/hdop``); `nil` when the
+    /// receiver did not report it.
+    public var hdop: Double?
+    /// Vertical dilution of precision (GSA); `nil` when not reported.
+    public var vdop: Double?
+    /// Position (3D) dilution of precision (GSA); `nil` when not reported.
+    public var pdop: Double?
+    /// How many satellites the epoch's fix used, as the receiver counted them (GGA, GNS, or the
+    /// GSA list); `nil` when it did not say.
+    public var satellitesUsed: Int?
 
-    /// The sky of `views`.
-    public init(views: [SatelliteView]) { self.views = views }
-
-    /// The UTC time of the epoch; `nil` when none of its views knew it.
-    public var time: UTCTime? { views.lazy.compactMap(\.time).first }
+    /// The sky of `views`, with no dilutions.
+    public init(views: [SatelliteView]) {
+        self.views = views
+        time = views.lazy.compactMap(\.time).first
+    }
 
     /// How many satellites are listed, over every view (a satellite heard on two signals counts
     /// twice, once per signal, as gpsd lists it).
     public var satelliteCount: Int { views.reduce(0) { $0 + $1.satellites.count } }
 
-    /// How many of them were used in the fix.
+    /// How many of the listed satellites were used in the fix.
     public var usedCount: Int { views.reduce(0) { $0 + $1.usedCount } }
+
+    /// Whether it has nothing to report: no view, no dilution, and no satellite used (a count
+    /// of 0, as a receiver with no fix reports, says nothing either, as gpsd takes it).
+    public var isEmpty: Bool { views.isEmpty && hdop == nil && vdop == nil && pdop == nil && (satellitesUsed ?? 0) == 0 }
+
+    /// The sky completed with `fix`'s dilutions, count of satellites used and, when its views
+    /// had none, time.
+    func completed(by fix: Fix) -> Sky {
+        var sky = self
+        sky.time = time ?? fix.time
+        sky.hdop = fix.hdop
+        sky.vdop = fix.vdop
+        sky.pdop = fix.pdop
+        sky.satellitesUsed = fix.satellitesUsed
+        return sky
+    }
 }
 
 /// Gathers satellite views into skies, one per epoch.
 ///
-/// A sky is complete when the epoch's fix comes (``finish()``, called before the fix is
-/// reported), or, for a receiver that reports views without fixes, when a view comes that
+/// A sky is complete when the epoch's fix comes (``finish(with:)``, called before the fix is
+/// reported, which also gives it the fix's dilutions), or, for a receiver that reports views without fixes, when a view comes that
 /// belongs to another epoch: another time, or a talker and signal already in the sky (the
 /// receiver has started its next round).
 public struct SkyAssembler: Sendable {
@@ -42,11 +77,21 @@ public struct SkyAssembler: Sendable {
         return completed
     }
 
-    /// The sky gathered so far, if any, which the epoch's fix completes.
+    /// The views gathered so far, if any, as a sky (at the end of the input, where no fix
+    /// will come).
     public mutating func finish() -> Sky? {
         guard !pending.isEmpty else { return nil }
         defer { pending.removeAll(keepingCapacity: true) }
         return Sky(views: pending)
+    }
+
+    /// The epoch's sky, which its fix completes: the views gathered so far (none when the
+    /// receiver sent no GSV this epoch) with the fix's dilutions and count of satellites used;
+    /// `nil` when there is nothing of that to report.
+    public mutating func finish(with fix: Fix) -> Sky? {
+        let sky = Sky(views: pending).completed(by: fix)
+        pending.removeAll(keepingCapacity: true)
+        return sky.isEmpty ? nil : sky
     }
 
     private func startsAnother(_ view: SatelliteView, after last: SatelliteView) -> Bool {

@@ -96,7 +96,10 @@ enum PageScript {
           case "SKY": {
             if (!report.device) break;
             const entry = device(report.device);
-            entry.sky = report;
+            // A SKY with no nSat has an epoch's dilutions alone (no GSV that epoch): the
+            // satellites already drawn stay, as libgps keeps them.
+            entry.sky = "nSat" in report || !entry.sky ? report
+              : { ...report, nSat: entry.sky.nSat, satellites: entry.sky.satellites };
             if (report.device === selected) { drawSky(entry); drawSignals(entry); drawFix(entry); }
             break;
           }
@@ -118,7 +121,8 @@ enum PageScript {
         setText("speed", number(tpv.speed) ? `${tpv.speed.toFixed(2)} m/s · ${(tpv.speed * 3.6).toFixed(1)} km/h` : "–");
         setText("track", fixed(tpv.track, 1, "°"));
         setText("climb", fixed(tpv.climb, 2, " m/s"));
-        setText("satellites", number(sky.uSat) ? `${sky.uSat} used of ${sky.nSat} seen` : "–");
+        setText("satellites", !number(sky.uSat) ? "–"
+          : number(sky.nSat) ? `${sky.uSat} used of ${sky.nSat} seen` : `${sky.uSat} used`);
         setText("dop", [sky.hdop, sky.vdop, sky.pdop].some(number)
           ? [sky.hdop, sky.vdop, sky.pdop].map((value) => fixed(value, 1)).join(" / ") : "–");
         setText("errors", [tpv.eph, tpv.epv].some(number)
