@@ -8,7 +8,9 @@ public enum GPSDJSON {
     /// Writes `fix` as a gpsd `TPV` object: `class`, `mode`, `status` (when not a plain fix),
     /// `time`, `lat`, `lon` (degrees), `altHAE`, `altMSL`, `geoidSep` (metres), `speed`, `climb`
     /// (m/s), `track`, `magvar` (degrees), `eph`, `epx`, `epy`, `epv` (metres, from GST, one
-    /// standard deviation). `device`, when given, follows `class`, as gpsd's server sends it.
+    /// standard deviation), `dgpsAge` (seconds since the last differential correction) and
+    /// `dgpsSta` (the reference station). `device`, when given, follows `class`, as gpsd's
+    /// server sends it.
     public static func writeTPV(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "TPV")
@@ -31,11 +33,14 @@ public enum GPSDJSON {
             writer.number("epy", errors.latitude, decimals: 3)
             writer.number("epv", errors.altitude, decimals: 3)
         }
+        writer.number("dgpsAge", fix.differentialAge, decimals: 1)
+        if let station = fix.differentialStation { writer.integer("dgpsSta", station) }
         writer.endObject()
     }
 
     /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, its dilutions of precision (`vdop`,
-    /// `hdop`, `pdop`), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`,
+    /// `hdop`, `pdop`), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`
+    /// (gpsd's numbering, ``sigid(nmeaSignalID:constellation:)``, left out when 0 as gpsd does),
     /// `el`, `az` (degrees), `ss` (dB-Hz) and `used`. `device`, when given, follows `class`.
     ///
     /// A sky with no views has no `nSat` and no `satellites`, and its `uSat` is the receiver's
@@ -67,7 +72,10 @@ public enum GPSDJSON {
                 } else {
                     writer.integer("PRN", satellite.nmeaID)
                 }
-                if let signal = view.signalID { writer.integer("sigid", signal) }
+                if let signal = view.signalID, let constellation = satellite.id?.constellation ?? view.talker.constellation,
+                   let sigid = sigid(nmeaSignalID: signal, constellation: constellation), sigid != 0 {
+                    writer.integer("sigid", sigid)
+                }
                 writer.number("el", satellite.elevation, decimals: 1)
                 writer.number("az", satellite.azimuth, decimals: 1)
                 writer.number("ss", satellite.snr, decimals: 1)

@@ -143,8 +143,9 @@ struct RealClientTests {
         var screen = ""
         let deadline = Date().addingTimeInterval(15)
         // The fixture's fix (52.123456783 N, 4.321098767 E, GGA quality 2), and its sky: one SKY
-        // for the epoch's four constellations, 14 satellites of which 12 used.
-        let expected = ["52.12345678 N", "4.32109877 E", "3D DGPS FIX", "Seen 14/Used 12", "GP  5", "GL  6", "GA  47", "BD 11"]
+        // for the epoch's four constellations, 14 satellites of which 12 used. cgps writes a
+        // signal's u-blox number after the svid: nothing for Galileo E1 (0), 2 for BeiDou B2I.
+        let expected = ["52.12345678 N", "4.32109877 E", "3D DGPS FIX", "Seen 14/Used 12", "GP  5", "GL  6", "GA  4  304", "BD 112 411"]
         while Date() < deadline {
             screen = try run(Self.tmux, ["-L", socket, "capture-pane", "-p"]).output
             if expected.allSatisfy(screen.contains) { break }

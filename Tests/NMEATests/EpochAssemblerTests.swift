@@ -76,6 +76,21 @@ struct EpochAssemblerTests {
         #expect(dilutions(gsa: "2.6,0.00,1.8", gga: "1.9") == (2.6, 1.9, 1.8))
     }
 
+    @Test("differential age and station are taken together: both given and not both zero, as gpsd takes them")
+    func differentialCorrections() {
+        func corrections(_ fields: String) -> (Double?, Int?) {
+            var text = nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,2,08,0.9,10.2,M,47.0,M,\(fields)")
+            text += nmea("GPGGA,120001.00,5200.0000,N,00400.0000,W,2,08,0.9,10.2,M,47.0,M,,")
+            let fix = decode(text).fixes.first
+            return (fix?.differentialAge, fix?.differentialStation)
+        }
+        #expect(corrections("6.6,0133") == (6.6, 133))
+        #expect(corrections("18.8,0000") == (18.8, 0))
+        #expect(corrections(",0000") == (nil, nil), "a station alone: no corrections")
+        #expect(corrections("0.0,0000") == (nil, nil), "both zero: no corrections")
+        #expect(corrections("3.0,") == (nil, nil))
+    }
+
     @Test("receivers that send no RMC: GGA alone gives fixes, with a time once a date is known")
     func noRMC() {
         var text = ""

@@ -22,6 +22,14 @@ struct RenderingTests {
         #expect(GPSDJSON.tpv(fixes[2]) == #"{"class":"TPV","mode":3,"status":3,"time":"2024-06-05T12:00:01.000Z","lat":52.000000000,"lon":-4.000000000,"altHAE":57.700,"altMSL":10.700,"geoidSep":47.000,"speed":0.000,"climb":0.500,"eph":0.050,"epx":0.040,"epy":0.030,"epv":0.031}"#)
     }
 
+    @Test("TPV with the differential corrections' age and station, as gpsd names them")
+    func tpvDifferential() {
+        var text = nmea("GNGGA,132819.60,4134.49795459,N,09345.03431408,W,2,10,0.9,278.161,M,-31.442,M,6.6,0133")
+        text += nmea("GNGGA,132819.70,4134.49795443,N,09345.03431421,W,2,10,0.9,278.161,M,-31.442,M,6.6,0133")
+        let fix = decode(text).fixes[0]
+        #expect(GPSDJSON.tpv(fix).hasSuffix(#","dgpsAge":6.6,"dgpsSta":133}"#), "\(GPSDJSON.tpv(fix))")
+    }
+
     @Test("a fix with nothing known has only its class and mode")
     func emptyTPV() {
         #expect(GPSDJSON.tpv(Fix()) == #"{"class":"TPV","mode":0}"#)
@@ -30,7 +38,28 @@ struct RenderingTests {
     @Test("SKY lists satellites with gpsd's numbering")
     func sky() throws {
         let view = try #require(decode(try fixture("ublox-multi.nmea")).views.dropFirst().first)
-        #expect(GPSDJSON.sky(view) == #"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","nSat":3,"uSat":3,"satellites":[{"PRN":70,"gnssid":6,"svid":6,"sigid":1,"el":40.0,"az":150.0,"ss":36.0,"used":true},{"PRN":71,"gnssid":6,"svid":7,"sigid":1,"el":55.0,"az":250.0,"ss":39.0,"used":true},{"PRN":80,"gnssid":6,"svid":16,"sigid":1,"el":12.0,"az":330.0,"ss":28.0,"used":true}]}"#)
+        #expect(GPSDJSON.sky(view) == #"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","nSat":3,"uSat":3,"satellites":[{"PRN":70,"gnssid":6,"svid":6,"el":40.0,"az":150.0,"ss":36.0,"used":true},{"PRN":71,"gnssid":6,"svid":7,"el":55.0,"az":250.0,"ss":39.0,"used":true},{"PRN":80,"gnssid":6,"svid":16,"el":12.0,"az":330.0,"ss":28.0,"used":true}]}"#)
+    }
+
+    @Test("sigid in gpsd's numbering (u-blox's, not NMEA's), left out when 0 as gpsd does")
+    func signalIDs() {
+        func sigid(_ talker: Talker, signal: Int, satellite nmeaID: Int) -> String {
+            let satellite = Satellite(id: SatelliteID(nmeaID: nmeaID, constellation: talker.constellation), nmeaID: nmeaID)
+            let line = GPSDJSON.sky(SatelliteView(talker: talker, signalID: signal, satellites: [satellite]))
+            return line.firstMatch(of: /"sigid":(\d+)/).map { String($0.1) } ?? "none"
+        }
+        #expect(sigid(.gps, signal: 1, satellite: 5) == "none", "L1 C/A: 0")
+        #expect(sigid(.gps, signal: 6, satellite: 5) == "3", "L2 CL")
+        #expect(sigid(.gps, signal: 8, satellite: 5) == "7", "L5 Q")
+        #expect(sigid(.gps, signal: 2, satellite: 5) == "none", "L1 P(Y): no u-blox number")
+        #expect(sigid(.gps, signal: 1, satellite: 46) == "none", "an SBAS satellite in a GPS group: L1 C/A")
+        #expect(sigid(.glonass, signal: 3, satellite: 70) == "2", "L2 OF")
+        #expect(sigid(.galileo, signal: 1, satellite: 5) == "3", "E5 aI")
+        #expect(sigid(.galileo, signal: 2, satellite: 5) == "5", "E5 bI")
+        #expect(sigid(.galileo, signal: 7, satellite: 5) == "none", "E1 B/C: E1 C, 0")
+        #expect(sigid(.beidou, signal: 0xB, satellite: 5) == "2", "B2I D1")
+        #expect(sigid(.beidou, signal: 5, satellite: 5) == "7", "B2a")
+        #expect(sigid(.qzss, signal: 7, satellite: 1) == "8", "L5 I")
     }
 
     @Test("an epoch with no GSV: a SKY with its dilutions and satellites used, no nSat and no satellites, as gpsd sends it")

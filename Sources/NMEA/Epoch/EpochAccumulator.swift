@@ -59,8 +59,12 @@ struct EpochAccumulator: Sendable {
         mergeDilutions(pdop: nil, hdop: hdop, vdop: nil)
         fix.altitudeMSL = altitude ?? fix.altitudeMSL
         fix.geoidSeparation = separation ?? fix.geoidSeparation
-        fix.differentialAge = age ?? fix.differentialAge
-        fix.differentialStation = station ?? fix.differentialStation
+        // Age and station describe the corrections together: receivers without corrections
+        // send the station alone ("0000"), or both zero; gpsd takes them so too.
+        if let age, let station, age > 0 || station > 0 {
+            fix.differentialAge = age
+            fix.differentialStation = station
+        }
     }
 
     /// Marks satellites used, for a GSA: the epoch's first GSA (even one that names none)

@@ -60,9 +60,10 @@ public struct Fix: Sendable, Hashable {
     public var pdop: Double?
     /// The receiver's error estimates from GST (one standard deviation, metres).
     public var errors: PositionErrors?
-    /// Age of differential corrections, seconds.
+    /// Age of the differential corrections, seconds (GGA, GNS); `nil` unless the receiver gave
+    /// both the age and the station, not both zero.
     public var differentialAge: Double?
-    /// Differential reference station.
+    /// The differential reference station (GGA, GNS); `nil` as for ``differentialAge``.
     public var differentialStation: Int?
     /// NMEA 4.10 navigational status.
     public var navigationalStatus: NavigationalStatus?
