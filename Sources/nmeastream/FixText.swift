@@ -20,4 +20,3 @@ enum FixText {
         return parts.joined(separator: "  ")
     }
 }
-

@@ -8,15 +8,9 @@ struct FootprintTests {
     /// needs more than FoundationEssentials, which the argument parser links anyway.
     @Test("links FoundationEssentials only: not Foundation, its internationalisation or ICU")
     func noFullFoundation() throws {
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [Command.executable.path]
-        let pipe = Pipe()
-        ldd.standardOutput = pipe
-        try ldd.run()
-        let libraries = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
-        #expect(ldd.terminationStatus == 0)
+        let ldd = try Command.run([], launcher: ["/usr/bin/ldd"])
+        let libraries = ldd.output
+        #expect(ldd.status == 0)
         #expect(libraries.contains("libudev.so"), "ldd listed: \(libraries)")
         for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
             #expect(!libraries.contains(library), "nmeastream links \(library)")

@@ -57,9 +57,9 @@ public struct Sky: Sendable, Hashable {
 /// Gathers satellite views into skies, one per epoch.
 ///
 /// A sky is complete when the epoch's fix comes (``finish(with:)``, called before the fix is
-/// reported, which also gives it the fix's dilutions), or, for a receiver that reports views without fixes, when a view comes that
-/// belongs to another epoch: another time, or a talker and signal already in the sky (the
-/// receiver has started its next round).
+/// reported, which also gives it the fix's dilutions), or, for a receiver that reports views
+/// without fixes, when a view comes that belongs to another epoch: another time, or a talker
+/// and signal already in the sky (the receiver has started its next round).
 public struct SkyAssembler: Sendable {
     private var pending: [SatelliteView] = []
 
@@ -89,8 +89,7 @@ public struct SkyAssembler: Sendable {
     /// receiver sent no GSV this epoch) with the fix's dilutions and count of satellites used;
     /// `nil` when there is nothing of that to report.
     public mutating func finish(with fix: Fix) -> Sky? {
-        let sky = Sky(views: pending).completed(by: fix)
-        pending.removeAll(keepingCapacity: true)
+        let sky = (finish() ?? Sky(views: [])).completed(by: fix)
         return sky.isEmpty ? nil : sky
     }
 
