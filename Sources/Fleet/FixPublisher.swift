@@ -31,6 +31,9 @@ public final class FixPublisher: @unchecked Sendable {
         public var queueCapacity: Int = 64 << 20
         /// How many messages may wait for their acknowledgement at once.
         public var window: Int = 64
+        /// Told once, with the reason, if the broker cannot be reached at start (it is tried
+        /// again with the backoff while messages wait in the queue).
+        public var waiting: (@Sendable (String) -> Void)?
 
         /// A configuration publishing as `name` to `url`.
         public init(url: MQTTURL, name: String) {
@@ -96,6 +99,7 @@ public final class FixPublisher: @unchecked Sendable {
         handlers.disconnected = { [weak self] in self?.disconnected() }
         handlers.published = { [weak self] messageID in self?.acknowledged(messageID) }
         handlers.fatal = { [weak self] text in self?.refused(text) }
+        if let waiting = configuration.waiting { handlers.waiting = waiting }
         connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
                                               password: configuration.password, caFile: configuration.caFile), handlers: handlers)
     }

@@ -7,12 +7,16 @@ import Synchronization
 /// ``FixPublisher``s publish, each tagged with its vehicle, repeats dropped (QoS 1 may
 /// deliver a message twice), malformed messages counted and skipped.
 ///
+/// The vehicle is the topic level before `tpv` or `sky`, the name the broker's access rules
+/// protect, never what the payload says (``FleetReportFilter`` says what is taken).
+///
 /// With a client ID, the broker keeps the subscriber's session while it is away (QoS 1), and
 /// delivers what was published meanwhile when it comes back.
 public final class FleetSubscriber: @unchecked Sendable {
     /// One report, as published.
     public struct Report: Sendable {
-        /// The vehicle (`device` in the JSON, the topic level before `tpv` or `sky`).
+        /// The vehicle: the topic level before `tpv` or `sky` (its `device` in the JSON is
+        /// the same, or absent). Any Unicode text: escape it for the format it is printed in.
         public var vehicle: String
         /// `TPV` or `SKY`.
         public var reportClass: String
@@ -30,8 +34,12 @@ public final class FleetSubscriber: @unchecked Sendable {
         public var delivered = 0
         /// Repeats of a report already delivered (the same vehicle, time and bytes): dropped.
         public var repeats = 0
-        /// Messages that are not a gpsd JSON report: skipped.
+        /// Messages that are not a gpsd JSON report of their topic's vehicle
+        /// (``FleetReportFilter``): skipped.
         public var malformed = 0
+        /// Vehicles forgotten to stay within ``FleetReportFilter/maximumVehicles`` (a repeat of
+        /// a forgotten vehicle's report is delivered again).
+        public var vehiclesForgotten = 0
         /// Why the broker refused the connection, if it did.
         public var refusal: String?
         public var connected = false
@@ -47,15 +55,21 @@ public final class FleetSubscriber: @unchecked Sendable {
     /// Used on libmosquitto's network thread only, one message at a time.
     private let decoder = JSONDecoder()
 
+    /// How many vehicles it remembers reports of.
+    public static var maximumVehicles: Int { FleetReportFilter.maximumVehicles }
+    /// The longest vehicle name taken, in bytes.
+    public static var maximumNameLength: Int { FleetReportFilter.maximumNameLength }
+
     private struct State {
         var counts = Counts()
-        /// Per vehicle, the reports delivered lately, oldest first.
-        var seen: [String: (keys: Set<String>, order: [String])] = [:]
+        var filter = FleetReportFilter()
     }
 
     /// A subscriber of `url`; with `clientID`, a persistent session. `skies` also takes the
-    /// `SKY` reports. `deliver` is called on libmosquitto's network thread.
+    /// `SKY` reports. `deliver` is called on libmosquitto's network thread; `waiting` once,
+    /// with the reason, if the broker cannot be reached at start (it is tried again).
     public init(url: MQTTURL, clientID: String?, password: String? = nil, caFile: String? = nil, skies: Bool = false,
+                waiting: @escaping @Sendable (String) -> Void = { _ in },
                 deliver: @escaping @Sendable (Report) -> Void) throws(MQTTError) {
         filters = url.hasWildcards ? [url.topic] : [url.topic + "/+/tpv"] + (skies ? [url.topic + "/+/sky"] : [])
         self.deliver = deliver
@@ -63,6 +77,7 @@ public final class FleetSubscriber: @unchecked Sendable {
         handlers.connected = { [weak self] in self?.connected() }
         handlers.disconnected = { [weak self] in self?.state.withLock { $0.counts.connected = false } }
         handlers.message = { [weak self] topic, payload in self?.received(topic: topic, payload: payload) }
+        handlers.waiting = waiting
         handlers.fatal = { [weak self] text in
             self?.state.withLock { $0.counts.refusal = text }
             self?.refused.signal()
@@ -94,36 +109,17 @@ public final class FleetSubscriber: @unchecked Sendable {
     }
 
     private func received(topic: String, payload: [UInt8]) {
-        guard let object = try? decoder.decode(ReportObject.self, from: Data(payload)),
-              let reportClass = object.reportClass, reportClass == "TPV" || reportClass == "SKY",
-              let json = String(validating: payload, as: UTF8.self), !json.contains("\n") else {
-            state.withLock { $0.counts.malformed += 1 }
-            return
-        }
-        let levels = topic.split(separator: "/")
-        let vehicle = object.device ?? (levels.count >= 2 ? String(levels[levels.count - 2]) : topic)
-        let time = object.time
-        let fresh = state.withLock { state -> Bool in
-            // A repeat is the same vehicle, time and bytes (QoS 1 delivers the very message
-            // again); a report revised for the same time differs, and is delivered. Reports
-            // without a time cannot be told apart from their repeats: all delivered.
-            if let time {
-                let key = reportClass + " " + time + " " + json
-                var seen = state.seen[vehicle] ?? ([], [])
-                guard !seen.keys.contains(key) else {
-                    state.counts.repeats += 1
-                    return false
-                }
-                seen.keys.insert(key)
-                seen.order.append(key)
-                if seen.order.count > 4096 { seen.keys.remove(seen.order.removeFirst()) }
-                state.seen[vehicle] = seen
+        let report = state.withLock { state -> Report? in
+            let outcome = state.filter.take(topic: topic, payload: payload, decoder: decoder)
+            switch outcome {
+            case .deliver: state.counts.delivered += 1
+            case .repeated: state.counts.repeats += 1
+            case .malformed: state.counts.malformed += 1
             }
-            state.counts.delivered += 1
-            return true
+            state.counts.vehiclesForgotten = state.filter.vehiclesForgotten
+            if case .deliver(let report) = outcome { return report }
+            return nil
         }
-        guard fresh else { return }
-        deliver(Report(vehicle: vehicle, reportClass: reportClass, time: time, json: json,
-                       fix: reportClass == "TPV" ? object.fix : nil))
+        if let report { deliver(report) }
     }
 }

@@ -1,9 +1,17 @@
 import CMosquitto
+import CPlatform
+import Dispatch
+import NMEAStream
 import Synchronization
 
 /// One connection to an MQTT broker through Eclipse's libmosquitto, on libmosquitto's own
 /// network thread (`mosquitto_loop_start`): it connects in the background, reconnects with
 /// a backoff of 1 s doubling to 30 s (no busy loop), and calls the handlers on that thread.
+///
+/// The first connection is tried with the same backoff, on a queue of its own, until it is
+/// made: libmosquitto's network thread tries again only a connection it once had, so a
+/// broker (or a network, or a name server) that is not there at start would otherwise never
+/// be tried again.
 /// A thin wrapper: what to publish and when is ``FixPublisher``'s business.
 final class MQTTConnection: @unchecked Sendable {
     struct Options {
@@ -30,6 +38,8 @@ final class MQTTConnection: @unchecked Sendable {
         var fatal: @Sendable (String) -> Void = { _ in }
         /// A message arrived: its topic and payload.
         var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
+        /// The first connection failed (why), told once: it is tried again with the backoff.
+        var waiting: @Sendable (String) -> Void = { _ in }
     }
 
     private let handle: OpaquePointer
@@ -37,6 +47,9 @@ final class MQTTConnection: @unchecked Sendable {
     private let history = Mutex((connected: false, fatalTold: false))
     private let handlers: Handlers
     private let options: Options
+    /// Where the first connection is tried; its retries, until made or stopped.
+    private let connecting = DispatchQueue(label: "nmeastream.mqtt.connect")
+    private let attempts = Mutex((stopped: false, loopStarted: false, told: false))
 
     /// libmosquitto's one-time set-up, done before the first client.
     private static let libraryReady: Void = { mosquitto_lib_init() }()
@@ -98,15 +111,33 @@ final class MQTTConnection: @unchecked Sendable {
         guard code == MOSQ_ERR_SUCCESS.rawValue else { throw .library("\(what): \(String(cString: mosquitto_strerror(code)))") }
     }
 
-    /// Starts connecting, in the background; a broker that is not there yet is tried again
-    /// with the backoff.
+    /// Starts connecting, in the background; a broker that is not there yet (refused,
+    /// unreachable, its name not found) is tried again with the backoff, and
+    /// ``Handlers/waiting`` told once.
     func start() throws(MQTTError) {
+        connecting.async { [self] in attempt(delay: 1) }
+    }
+
+    private func attempt(delay: Int) {
+        guard !attempts.withLock({ $0.stopped }) else { return }
         let code = mosquitto_connect_async(handle, options.url.host, Int32(options.url.port), options.keepAlive)
-        // Refused at once (no broker listening yet): the network thread tries again.
-        if code != MOSQ_ERR_SUCCESS.rawValue, code != MOSQ_ERR_ERRNO.rawValue {
-            throw .library("cannot connect to \(options.url.host):\(options.url.port): \(String(cString: mosquitto_strerror(code)))")
+        if code == MOSQ_ERR_SUCCESS.rawValue {
+            let started = attempts.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.loopStarted = mosquitto_loop_start(handle) == MOSQ_ERR_SUCCESS.rawValue
+                return state.loopStarted
+            }
+            if !started, !attempts.withLock({ $0.stopped }) { tellFatal("cannot start libmosquitto's network thread") }
+            return
         }
-        try check(mosquitto_loop_start(handle), "the network thread")
+        let reason = code == MOSQ_ERR_ERRNO.rawValue ? Errno.current.description : String(cString: mosquitto_strerror(code))
+        let first = attempts.withLock { state -> Bool in
+            defer { state.told = true }
+            return !state.told
+        }
+        if first { handlers.waiting("cannot connect to \(options.url.host):\(options.url.port): \(reason)") }
+        // A retry that comes after stop() does nothing.
+        connecting.asyncAfter(deadline: .now() + .seconds(delay)) { [weak self] in self?.attempt(delay: min(delay * 2, 30)) }
     }
 
     /// Publishes `payload` to `topic` at QoS 1; the message ID the acknowledgement will carry,
@@ -122,10 +153,16 @@ final class MQTTConnection: @unchecked Sendable {
         _ = mosquitto_subscribe(handle, nil, filter, 1)
     }
 
-    /// Disconnects and stops the network thread.
+    /// Disconnects and stops the network thread (or the first connection's retries).
     func stop() {
+        let loopStarted = attempts.withLock { state in
+            state.stopped = true
+            return state.loopStarted
+        }
+        // An attempt under way finishes first: then nothing starts after this.
+        connecting.sync {}
         mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        if loopStarted { mosquitto_loop_stop(handle, false) }
     }
 
     private func connected(_ code: Int32) {

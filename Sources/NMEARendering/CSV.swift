@@ -28,4 +28,12 @@ public enum CSV {
         cells.append(cell(fix.pdop, 2))
         return cells.joined(separator: ",") + "\n"
     }
+
+    /// `text` (a name from outside) as one cell: its control characters escaped
+    /// (``printable(_:)``), quoted when it holds a comma or a quote.
+    public static func cell(_ text: String) -> String {
+        let text = printable(text)
+        guard text.contains(where: { $0 == "," || $0 == "\"" }) else { return text }
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
 }

@@ -44,10 +44,11 @@ public enum GPX {
         return text + "</trkpt>\n"
     }
 
-    /// `text` with XML's five special characters escaped.
+    /// `text` with XML's five special characters escaped, and the characters XML cannot hold
+    /// at all (controls) written as ``printable(_:)`` writes them.
     static func escaped(_ text: String) -> String {
         var result = ""
-        for character in text {
+        for character in printable(text) {
             switch character {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fleet
 import FoundationEssentials
+import NMEAStream
 
 /// The broker options `publish` and `subscribe` share: the URL, the password's sources, TLS.
 struct BrokerOptions: ParsableArguments {
@@ -46,6 +47,20 @@ struct BrokerOptions: ParsableArguments {
         _ = try parsedURL()
         if passwordVariable != nil, passwordFile != nil { throw ValidationError("give --password-env or --password-file, not both") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file: cannot read \(caFile)") }
+    }
+}
+
+/// Checks a name that goes to the broker: a publisher's vehicle name (a topic level) or a
+/// client ID. In a topic level, `+`, `#` and `/` would make the topic a filter or another topic (the broker
+/// then drops every message, or the vehicle shows as another), a control character is not
+/// allowed in MQTT's strings, and a subscriber refuses a name past 256 bytes.
+func validateBrokerName(_ name: String, option: String, isTopicLevel: Bool) throws {
+    guard !name.isEmpty else { throw ValidationError("\(option) cannot be empty") }
+    guard name.utf8.count <= FleetSubscriber.maximumNameLength else {
+        throw ValidationError("\(option) is longer than \(FleetSubscriber.maximumNameLength) bytes")
+    }
+    if let bad = name.unicodeScalars.first(where: { (isTopicLevel && "+#/".unicodeScalars.contains($0)) || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        throw ValidationError("\(option) cannot hold \(printable(String(bad)).debugDescription): \(isTopicLevel ? "MQTT reads + and # in a topic as wildcards and / as a level, and allows" : "MQTT allows") no control characters")
     }
 }
 

@@ -56,6 +56,7 @@ struct PublishCommand: ParsableCommand {
         if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
         if !(drainTimeout >= 0) { throw ValidationError("--drain-timeout must be 0 or more") }
         if try broker.parsedURL().hasWildcards { throw ValidationError("a publisher's topic cannot hold + or #") }
+        if let id { try validateBrokerName(id, option: "--id", isTopicLevel: true) }
     }
 
     mutating func run() throws {
@@ -71,6 +72,7 @@ struct PublishCommand: ParsableCommand {
         configuration.caFile = broker.caFile
         configuration.queueFolder = queue
         configuration.queueCapacity = queueSize.bytes
+        configuration.waiting = { reason in printError("\(reason); the messages wait in the queue until the broker is reachable") }
         let publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
         // A signal ends the wait below (a receiver never ends by itself).
         let signals = stopOnSignals { publisher.stop() }

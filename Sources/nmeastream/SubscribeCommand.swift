@@ -39,6 +39,11 @@ struct SubscribeCommand: ParsableCommand {
 
     enum SubscribeFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv, gpx }
 
+    func validate() throws {
+        if let id { try validateBrokerName(id, option: "--id", isTopicLevel: false) }
+        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+    }
+
     mutating func run() throws {
         // Written from libmosquitto's thread, one report at a time.
         let output = Protected(BufferedOutput())
@@ -46,13 +51,14 @@ struct SubscribeCommand: ParsableCommand {
         let printed = Protected(0)
         let limit = count, format = format
         let subscriber = try FleetSubscriber(url: try broker.parsedURL(), clientID: id, password: try broker.password(),
-                                             caFile: broker.caFile) { report in
+                                             caFile: broker.caFile,
+                                             waiting: { reason in printError("\(reason); waiting for the broker") }) { report in
             guard report.reportClass == "TPV" else { return }
             let fix = report.fix ?? Fix()
             let line: String = switch format {
             case .json: report.json + "\n"
-            case .text: report.vehicle + "  " + FixText.line(fix) + "\n"
-            case .csv: Self.csvCell(report.vehicle) + "," + CSV.row(fix)
+            case .text: printable(report.vehicle) + "  " + FixText.line(fix) + "\n"
+            case .csv: CSV.cell(report.vehicle) + "," + CSV.row(fix)
             case .gpx: GPX.point(fix, name: report.vehicle) ?? ""
             }
             let total = printed.withLock { count -> Int in
@@ -73,7 +79,7 @@ struct SubscribeCommand: ParsableCommand {
         }
         let signals = stopOnSignals { done.signal() }
         try subscriber.start()
-        printError("subscribed to \(subscriber.filters.joined(separator: ", ")) at \(try broker.parsedURL())")
+        printError("subscribing to \(subscriber.filters.joined(separator: ", ")) at \(try broker.parsedURL())")
         DispatchQueue.global().async {
             if subscriber.waitForRefusal(seconds: 30) != nil { done.signal() }
         }
@@ -92,11 +98,5 @@ struct SubscribeCommand: ParsableCommand {
         if counts.malformed > 0 || counts.repeats > 0 {
             printError("\(counts.repeats) repeats dropped, \(counts.malformed) malformed messages skipped")
         }
-    }
-
-    /// `text` as one CSV cell (quoted when it holds a comma, a quote or a line end).
-    static func csvCell(_ text: String) -> String {
-        guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 }

@@ -19,6 +19,111 @@ struct FleetUnitTests {
         #expect(throws: (any Error).self) { try JSONDecoder().decode(ReportObject.self, from: Data("[1,2]".utf8)) }
     }
 
+    @Test("hostile members read as absent, never trap: absurd hours, seconds of 1e300 or nan, positions past the poles",
+          arguments: [
+              #"{"class":"TPV","time":"T99999999999999999:00:00Z","mode":3,"lat":1,"lon":2}"#,
+              #"{"class":"TPV","time":"2024-06-05T99999999999999999:00:00Z","mode":3}"#,
+              #"{"class":"TPV","time":"2024-06-05T12:30:1e300Z","mode":3}"#,
+              #"{"class":"TPV","time":"2024-06-05T12:30:nanZ","mode":3}"#,
+              #"{"class":"TPV","time":"2024-06-05T24:00:00Z","mode":3}"#,
+              #"{"class":"TPV","time":"2024-02-30T12:00:00Z","mode":3}"#,
+              #"{"class":"TPV","time":"-999999999999-06-05T12:00:00Z","mode":3}"#,
+              #"{"class":"TPV","time":"2024-06-05T12:30:04.1234567891Z","mode":3}"#,
+              #"{"class":"TPV","time":"2024-06-05T12:30:04.Z","mode":99999999999999999999}"#,
+          ])
+    func hostileMembers(_ json: String) throws {
+        let report = try JSONDecoder().decode(ReportObject.self, from: Data(json.utf8))
+        #expect(report.reportClass == "TPV")
+        #expect(report.fix.time == nil, "\(json)")
+    }
+
+    @Test("values no receiver gives read as absent; the edges of the possible are kept")
+    func physicalRanges() throws {
+        let wild = #"{"class":"TPV","lat":1e300,"lon":-181,"altMSL":1e300,"speed":-1,"track":400,"climb":1e308,"geoidSep":5e3}"#
+        let report = try JSONDecoder().decode(ReportObject.self, from: Data(wild.utf8))
+        #expect(report.fix.latitude == nil && report.fix.longitude == nil && report.fix.altitudeMSL == nil)
+        #expect(report.fix.speed == nil && report.fix.track == nil && report.fix.climb == nil && report.fix.geoidSeparation == nil)
+        let edges = #"{"class":"TPV","time":"2016-12-31T23:59:60.5Z","lat":-90,"lon":180,"speed":0,"track":360}"#
+        let kept = try JSONDecoder().decode(ReportObject.self, from: Data(edges.utf8))
+        #expect(kept.fix.latitude == -90 && kept.fix.longitude == 180 && kept.fix.speed == 0 && kept.fix.track == 360)
+        #expect(kept.fix.time?.description == "2016-12-31T23:59:60.500Z", "a leap second is a time")
+    }
+
+    @Test("the vehicle is the topic's: a report naming another is refused, one naming none takes the topic's")
+    func vehicleFromTopic() {
+        var filter = FleetReportFilter()
+        let own = Array(#"{"class":"TPV","device":"van7","time":"2024-06-05T12:30:04.000Z","mode":3}"#.utf8)
+        guard case .deliver(let report) = filter.take(topic: "fleet/van7/tpv", payload: own) else {
+            Issue.record("its own report refused")
+            return
+        }
+        #expect(report.vehicle == "van7")
+        guard case .malformed = filter.take(topic: "fleet/van8/tpv", payload: own) else {
+            Issue.record("van8 spoke for van7")
+            return
+        }
+        let anonymous = Array(#"{"class":"TPV","time":"2024-06-05T12:30:04.000Z","mode":3}"#.utf8)
+        guard case .deliver(let named) = filter.take(topic: "fleet/van9/tpv", payload: anonymous) else {
+            Issue.record("a report without a device refused")
+            return
+        }
+        #expect(named.vehicle == "van9")
+        guard case .repeated = filter.take(topic: "fleet/van9/tpv", payload: anonymous) else {
+            Issue.record("a repeat delivered")
+            return
+        }
+        // A raw control byte is no JSON, and would reach the terminal as it is.
+        let forged = Array(#"{"class":"TPV","device":"a"#.utf8) + [0x0A] + Array(#"b","mode":3}"#.utf8)
+        guard case .malformed = filter.take(topic: "fleet/a\nb/tpv", payload: forged) else {
+            Issue.record("a payload with a line feed taken")
+            return
+        }
+        let long = String(repeating: "x", count: FleetReportFilter.maximumNameLength + 1)
+        guard case .malformed = filter.take(topic: "fleet/\(long)/tpv", payload: anonymous) else {
+            Issue.record("a name past the bound taken")
+            return
+        }
+    }
+
+    @Test("the table of vehicles is bounded: past it the one heard from longest ago is forgotten")
+    func vehicleTableBound() {
+        var filter = FleetReportFilter()
+        let payload = Array(#"{"class":"TPV","time":"2024-06-05T12:30:04.000Z","mode":3}"#.utf8)
+        let decoder = JSONDecoder()
+        for index in 0...FleetReportFilter.maximumVehicles {
+            _ = filter.take(topic: "fleet/v\(index)/tpv", payload: payload, decoder: decoder)
+            // v0 stays fresh: the one forgotten is v1.
+            if index % 1000 == 0 { _ = filter.take(topic: "fleet/v0/tpv", payload: payload, decoder: decoder) }
+        }
+        #expect(filter.vehicleCount == FleetReportFilter.maximumVehicles)
+        #expect(filter.vehiclesForgotten == 1)
+        guard case .repeated = filter.take(topic: "fleet/v0/tpv", payload: payload, decoder: decoder) else {
+            Issue.record("v0, heard from lately, was forgotten")
+            return
+        }
+        guard case .deliver = filter.take(topic: "fleet/v1/tpv", payload: payload, decoder: decoder) else {
+            Issue.record("v1 was not the one forgotten")
+            return
+        }
+    }
+
+    @Test("names printed from outside: controls, separators and bidi overrides escaped in text, CSV and GPX")
+    func printableNames() {
+        #expect(printable("van7") == "van7")
+        #expect(printable("a\u{1B}[2Jb") == #"a\u{1B}[2Jb"#)
+        #expect(printable("a\nb\r") == #"a\u{A}b\u{D}"#)
+        #expect(printable("x\u{202E}y") == #"x\u{202E}y"#)
+        #expect(printable(#"a\u{1B}"#) == #"a\\u{1B}"#, "a backslash cannot forge an escape")
+        #expect(CSV.cell("a,b\n") == #""a,b\u{A}""#)
+        #expect(CSV.cell("say \"hi\"") == #""say ""hi""""#)
+        var fix = Fix()
+        fix.mode = .threeD
+        fix.latitude = 1
+        fix.longitude = 2
+        let point = GPX.point(fix, name: "<v>\u{07}&") ?? ""
+        #expect(point.contains("<name>&lt;v&gt;\\u{7}&amp;</name>"))
+    }
+
     @Test("broker URLs: scheme, credentials, host, port, topic; TLS's default port")
     func urls() throws {
         let url = try MQTTURL("mqtt://van:s%40cret@broker.example:1884/fleet/eu")

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// The decoder's libFuzzer target, in a package of its own: it builds only with
+// The decoder's and the fleet reports' libFuzzer targets, in a package of their own: it builds only with
 // `-sanitize=fuzzer` (libFuzzer supplies the driver it calls). Run it with `Tests/fuzz`.
 let package = Package(
     name: "nmeastream-fuzzing",
@@ -12,6 +12,10 @@ let package = Package(
         .executableTarget(
             name: "DecoderFuzzer",
             dependencies: [.product(name: "NMEAStream", package: "nmeastream")]
+        ),
+        .executableTarget(
+            name: "ReportFuzzer",
+            dependencies: [.product(name: "Fleet", package: "nmeastream"), .product(name: "NMEAStream", package: "nmeastream")]
         ),
     ],
     swiftLanguageModes: [.v6]

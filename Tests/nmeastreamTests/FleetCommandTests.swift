@@ -185,6 +185,68 @@ struct FleetCommandTests {
         #expect(said.contains("1 malformed messages skipped"), "\(said)")
     }
 
+    @Test("a vehicle and a dashboard that start while the broker is down: each says so once, waits, and works when it comes",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func brokerDownAtStart() throws {
+        let broker = try Broker()
+        let log = Command.fixture("sirf-cycle.nmea")
+        let expected = try Self.expectedTPV(log, name: "van6")
+        let output = broker.folder + "/received"
+        // A persistent session, made while the broker was up: it keeps what is published.
+        let subscriber = try Self.subscribe(broker, id: "board", count: expected.count, output: output)
+        defer { if subscriber.isRunning { subscriber.terminate(); _ = subscriber.waitForExit() } }
+        broker.kill()
+        // Two that have never reached the broker: a publisher and a plain subscriber.
+        let publisherErrors = broker.folder + "/publisher.err", lateErrors = broker.folder + "/late.err"
+        let publisher = try ChildProcess(Command.executable.path, ["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", log,
+                                                                   "--speed", "8", "--id", "van6"], errorPath: publisherErrors)
+        defer { if publisher.isRunning { publisher.terminate(); _ = publisher.waitForExit() } }
+        let late = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--count", "1"],
+                                    outputPath: broker.folder + "/late.out", errorPath: lateErrors)
+        defer { if late.isRunning { late.terminate(); _ = late.waitForExit() } }
+        func said(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        #expect(eventually { said(publisherErrors).contains("Connection refused") }, "the publisher says the broker is down: \(said(publisherErrors))")
+        #expect(eventually { said(lateErrors).contains("Connection refused; waiting for the broker") }, "\(said(lateErrors))")
+        try broker.start()
+        #expect(eventually(seconds: 40) { !subscriber.isRunning }, "the session's subscriber got its \(expected.count) fixes")
+        let received = said(output).split(separator: "\n").map(String.init)
+        #expect(received == expected, "every epoch once, in order")
+        #expect(eventually(seconds: 40) { !late.isRunning }, "the subscriber that started without a broker got the retained fix")
+        #expect(late.waitForExit() == 0)
+        #expect(publisher.waitForExit() == 0)
+        #expect(said(publisherErrors).components(separatedBy: "cannot connect").count == 2, "said once: \(said(publisherErrors))")
+        #expect(said(publisherErrors).contains("\(2 * expected.count) messages acknowledged"), "\(said(publisherErrors))")
+    }
+
+    @Test("hostile messages, retained for every subscriber that connects: no crash, no forged vehicle, no escape reaches the output",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func hostileMessages() throws {
+        let broker = try Broker()
+        func publish(_ topic: String, _ payload: String) {
+            #expect(spawnAndWait("/usr/bin/mosquitto_pub", ["-p", String(broker.port), "-t", topic, "-q", "1", "-r", "-m", payload]) == 0)
+        }
+        publish("fleet/evil/tpv", #"{"class":"TPV","device":"evil","time":"T99999999999999999:00:00Z","mode":3,"lat":1e300,"lon":2}"#)
+        publish("fleet/nan/tpv", #"{"class":"TPV","time":"2024-06-05T12:30:1e300Z","mode":3,"lat":1,"lon":2,"speed":1e308}"#)
+        publish("fleet/mallory/tpv", #"{"class":"TPV","device":"van7","time":"2024-06-05T12:30:04.000Z","mode":3,"lat":1,"lon":2}"#)
+        // Control characters are not allowed in topics (the broker refuses them); a right-to-left
+        // override is, and would reorder what the terminal shows after it.
+        publish("fleet/a\u{202E}b\\u{7}/tpv", #"{"class":"TPV","time":"2024-06-05T12:30:04.000Z","mode":3,"lat":1,"lon":2}"#)
+        for format in ["text", "csv", "gpx", "json"] {
+            let output = broker.folder + "/out." + format
+            let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", format,
+                                                                        "--count", "3"], outputPath: output, errorPath: output + ".err")
+            #expect(eventually(seconds: 20) { !subscriber.isRunning }, "\(format)")
+            if subscriber.isRunning { subscriber.terminate() }
+            #expect(subscriber.waitForExit() == 0, "\(format): \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(format): no control character printed: \(text.debugDescription)")
+            #expect(!text.contains("mallory") && !text.contains("van7"), "\(format): a vehicle cannot speak for another")
+            #expect(!text.unicodeScalars.contains("\u{202E}"), "\(format): no override printed")
+            if format != "json" { #expect(text.contains(#"a\u{202E}b\\u{7}"#), "\(format): \(text)") }
+            if format == "gpx" { #expect(spawnAndWait("/usr/bin/gpsbabel", ["-i", "gpx", "-f", output, "-o", "csv", "-F", "/dev/null"]) == 0, "valid GPX") }
+        }
+    }
+
     @Test("subscribe --format text, csv and gpx: each fix tagged with its vehicle",
           .enabled(if: hasBroker, "mosquitto is not installed"))
     func formats() throws {
