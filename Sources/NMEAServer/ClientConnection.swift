@@ -11,6 +11,13 @@ import Synchronization
 /// ``GPSDServer/Configuration/clientBacklog`` bytes wait for it (NIO's high watermark: the
 /// channel is not writable), further reports are dropped (counted), and once they have waited
 /// that way for ``GPSDServer/Configuration/slowClientTimeout`` it is disconnected.
+///
+/// Replies count against the same bound: while the backlog is full, no request is answered
+/// and nothing more is read from the client (NIO's `BackPressureHandler` in front stops
+/// reading), so a client that floods requests and never reads its replies holds at most the
+/// backlog and one read of requests. A client that watches nothing and has not completed a
+/// request for ``GPSDServer/Configuration/requestTimeout`` is let go, as gpsd lets go one
+/// that has not issued a command: bytes that never make a request do not count.
 final class ClientConnection: @unchecked Sendable {
     private let channel: Channel
     private unowned let server: GPSDServer
@@ -18,9 +25,19 @@ final class ClientConnection: @unchecked Sendable {
     private var session = ClientSession()
     private var reader: RequestReader
     private var requests = RequestBudget()
+    /// Bytes read and not yet taken as requests: what came in while the backlog was full.
+    private var unread: [UInt8] = []
+    /// When the last request was completed (or the client connected).
+    private var lastRequest = NIODeadline.now()
+    private var requestTimer: Scheduled<Void>?
     /// When the backlog last became full, while it is.
     private var fullSince: NIODeadline?
     private var isClosed = false
+    /// Whether it is being disconnected for not reading.
+    private var isLetGo = false
+    /// Whether ``answerRequests()`` runs: a write may make NIO read again, or say the
+    /// channel is writable, before it returns; what comes then waits for its loop.
+    private var isAnswering = false
     /// What the devices' queues read: the client's policy as of its last request.
     private let policy = Mutex(WatchPolicy())
     /// Reports dropped because the client did not read.
@@ -38,29 +55,69 @@ final class ClientConnection: @unchecked Sendable {
     /// On connect: the `VERSION` line, as gpsd sends it.
     func start() {
         write(ServerReply.version(server.configuration.version).line)
+        scheduleRequestCheck(after: server.configuration.requestTimeout)
     }
 
-    /// Bytes the client sent (on the event loop).
+    /// Bytes the client sent (on the event loop): its requests are answered in order, while
+    /// it reads its replies.
     func receive(_ bytes: ByteBuffer) {
-        var replies: [ServerReply] = []
+        guard !isClosed else { return }
+        unread.append(contentsOf: bytes.readableBytesView)
+        answerRequests()
+    }
+
+    /// Answers the requests in what was read, one at a time, until the backlog is full.
+    private func answerRequests() {
+        guard !isAnswering else { return }
+        isAnswering = true
+        defer { isAnswering = false }
         var watchChanged = false
-        bytes.withUnsafeReadableBytes { raw in
-            reader.feed(raw) { request in
-                let result: Result<ClientRequest, ProtocolError> = requests.allow() ? request : .failure(.tooManyRequests)
-                let step = session.handle(result, server: server.snapshot())
-                replies += step.replies
-                watchChanged = watchChanged || step.watchChanged
+        var offset = 0
+        // `unread` may grow meanwhile (a read within a write): the loop sees it.
+        while offset < unread.count, channel.isWritable, !isClosed {
+            let (result, consumed) = unread.withUnsafeBytes { reader.next(in: UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            offset += consumed
+            guard let result else { continue }
+            lastRequest = .now()
+            let request: Result<ClientRequest, ProtocolError> = requests.allow() ? result : .failure(.tooManyRequests)
+            let step = session.handle(request, server: server.snapshot())
+            if step.watchChanged {
+                policy.withLock { $0 = session.policy }
+                watchChanged = true
             }
+            for reply in step.replies { write(reply.line) }
         }
+        // Closed meanwhile (a write failed): `unread` was emptied.
+        unread.removeFirst(min(offset, unread.count))
+        if unread.isEmpty, unread.capacity > 4096 { unread = [] }
         policy.withLock { $0 = session.policy }
         if watchChanged { server.watch(self) }
-        for reply in replies { write(reply.line) }
     }
 
     /// The client went away (on the event loop): it watches nothing more.
     func closed() {
         isClosed = true
+        requestTimer?.cancel()
+        unread = []
         server.remove(self)
+    }
+
+    /// Lets the client go once it has watched nothing and completed no request for the
+    /// request time-out.
+    private func scheduleRequestCheck(after delay: Duration) {
+        requestTimer = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay.clampedNanoseconds))) { [self] in
+            guard !isClosed else { return }
+            let timeout = server.configuration.requestTimeout
+            let idle = NIODeadline.now() - lastRequest
+            if session.policy.enable {
+                scheduleRequestCheck(after: timeout)
+            } else if idle >= .nanoseconds(Int64(timeout.clampedNanoseconds)) {
+                server.countRefusal(\.timedOut)
+                channel.close(promise: nil)
+            } else {
+                scheduleRequestCheck(after: timeout - .nanoseconds(idle.nanoseconds))
+            }
+        }
     }
 
     /// Whether the client watches the device at `path` (on any thread).
@@ -96,7 +153,9 @@ final class ClientConnection: @unchecked Sendable {
             let now = NIODeadline.now()
             let since = fullSince ?? now
             fullSince = since
-            if now - since >= .nanoseconds(Int64(server.configuration.slowClientTimeout.clampedNanoseconds)) {
+            if now - since >= .nanoseconds(Int64(server.configuration.slowClientTimeout.clampedNanoseconds)), !isLetGo {
+                isLetGo = true
+                server.countRefusal(\.slowClients)
                 channel.close(promise: nil)
             }
             return
@@ -104,10 +163,15 @@ final class ClientConnection: @unchecked Sendable {
         channel.writeAndFlush(buffer, promise: nil)
     }
 
-    /// The backlog fell under NIO's low watermark (on the event loop).
-    func writable() { fullSince = nil }
+    /// The backlog fell under NIO's low watermark (on the event loop): the requests that
+    /// waited are answered.
+    func writable() {
+        fullSince = nil
+        if !unread.isEmpty { answerRequests() }
+    }
 
-    /// A reply: always written (it answers the client), and counted in the backlog.
+    /// A reply: written (it answers the client), counted in the backlog; no request is
+    /// answered while the backlog is full.
     private func write(_ line: String) {
         guard !isClosed else { return }
         channel.writeAndFlush(channel.allocator.buffer(string: line), promise: nil)

@@ -41,7 +41,10 @@ public final class GPSDServer: @unchecked Sendable {
         public var linger: Duration
         /// What `VERSION` says.
         public var version: VersionInfo
-        /// The most clients at once; one more is told so and disconnected.
+        /// The most clients at once (gpsd clients and the page's connections together); one
+        /// more is told so and disconnected. Lowered at ``GPSDServer/start()`` to what the
+        /// process's descriptor limit allows (``GPSDServer/connectionLimit``), so that
+        /// accepting never runs out of descriptors.
         public var maximumClients: Int
         /// The longest request accepted, in bytes.
         public var maximumRequestLength: Int
@@ -54,6 +57,13 @@ public final class GPSDServer: @unchecked Sendable {
         /// How long a client's backlog may stay full (reports dropped all along) before it is
         /// disconnected.
         public var slowClientTimeout: Duration
+        /// How long a gpsd client that watches nothing may go without completing a request
+        /// before it is disconnected (gpsd's is 3 minutes); bytes that make no request do not
+        /// count.
+        public var requestTimeout: Duration = .seconds(60)
+        /// How long the page's client may take to send a whole request (from connecting, or
+        /// from the last response), however it trickles it.
+        public var httpRequestTimeout: Duration = .seconds(10)
 
         /// A configuration serving `devices` on gpsd's port, on loopback.
         public init(devices: [String], speed: SerialSpeed = .automatic, listen: [(host: String, port: Int)] = [("127.0.0.1", 2947), ("::1", 2947)],
@@ -80,8 +90,27 @@ public final class GPSDServer: @unchecked Sendable {
     /// change of watch and a device's arrival never interleave.
     private let membership = Protected(())
 
+    /// Connections refused or let go, by reason (``refusals``).
+    public struct Refusals: Sendable, Equatable {
+        /// Refused at connect: past ``connectionLimit`` (gpsd clients get `Too many clients`).
+        public var tooManyClients = 0
+        /// Accepting failed (out of descriptors or memory); accepting pauses briefly after each.
+        public var acceptFailures = 0
+        /// Let go for completing no request in time (gpsd's port: watching nothing; the page:
+        /// a request not sent whole in time).
+        public var timedOut = 0
+        /// Let go for not reading their reports (``Configuration/slowClientTimeout``).
+        public var slowClients = 0
+
+        /// All of them.
+        public var total: Int { tooManyClients + acceptFailures + timedOut + slowClients }
+    }
+
     private struct Registry {
         var channels: [Channel] = []
+        /// Open connections, both listeners'.
+        var connections = 0
+        var refusals = Refusals()
         var clients: [ObjectIdentifier: ClientConnection] = [:]
         var droppedByGoneClients = 0
         /// The devices served now, in the order they came: those named first.
@@ -89,14 +118,22 @@ public final class GPSDServer: @unchecked Sendable {
         var hotplug: Disposable?
         /// What runs for each device served (``subscribeToDevices(_:)``).
         var deviceSubscribers: [@Sendable (String, GPSMonitor) -> Disposable] = []
-        /// The page's HTTP connections (open feeds among them).
-        var webConnections = 0
         var webAddresses: [SocketAddress] = []
     }
 
     /// Creates a server; nothing listens until ``start()``.
+    /// The most connections at once (both listeners'): ``Configuration/maximumClients``, or
+    /// less when the descriptor limit (raised to its hard limit at ``start()``) does not leave
+    /// room for that many and for the devices and files the server opens.
+    public private(set) var connectionLimit: Int {
+        get { limits.withLock { $0 } }
+        set { limits.withLock { $0 = newValue } }
+    }
+    private let limits: Protected<Int>
+
     public init(configuration: Configuration) {
         self.configuration = configuration
+        limits = Protected(configuration.maximumClients)
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
         let named = configuration.devices.map {
             ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, group: group)
@@ -111,37 +148,58 @@ public final class GPSDServer: @unchecked Sendable {
     /// plugged in and starts listening to udev (a ``GPSError`` when udev is not available).
     @discardableResult
     public func start() throws -> [SocketAddress] {
+        connectionLimit = DescriptorLimit.connections(wanted: configuration.maximumClients)
         if configuration.followsHotplug { try followHotplug() }
         let bootstrap = listenerBootstrap()
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     let connection = ClientConnection(channel: channel, server: self)
-                    guard self.add(connection) else {
-                        channel.writeAndFlush(channel.allocator.buffer(string: ServerReply.error("Too many clients").line), promise: nil)
-                        channel.close(promise: nil)
+                    guard self.connectionOpened(channel), self.add(connection) else {
+                        self.countRefusal(\.tooManyClients)
+                        try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: ServerReply.error("Too many clients").line))
                         return
                     }
+                    try channel.pipeline.syncOperations.addHandler(NIOCore.BackPressureHandler())
                     try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
                 }
             }
         var bound: [SocketAddress] = []
-        var channels: [EventLoopFuture<Channel>] = configuration.listeningSockets.map { bootstrap.withBoundSocket($0) }
-        if channels.isEmpty { channels = configuration.listen.map { bootstrap.bind(host: $0.host, port: $0.port) } }
-        for future in channels {
-            let channel = try future.wait()
+        let gpsdPort: [(String, EventLoopFuture<Channel>)] = configuration.listeningSockets.isEmpty
+            ? configuration.listen.map { ("\($0.host):\($0.port)", bootstrap.bind(host: $0.host, port: $0.port)) }
+            : configuration.listeningSockets.map { ("systemd's socket \($0)", bootstrap.withBoundSocket($0)) }
+        for (address, future) in gpsdPort {
+            let channel: Channel
+            do { channel = try future.wait() } catch { throw ListenError(address: address, isPage: false, reason: error) }
             registry.withLock { $0.channels.append(channel) }
             if let address = channel.localAddress { bound.append(address) }
         }
         let web = webBootstrap()
         for address in configuration.http {
-            let channel = try web.bind(host: address.host, port: address.port).wait()
+            let channel: Channel
+            do {
+                channel = try web.bind(host: address.host, port: address.port).wait()
+            } catch {
+                throw ListenError(address: "\(address.host):\(address.port)", isPage: true, reason: error)
+            }
             registry.withLock { state in
                 state.channels.append(channel)
                 if let address = channel.localAddress { state.webAddresses.append(address) }
             }
         }
         return bound
+    }
+
+    /// An address that could not be listened on (taken, not this machine's, not allowed).
+    public struct ListenError: Error, CustomStringConvertible {
+        /// `HOST:PORT` as configured.
+        public var address: String
+        /// Whether it is the live page's (``Configuration/http``), not the gpsd port's.
+        public var isPage: Bool
+        /// What the system said.
+        public var reason: any Error
+
+        public var description: String { "cannot listen on \(address)\(isPage ? " for the live page" : ""): \(reason)" }
     }
 
     /// `address` as `HOST:PORT`, an IPv6 host in brackets (as `--listen` takes it).
@@ -155,24 +213,45 @@ public final class GPSDServer: @unchecked Sendable {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // A failed accept (out of descriptors: EMFILE) would otherwise be tried again at
+            // once, for ever, a core busy: accepting pauses 100 ms after each, and is counted.
+            .serverChannelInitializer { [weak self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: true) { _ in .milliseconds(100) })
+                    try channel.pipeline.syncOperations.addHandler(AcceptFailureCounter { [weak self] in self?.countRefusal(\.acceptFailures) })
+                }
+            }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // Reads of at most 16 KB: what a client sends while its backlog is full waits in
+            // one read at most (four a turn of the loop).
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 16_384))
             // Past the backlog a client's channel is not writable: its reports are dropped.
             .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
     }
 
+    /// Counts a new connection (either listener's), unless there are as many as the limit;
+    /// its end is counted when it closes.
+    func connectionOpened(_ channel: Channel) -> Bool {
+        let opened = registry.withLock { state in
+            guard state.connections < connectionLimit else { return false }
+            state.connections += 1
+            return true
+        }
+        if opened { channel.closeFuture.whenComplete { [weak self] _ in self?.registry.withLock { $0.connections -= 1 } } }
+        return opened
+    }
+
+    /// Counts a connection refused or let go.
+    func countRefusal(_ reason: WritableKeyPath<Refusals, Int> & Sendable) {
+        registry.withLock { $0.refusals[keyPath: reason] += 1 }
+    }
+
+    /// Connections refused or let go so far, by reason.
+    public var refusals: Refusals { registry.withLock { $0.refusals } }
+
     /// The addresses the live web page is served on, once ``start()`` has bound them.
     public var webAddresses: [SocketAddress] { registry.withLock { $0.webAddresses } }
 
-    /// Counts a new connection to the page's listener, unless there are too many.
-    func webConnectionOpened() -> Bool {
-        registry.withLock { state in
-            guard state.webConnections < configuration.maximumClients else { return false }
-            state.webConnections += 1
-            return true
-        }
-    }
-
-    func webConnectionClosed() { registry.withLock { $0.webConnections -= 1 } }
 
     /// Stops listening, disconnects every client and closes every device; returns once they
     /// are closed. Not to be called on one of the server's event loops.
@@ -196,7 +275,7 @@ public final class GPSDServer: @unchecked Sendable {
 
     func add(_ client: ClientConnection) -> Bool {
         registry.withLock { state in
-            guard state.clients.count < configuration.maximumClients else { return false }
+            guard state.clients.count < connectionLimit else { return false }
             state.clients[ObjectIdentifier(client)] = client
             return true
         }

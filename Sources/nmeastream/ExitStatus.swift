@@ -7,7 +7,10 @@ extension ExitCode {
     static let noInput = ExitCode(66)
     /// 69: no receiver, or the device or udev cannot be used.
     static let unavailable = ExitCode(69)
-    /// 74: the device went away or failed while reading.
+    /// 73: a file or folder to write cannot be made (the publisher's queue folder).
+    static let cannotCreate = ExitCode(73)
+    /// 74: the device went away or failed while reading, the output could not be written,
+    /// or messages were lost (the publisher).
     static let ioError = ExitCode(74)
     /// 75: no fix before `--timeout`.
     static let noFixInTime = ExitCode(75)

@@ -8,6 +8,8 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         case success
         case failure(GPSError)
         case timedOut(Double)
+        /// The output could not be written.
+        case outputFailed(Errno)
     }
 
     private let format: OutputFormat
@@ -55,6 +57,10 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         }
         // A live receiver: each fix is shown as it comes.
         output.flush()
+        if let failure = output.failure {
+            isDone = true
+            return finish(.outputFailed(failure))
+        }
         fixes += 1
         if let limit, fixes >= limit {
             isDone = true
@@ -72,6 +78,10 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         guard format == .nmea, !isDone else { return }
         renderer.write(sentence, to: output)
         output.flush()
+        if let failure = output.failure {
+            isDone = true
+            finish(.outputFailed(failure))
+        }
     }
 
     func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {
@@ -110,10 +120,12 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
 
     /// Closes the document (a GPX track) and writes what is buffered; call once, after the
     /// reader has stopped.
-    func flush() {
+    /// Why the output could not be written, if it could not.
+    func flush() -> Errno? {
         panel?.close(to: output)
         if !isDone { renderer.finish(to: output) }
         if let footer = format.footer { output.write(footer) }
         output.flush()
+        return output.failure
     }
 }

@@ -57,6 +57,7 @@ struct ListCommand: ParsableCommand {
             }
         }
         output.flush()
+        if let failure = output.failure { throw outputFailed(failure) }
         if let events { try follow(events) }
     }
 
@@ -64,6 +65,7 @@ struct ListCommand: ParsableCommand {
     private func follow(_ events: Signal<HotplugEvent, GPSError>) throws {
         let format = self.format
         let failure = Protected<GPSError?>(nil)
+        let writeFailure = Protected<Errno?>(nil)
         let done = DispatchSemaphore(value: 0)
         let subscription = events.observe { event in
             switch event {
@@ -78,6 +80,10 @@ struct ListCommand: ParsableCommand {
                     writer.withBytes { output.writeLine($0) }
                 }
                 output.flush()
+                if let error = output.failure {
+                    writeFailure.withLock { $0 = error }
+                    done.signal()
+                }
             case .error(let error):
                 failure.withLock { $0 = error }
                 done.signal()
@@ -89,6 +95,7 @@ struct ListCommand: ParsableCommand {
         done.wait()
         subscription.dispose()
         interrupt.forEach { $0.cancel() }
+        if let error = writeFailure.withLock({ $0 }) { throw outputFailed(error) }
         if let error = failure.withLock({ $0 }) {
             printError(error.message)
             throw ExitCode.unavailable

@@ -22,14 +22,17 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
     let outcome = printer.wait()
     reader.stop()
     signals.forEach { $0.cancel() }
-    printer.flush()
+    let outputFailure = printer.flush()
     if options.stats {
         StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
                                latency: printer.latency.summary)
     }
     switch outcome {
     case .success:
+        if let outputFailure { throw outputFailed(outputFailure, format: options.format) }
         return
+    case .outputFailed(let error):
+        throw outputFailed(error, format: options.format)
     case .failure(let error):
         printError(error.message)
         throw exitCode(for: error)

@@ -52,10 +52,18 @@ struct ReplayCommand: ParsableCommand {
         if let header = format.header { output.write(header) }
         let progress = ProgressBar(path: file)
         defer { progress?.finish() }
+        // A signal (Ctrl-C, a terminal hung up, kill) ends the replay where it is, and the
+        // document is closed.
+        let stop = Protected(false)
+        let signals = stopOnSignals { stop.withLock { $0 = true } }
+        defer { signals.forEach { $0.cancel() } }
         do {
             try RecordedLog(path: file).read { chunk in
+                // A signal that came while the read waited: this chunk is after the stop.
+                guard !stop.withLock({ $0 }) else { return .stop }
                 decoder.feed(chunk, handle)
                 progress?.advance(chunk.count)
+                return output.failed || stop.withLock({ $0 }) ? .stop : .continue
             }
         } catch {
             renderer.finish(to: output)
@@ -68,6 +76,7 @@ struct ReplayCommand: ParsableCommand {
         renderer.finish(to: output)
         if let footer = format.footer { output.write(footer) }
         output.flush()
+        if let failure = output.failure { throw outputFailed(failure, format: format) }
         if self.output.stats { StatisticsReport.print(decoder.statistics) }
     }
 }

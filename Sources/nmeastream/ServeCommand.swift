@@ -68,11 +68,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger: Double = 0
 
+    @Option(name: .customLong("request-timeout"),
+            help: "How long a client may take to send a request, in seconds: a gpsd client that watches nothing (default 60, gpsd's is 180) and the live page (default 10). Bytes that make no request do not count.")
+    var requestTimeout: Double?
+
     @Option(name: .customLong("report-release"),
             help: "The release VERSION reports (default: nmeastream's own). Some clients (cgps) warn and pause when it is not their gpsd's: give theirs, such as 3.22.")
     var reportRelease: String?
 
     func validate() throws {
+        if let requestTimeout, !(requestTimeout > 0) { throw ValidationError("--request-timeout must be above 0") }
         if pps != nil, !chrony || devices.count != 1 {
             throw ValidationError("--pps needs --chrony and exactly one DEVICE: the receiver whose pulses it carries")
         }
@@ -88,6 +93,10 @@ struct ServeCommand: ParsableCommand {
         // No device named: every receiver plugged in, now and later.
         configuration.followsHotplug = devices.isEmpty
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
+        if let requestTimeout {
+            configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
+            configuration.httpRequestTimeout = configuration.requestTimeout
+        }
         // Started by systemd from nmeastream.socket: its sockets, already bound.
         configuration.listeningSockets = socketsFromSystemd()
         if !configuration.listeningSockets.isEmpty, !listen.isEmpty {
@@ -131,22 +140,33 @@ struct ServeCommand: ParsableCommand {
             server.stop()
             printError(error.message)
             throw ExitCode.unavailable
+        } catch let error as GPSDServer.ListenError {
+            server.stop()
+            // Only gpsd's own port is likely to be gpsd's.
+            let gpsd = !error.isPage && error.address.hasSuffix(":2947")
+                ? "; gpsd may hold it: `sudo systemctl stop gpsd.socket gpsd` frees it, or choose another port with --listen"
+                : error.isPage ? "; choose another with --http" : "; choose another with --listen"
+            printError(error.description + gpsd)
+            throw ExitCode.unavailable
         } catch {
             server.stop()
-            let port = addresses.first?.port ?? 2947
-            printError("""
-                cannot listen on port \(port): \(error); gpsd may hold it: \
-                `sudo systemctl stop gpsd.socket gpsd` frees it, or choose another port with --listen
-                """)
+            printError("cannot serve: \(error)")
             throw ExitCode.unavailable
         }
         let stopped = DispatchSemaphore(value: 0)
-        let sources = stopOnSignals { stopped.signal() }
+        let sources = stopOnSignals(hangUp: .ignored) { stopped.signal() }
         stopped.wait()
         server.stop()
         // Nothing is dropped unless a client, or the server, could not keep up: say so if it was.
         let dropped = server.reportsDroppedForSlowClients
         if dropped > 0 { printError("dropped \(dropped) reports that clients did not read") }
+        let refusals = server.refusals
+        if refusals.total > 0 {
+            let reasons = [(refusals.tooManyClients, "past the limit of \(server.connectionLimit) connections"),
+                           (refusals.timedOut, "that sent no request in time"), (refusals.slowClients, "that did not read"),
+                           (refusals.acceptFailures, "accepts that failed (out of descriptors?)")]
+            printError("refused or let go: " + reasons.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        }
         withExtendedLifetime(sources) {}
     }
 }

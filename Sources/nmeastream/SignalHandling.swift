@@ -2,14 +2,25 @@ import CPlatform
 import Dispatch
 import NMEAStream
 
-/// Runs `stop` on SIGINT or SIGTERM instead of dying, so that devices are put back in order
-/// and documents closed; a second signal exits at once (status 130). Cancel the sources to
-/// stop listening.
-func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-    nmeastream_ignore_signal(SIGINT)
-    nmeastream_ignore_signal(SIGTERM)
+/// What SIGHUP does to a command.
+enum HangUp {
+    /// Stops it as SIGINT does: the terminal it ran in is gone (its document is closed).
+    case stops
+    /// Is said and ignored: a daemon (`serve`) has nothing to reload, and goes on.
+    case ignored
+}
+
+/// Runs `stop` on SIGINT, SIGTERM or (unless told otherwise) SIGHUP instead of dying, so that
+/// devices are put back in order and documents closed; a second signal exits at once (status
+/// 130). SIGUSR1 and SIGUSR2, which no part of nmeastream uses and which would otherwise end
+/// the process without a word, are ignored. Cancel the sources to stop listening.
+func stopOnSignals(hangUp: HangUp = .stops, _ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    nmeastream_ignore_signal(SIGUSR1)
+    nmeastream_ignore_signal(SIGUSR2)
+    let stopping = hangUp == .stops ? [SIGINT, SIGTERM, SIGHUP] : [SIGINT, SIGTERM]
+    for number in stopping + (hangUp == .ignored ? [SIGHUP] : []) { nmeastream_ignore_signal(number) }
     let received = Protected(0)
-    return [SIGINT, SIGTERM].map { number in
+    var sources = stopping.map { number in
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
             let count = received.withLock { count in
@@ -22,4 +33,11 @@ func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSig
         source.resume()
         return source
     }
+    if hangUp == .ignored {
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler { printError("SIGHUP: there is no configuration to reload; still running (SIGTERM stops)") }
+        source.resume()
+        sources.append(source)
+    }
+    return sources
 }

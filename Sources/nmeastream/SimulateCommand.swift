@@ -40,6 +40,10 @@ struct SimulateCommand: ParsableCommand {
         let output = BufferedOutput()
         output.write(receiver.devicePath + "\n")
         output.flush()
+        if let failure = output.failure {
+            receiver.close()
+            throw outputFailed(failure)
+        }
         let done = DispatchSemaphore(value: 0)
         let failure = Protected<GPSError?>(nil)
         if let file {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CPlatform
 import NMEAStream
 
@@ -7,8 +8,9 @@ final class BufferedOutput {
     private var count = 0
     private let capacity: Int
     private let fd: Int32
-    /// Set when a write failed (a closed pipe, a full disk); later output is dropped.
-    private(set) var failed = false
+    /// Why a write failed (a full disk, `/dev/full`), once one has; later output is dropped.
+    private(set) var failure: Errno?
+    var failed: Bool { failure != nil }
 
     init(fd: Int32 = STDOUT_FILENO, capacity: Int = 65_536) {
         self.fd = fd
@@ -55,11 +57,11 @@ final class BufferedOutput {
     }
 
     private func writeAll(_ base: UnsafePointer<UInt8>, _ total: Int) {
-        guard !failed else { return }
+        guard failure == nil, total > 0 else { return }
         do throws(Errno) {
             try Syscall.writeAll(fd, UnsafeRawBufferPointer(start: base, count: total))
         } catch {
-            failed = true
+            failure = error
         }
     }
 }
@@ -68,4 +70,13 @@ final class BufferedOutput {
 func printError(_ message: String) {
     let line = Array("nmeastream: \(message)\n".utf8)
     line.withUnsafeBytes { try? Syscall.writeAll(STDERR_FILENO, $0) }
+}
+
+/// What a command says and exits with when its output could not be written (a full disk,
+/// `/dev/full`, a closed file): whatever it had left to write is lost, and a document (GPX)
+/// is left without its end.
+func outputFailed(_ error: Errno, format: OutputFormat? = nil) -> ExitCode {
+    let incomplete = format == .gpx ? "; the GPX document is incomplete (its end could not be written)" : ""
+    printError("cannot write the output: \(error)\(incomplete)")
+    return .ioError
 }

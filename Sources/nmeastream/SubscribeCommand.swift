@@ -66,11 +66,12 @@ struct SubscribeCommand: ParsableCommand {
                 return count
             }
             if let limit, total > limit { return }
-            output.withLock { output in
+            let failed = output.withLock { output in
                 output.write(line)
                 output.flush()
+                return output.failed
             }
-            if let limit, total == limit { done.signal() }
+            if failed || total == limit { done.signal() }
         }
         switch format {
         case .csv: output.withLock { $0.write("device," + CSV.header) }
@@ -86,9 +87,10 @@ struct SubscribeCommand: ParsableCommand {
         done.wait()
         subscriber.stop()
         signals.forEach { $0.cancel() }
-        output.withLock { output in
+        let outputFailure = output.withLock { output in
             if format == .gpx { output.write(GPX.footer) }
             output.flush()
+            return output.failure
         }
         let counts = subscriber.counts
         if let refusal = counts.refusal, counts.delivered == 0 {
@@ -98,5 +100,6 @@ struct SubscribeCommand: ParsableCommand {
         if counts.malformed > 0 || counts.repeats > 0 {
             printError("\(counts.repeats) repeats dropped, \(counts.malformed) malformed messages skipped")
         }
+        if let outputFailure { throw outputFailed(outputFailure, format: format == .gpx ? .gpx : nil) }
     }
 }

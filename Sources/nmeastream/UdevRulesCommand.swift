@@ -19,5 +19,6 @@ struct UdevRulesCommand: ParsableCommand {
         let output = BufferedOutput()
         output.write(UdevRules.text())
         output.flush()
+        if let failure = output.failure { throw outputFailed(failure) }
     }
 }

@@ -65,4 +65,33 @@ struct RequestReaderTests {
         for _ in 0..<16 { reader.feed(chunk) { _ in count += 1 } }
         #expect(count == 1)
     }
+
+    @Test("an argument left open is ended by its line: its ERROR, then the requests after it")
+    func unterminatedArgument() {
+        let results = read("?WATCH={\n?POLL;\n?WATCH={\"enable\":true\n?VERSION;", pieces: 3)
+        #expect(results.count == 4)
+        if case .failure(.invalidArguments)? = results.first {} else { Issue.record("\(results)") }
+        #expect(results.dropFirst().first == .success(.poll))
+        if case .failure(.invalidArguments)? = results.dropFirst(2).first {} else { Issue.record("\(results)") }
+        #expect(results.last == .success(.version))
+    }
+
+    @Test("next(in:) stops after one request and says how far it read; the rest reads the same later")
+    func oneAtATime() {
+        var reader = RequestReader()
+        let bytes = Array("?VERSION;?POLL;?DEV".utf8)
+        var results: [Result<ClientRequest, ProtocolError>] = []
+        var offset = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let (result, consumed) = reader.next(in: UnsafeRawBufferPointer(rebasing: raw[offset...]))
+                offset += consumed
+                if let result { results.append(result) }
+            }
+        }
+        #expect(results == [.success(.version), .success(.poll)])
+        let rest = Array("ICES;".utf8)
+        let last = rest.withUnsafeBytes { reader.next(in: $0) }
+        #expect(last.result == .success(.devices) && last.consumed == 5)
+    }
 }

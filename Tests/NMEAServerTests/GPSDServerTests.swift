@@ -12,9 +12,11 @@ struct GPSDServerTests {
 
     /// A server of one pseudo-terminal on an ephemeral loopback port, and that port.
     func serve(_ terminal: PseudoTerminal, linger: Duration = .zero, clientBacklog: Int = 256 * 1024,
-               slowClientTimeout: Duration = .seconds(10)) throws -> (GPSDServer, Int) {
-        let server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)],
-                                                     linger: linger, clientBacklog: clientBacklog, slowClientTimeout: slowClientTimeout))
+               slowClientTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(60)) throws -> (GPSDServer, Int) {
+        var configuration = GPSDServer.Configuration(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)],
+                                                     linger: linger, clientBacklog: clientBacklog, slowClientTimeout: slowClientTimeout)
+        configuration.requestTimeout = requestTimeout
+        let server = GPSDServer(configuration: configuration)
         let bound = try server.start()
         let port = try #require(bound.first?.port)
         return (server, port)
@@ -371,5 +373,35 @@ struct GPSDServerTests {
         var onlySecond: [String] = []
         while onlySecond.count < 3, let line = one.readLine(containing: "\"class\":\"TPV\"") { onlySecond.append(line) }
         #expect(onlySecond.count == 3 && onlySecond.allSatisfy { $0.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(second.devicePath)\"") })
+    }
+
+    @Test("a client that floods requests and never reads: no request is answered while its replies wait, nothing more is read, others are served",
+          arguments: ["?POLL;", "?DEVICES;", "?VERSION;", "?DEVICE;", #"?WATCH={"enable":true,"json":true,"nmea":true};"#, "?FOO;", "?WATCH={\n"])
+    func requestFlood(_ request: String) throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        let flooder = try LineClient(port: port, receiveBuffer: 4096)
+        let sent = flooder.flood(Array(String(repeating: request, count: max(1, 4096 / request.utf8.count)).utf8), seconds: 2)
+        // Before, the server read all it was sent and queued every reply: gigabytes.
+        #expect(sent < 24 << 20, "\(sent) bytes of \(request.debugDescription) taken in 2 s")
+        let other = try LineClient(port: port)
+        #expect(other.readLine(seconds: 5)?.hasPrefix("{\"class\":\"VERSION\"") == true, "others are served")
+        other.send("?DEVICES;")
+        #expect(other.readLine(seconds: 5)?.hasPrefix("{\"class\":\"DEVICES\"") == true)
+    }
+
+    @Test("a client that watches nothing and completes no request in time is let go, however it trickles bytes; a silent watcher stays")
+    func requestTimeout() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal, requestTimeout: .seconds(1))
+        defer { server.stop() }
+        let watcher = try #require(try watcher(port))
+        let trickler = try LineClient(port: port)
+        let stayed = trickler.trickle(Array("?VERSIONVERSIONVERSIONVERSIONVERSIONVERSIONVERSION".utf8), interval: 0.1, seconds: 8)
+        #expect(stayed < 4, "let go after \(stayed) s")
+        #expect(server.refusals.timedOut == 1)
+        watcher.send("?POLL;")
+        #expect(watcher.readLine(containing: "\"class\":\"POLL\"") != nil, "the watcher, silent for as long, is still served")
     }
 }

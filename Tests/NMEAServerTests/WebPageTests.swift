@@ -10,10 +10,11 @@ import TestSupport
 struct WebPageTests {
     /// A server of `terminal` with the page on an ephemeral loopback port; the server, its
     /// gpsd port and its page's port.
-    func serve(_ terminal: PseudoTerminal, maximumClients: Int = 1024) throws -> (GPSDServer, gpsd: Int, web: Int) {
+    func serve(_ terminal: PseudoTerminal, maximumClients: Int = 1024, requestTimeout: Duration = .seconds(10)) throws -> (GPSDServer, gpsd: Int, web: Int) {
         var configuration = GPSDServer.Configuration(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)],
                                                      maximumClients: maximumClients)
         configuration.http = [("127.0.0.1", 0)]
+        configuration.httpRequestTimeout = requestTimeout
         let server = GPSDServer(configuration: configuration)
         let gpsd = try #require(try server.start().first?.port)
         let web = try #require(server.webAddresses.first?.port)
@@ -119,18 +120,80 @@ struct WebPageTests {
         #expect(gpsdClient.readLine(containing: "\"class\":\"TPV\"") != nil, "the gpsd client is served on")
     }
 
-    @Test("past the most clients, a page's connection is refused; gpsd clients and pages count together")
+    @Test("past the most clients, a page's connection is told 503 and a gpsd client 'Too many clients'; gpsd clients and pages count together")
     func tooManyClients() throws {
         let terminal = try PseudoTerminal()
         let (server, gpsd, web) = try serve(terminal, maximumClients: 2)
         defer { server.stop() }
-        let first = try WebSocketClient(port: web)
-        #expect(first.isOpen)
+        var first: WebSocketClient? = try WebSocketClient(port: web)
+        #expect(first?.isOpen == true)
         let watcher = try #require(try GPSDServerTests().watcher(gpsd))
         _ = watcher
         let refused = try WebSocketClient(port: web)
-        let closed = refused.isOpen ? refused.nextControlFrame() : nil
-        #expect(!refused.isOpen || closed?.opcode == 8, "refused: \(refused.statusLine)")
+        #expect(!refused.isOpen && refused.statusLine.hasPrefix("HTTP/1.1 503"), "refused: \(refused.statusLine)")
+        #expect(try request(web, "/").status.hasPrefix("HTTP/1.1 503"))
+        let gpsdClient = try LineClient(port: gpsd)
+        #expect(gpsdClient.readLine(seconds: 5) == #"{"class":"ERROR","message":"Too many clients"}"#)
+        #expect(server.refusals.tooManyClients == 3)
+        // Once one goes, the next is served.
+        first = nil
+        #expect(eventually { (try? request(web, "/").status.hasPrefix("HTTP/1.1 200")) == true })
+    }
+}
+
+extension WebPageTests {
+    @Test("a peer's close is answered as RFC 6455 says: its code echoed, 1000 for none, 1002 for a code no one may send or one byte, 1007 for a reason that is not UTF-8",
+          arguments: [([0x0F, 0xA0], [0x0F, 0xA0]), ([], [0x03, 0xE8]), ([0x03, 0xE7], [0x03, 0xEA]), ([0x03], [0x03, 0xEA]),
+                      ([0x03, 0xED], [0x03, 0xEA]), ([0x0B, 0xB7], [0x03, 0xEA]), ([0x13, 0x88], [0x03, 0xEA]),
+                      ([0x03, 0xE9, 0xFF, 0xFE], [0x03, 0xEF]), ([0x03, 0xE9] + Array("bye".utf8), [0x03, 0xE9])] as [([UInt8], [UInt8])])
+    func closeCodes(_ sent: [UInt8], _ answered: [UInt8]) throws {
+        let terminal = try PseudoTerminal()
+        let (server, _, web) = try serve(terminal)
+        defer { server.stop() }
+        let page = try WebSocketClient(port: web)
+        #expect(page.isOpen)
+        page.sendClose(sent)
+        let close = try #require(page.nextControlFrame())
+        #expect(close.opcode == 8)
+        #expect(Array(close.payload.prefix(2)) == answered, "sent \(sent)")
+    }
+
+    @Test("a request with two Host headers is refused (400), and does not reach the feed")
+    func twoHosts() throws {
+        let terminal = try PseudoTerminal()
+        let (server, _, web) = try serve(terminal)
+        defer { server.stop() }
+        let client = try LineClient(port: web)
+        client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
+        #expect(client.readLine() == "HTTP/1.1 400 Bad Request")
+        let feed = try WebSocketClient(port: web, headers: [("Host", "attacker.example")])
+        #expect(!feed.isOpen, "\(feed.statusLine)")
+    }
+
+    @Test("a connection that trickles its request a byte at a time is let go when its time is up, and counted")
+    func trickle() throws {
+        let terminal = try PseudoTerminal()
+        let (server, _, web) = try serve(terminal, requestTimeout: .seconds(1))
+        defer { server.stop() }
+        let client = try LineClient(port: web)
+        let stayed = client.trickle(Array("GET / HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8), interval: 0.1, seconds: 8)
+        #expect(stayed < 4, "let go after \(stayed) s")
+        #expect(server.refusals.timedOut == 1)
+        #expect(try request(web, "/").status == "HTTP/1.1 200 OK", "others are served")
+    }
+
+    @Test("a page that floods pings and never reads: nothing more is read from it once its pongs wait (bounded), and other pages are served")
+    func pingFlood() throws {
+        let terminal = try PseudoTerminal()
+        let (server, _, web) = try serve(terminal)
+        defer { server.stop() }
+        let flooder = try WebSocketClient(port: web)
+        #expect(flooder.isOpen)
+        let sent = flooder.flood(opcode: 9, Array(repeating: 0x61, count: 125), seconds: 3)
+        // Kernel buffers on both sides, a backlog of pongs and one read: a few megabytes.
+        #expect(sent < 24 << 20, "\(sent) bytes of pings taken in 3 s")
+        let other = try WebSocketClient(port: web)
+        #expect(other.isOpen && other.readLine(containing: "\"class\":\"WATCH\"") != nil)
     }
 }
 

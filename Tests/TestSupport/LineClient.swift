@@ -95,4 +95,45 @@ public final class LineClient {
         }
         return nil
     }
+
+    /// Sends `chunk` again and again for `seconds` without ever reading, never waiting on a
+    /// full socket for more than 50 ms at a time: a client that floods and never reads. How
+    /// many bytes the kernel took (once the server stops reading, that stops growing).
+    public func flood(_ chunk: [UInt8], seconds: Double) -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        var total = 0
+        while Date() < deadline {
+            let sent = chunk.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent > 0 {
+                total += sent
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, 50)
+            } else {
+                break
+            }
+        }
+        return total
+    }
+
+    /// Sends `bytes` one at a time, `interval` seconds apart, for `seconds` or until the
+    /// server closes the connection: a client that trickles. How long it was let stay.
+    public func trickle(_ bytes: [UInt8], interval: Double, seconds: Double) -> Double {
+        let start = Date()
+        var index = 0
+        while Date().timeIntervalSince(start) < seconds {
+            let byte = [bytes[index % bytes.count]]
+            index += 1
+            let sent = byte.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent < 0, errno != EAGAIN { break }
+            // Closed by the server: a read gives 0 (what it sent before, VERSION, is skipped).
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, Int32(interval * 1000)) > 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                if chunk.withUnsafeMutableBytes({ recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) == 0 { break }
+                usleep(UInt32(interval * 1_000_000))
+            }
+        }
+        return Date().timeIntervalSince(start)
+    }
 }

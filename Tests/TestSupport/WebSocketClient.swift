@@ -72,4 +72,16 @@ public final class WebSocketClient {
         let masked = payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         connection.send(bytes: [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask + masked)
     }
+
+    /// Sends frames of `opcode` and `payload`, masked, again and again for `seconds` without
+    /// reading: a page that floods (pings, say). How many bytes the kernel took.
+    public func flood(opcode: UInt8, _ payload: [UInt8], seconds: Double) -> Int {
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        let masked = payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        let frame = [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask + masked
+        return connection.flood(Array([[UInt8]](repeating: frame, count: max(1, 4096 / frame.count)).joined()), seconds: seconds)
+    }
+
+    /// Sends a close frame with `payload` (a code and a reason, or anything) as it is.
+    public func sendClose(_ payload: [UInt8]) { send(opcode: 8, payload) }
 }

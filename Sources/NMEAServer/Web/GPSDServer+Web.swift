@@ -18,16 +18,18 @@ extension GPSDServer {
     }
 
     private func configureWebChannel(_ channel: Channel) throws {
-        guard webConnectionOpened() else {
-            channel.close(promise: nil)
+        guard connectionOpened(channel) else {
+            countRefusal(\.tooManyClients)
+            try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: Self.tooManyClientsResponse))
             return
         }
-        channel.closeFuture.whenComplete { [weak self] _ in self?.webConnectionClosed() }
+        // Nothing more is read while what was answered is not (pongs and pages included).
+        try channel.pipeline.syncOperations.addHandler(NIOCore.BackPressureHandler())
         let policy = WebRequestPolicy(isLoopback: channel.localAddress.map(Self.isLoopback) ?? false)
         let page = HTTPPageHandler(policy: policy)
-        // Before the upgrade only: a connection that sends no request is let go; an open feed
-        // never sends anything, and stays.
-        let idle = IdleStateHandler(readTimeout: .seconds(30))
+        // Before the upgrade only: a connection that does not send a whole request in time is
+        // let go; an open feed never sends anything, and stays.
+        let deadline = RequestDeadlineHandler(timeout: configuration.httpRequestTimeout) { [weak self] in self?.countRefusal(\.timedOut) }
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: 4096,
             automaticErrorHandling: true,
@@ -42,21 +44,25 @@ extension GPSDServer {
                     try self.openFeed(on: channel)
                 }
             })
-        try channel.pipeline.syncOperations.addHandler(idle, name: Self.idleHandlerName)
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                 context.pipeline.removeHandler(name: Self.pageHandlerName, promise: nil)
-                context.pipeline.removeHandler(name: Self.idleHandlerName, promise: nil)
+                context.pipeline.removeHandler(name: Self.deadlineHandlerName, promise: nil)
                 context.pipeline.removeHandler(name: Self.gateHandlerName, promise: nil)
             }),
             withErrorHandling: true)
         let upgradeHandler = try channel.pipeline.syncOperations.handler(type: HTTPServerUpgradeHandler.self)
         try channel.pipeline.syncOperations.addHandler(WebSocketGate(policy: policy), name: Self.gateHandlerName, position: .before(upgradeHandler))
+        try channel.pipeline.syncOperations.addHandler(deadline, name: Self.deadlineHandlerName, position: .before(upgradeHandler))
         try channel.pipeline.syncOperations.addHandler(page, name: Self.pageHandlerName)
     }
 
+    /// What a page's connection past the limit is answered, before its request is read.
+    static let tooManyClientsResponse = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        + "Content-Length: 17\r\nRetry-After: 10\r\nConnection: close\r\n\r\nToo many clients\n"
+
     private static let pageHandlerName = "nmeastream.page"
-    private static let idleHandlerName = "nmeastream.idle"
+    private static let deadlineHandlerName = "nmeastream.deadline"
     private static let gateHandlerName = "nmeastream.gate"
 
     /// The page's feed: a client like any other, that watches every device in JSON.

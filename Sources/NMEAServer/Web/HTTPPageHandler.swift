@@ -3,7 +3,7 @@ import NIOHTTP1
 
 /// Answers the page's HTTP requests: `GET` (or `HEAD`) of a file of ``WebResource/byPath``;
 /// 404 for any other path, 405 for any other method, 403 for a request the
-/// ``WebRequestPolicy`` refuses. The feed's WebSocket upgrade is handled before this; a
+/// ``WebRequestPolicy`` refuses, 400 for one with more than one `Host`. The feed's WebSocket upgrade is handled before this; a
 /// request for the feed that gets here was refused.
 final class HTTPPageHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -27,6 +27,10 @@ final class HTTPPageHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
+        // Two Host headers: which one names the server is anyone's guess (RFC 9112, 3.2).
+        guard head.headers[canonicalForm: "host"].count <= 1 else {
+            return send(.badRequest, "One Host header, please.\n", head: head, context: context)
+        }
         guard policy.allowsHost(head) else {
             return send(.forbidden, "This server answers only requests addressed to localhost.\n", head: head, context: context)
         }
@@ -65,12 +69,6 @@ final class HTTPPageHandler: ChannelInboundHandler, RemovableChannelHandler {
             let channel = context.channel
             done.whenComplete { _ in channel.close(promise: nil) }
         }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // A connection that sent nothing for a while (and was not upgraded) is let go.
-        if event is IdleStateHandler.IdleStateEvent { context.close(promise: nil) }
-        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

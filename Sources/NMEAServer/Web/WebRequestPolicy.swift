@@ -13,8 +13,11 @@ struct WebRequestPolicy: Sendable {
     /// Whether the listener is on a loopback address.
     var isLoopback: Bool
 
-    /// Whether `head` may be answered at all.
-    func allowsHost(_ head: HTTPRequestHead) -> Bool { allowsHost(named: head.headers.first(name: "host")) }
+    /// Whether `head` may be answered at all: one `Host` at most, and an allowed one.
+    func allowsHost(_ head: HTTPRequestHead) -> Bool {
+        let hosts = head.headers[canonicalForm: "host"]
+        return hosts.count <= 1 && allowsHost(named: hosts.first.map(String.init))
+    }
 
     /// Whether a request with `host` in its `Host` header (`nil`: none, as HTTP/1.0 allows)
     /// may be answered.

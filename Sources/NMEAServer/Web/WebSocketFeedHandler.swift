@@ -17,10 +17,7 @@ final class WebSocketFeedHandler: ChannelDuplexHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .connectionClose:
-            // Echoes the peer's close, then closes.
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            close(context: context, code: code)
+            close(context: context, code: Self.reply(toClose: frame.unmaskedData))
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
@@ -34,6 +31,24 @@ final class WebSocketFeedHandler: ChannelDuplexHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let frame = WebSocketFrame(fin: true, opcode: .text, data: unwrapOutboundIn(data))
         context.write(wrapOutboundOut(frame), promise: promise)
+    }
+
+    /// The code to answer a peer's close frame with (RFC 6455, 5.5.1 and 7.4): its own code
+    /// echoed; 1000 for a close with none; 1002 (protocol error) for a one-byte payload or a
+    /// code no endpoint may send (below 1000, 1004 to 1006, 1015, 1016 to 2999, 5000 and
+    /// up); 1007 for a reason that is not UTF-8.
+    static func reply(toClose payload: ByteBuffer) -> WebSocketErrorCode {
+        var payload = payload
+        guard payload.readableBytes > 0 else { return .normalClosure }
+        guard let raw = payload.readInteger(as: UInt16.self) else { return .protocolError }
+        switch raw {
+        case 1000...1003, 1007...1014, 3000...4999: break
+        default: return .protocolError
+        }
+        guard payload.readBytes(length: payload.readableBytes).map({ String(validating: $0, as: UTF8.self) != nil }) ?? true else {
+            return .dataInconsistentWithMessage
+        }
+        return WebSocketErrorCode(codeNumber: Int(raw))
     }
 
     private func close(context: ChannelHandlerContext, code: WebSocketErrorCode) {

@@ -34,6 +34,22 @@ public struct RecordedLog: Sendable {
 
     /// Reads the log to its end, calling `body` with each chunk.
     public func read(_ body: (UnsafeRawBufferPointer) -> Void) throws(RecordedLogError) {
+        try read { chunk in
+            body(chunk)
+            return .continue
+        }
+    }
+
+    /// Whether ``read(until:)`` reads on after a chunk.
+    public enum ReadDecision: Sendable, Hashable {
+        /// Read the next chunk.
+        case `continue`
+        /// Stop here: the rest is not read (a pipe or a FIFO is not waited on again).
+        case stop
+    }
+
+    /// Reads the log chunk by chunk until its end or until `body` returns ``ReadDecision/stop``.
+    public func read(until body: (UnsafeRawBufferPointer) -> ReadDecision) throws(RecordedLogError) {
         let fd = try openDescriptor()
         defer { if case .file = location { Syscall.close(fd) } }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -46,7 +62,7 @@ public struct RecordedLog: Sendable {
                 throw RecordedLogError(location: location, errno: error, operation: .read)
             }
             if count == 0 { return }
-            body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) == .stop { return }
         }
     }
 }

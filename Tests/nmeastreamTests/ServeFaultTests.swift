@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import NMEAStream
+import Testing
+import TestSupport
+
+/// `serve` as a process under the faults a local user can cause: floods from clients that
+/// never read, more clients than descriptors, signals. Each bounded in time; memory and CPU
+/// read from /proc, as a user would see them.
+@Suite("serve under faults", .serialized)
+struct ServeFaultTests {
+    /// A running `serve` and what it said.
+    final class Server {
+        let process: ChildProcess
+        let errors: String
+        let port: Int
+        let webPort: Int?
+
+        /// Starts `serve` on loopback ports of its own, under `shell` when given (a shell
+        /// command line run before it, such as `ulimit -n 128`).
+        init(_ arguments: [String], shell: String? = nil, page: Bool = false) throws {
+            let errors = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-serve-\(UUID().uuidString).err").path
+            self.errors = errors
+            let command = [Command.executable.path, "serve", "--listen", "127.0.0.1:0"] + (page ? ["--http", "127.0.0.1:0"] : []) + arguments
+            if let shell {
+                process = try ChildProcess("/bin/sh", ["-c", shell + " && exec \"$@\"", "sh"] + command, errorPath: errors)
+            } else {
+                process = try ChildProcess(command[0], Array(command.dropFirst()), errorPath: errors)
+            }
+            var said = ""
+            _ = eventually { said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""; return said.contains(page ? "live page on" : "serving") }
+            port = try #require(said.firstMatch(of: /serving .* on 127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) }, "\(said)")
+            webPort = said.firstMatch(of: /live page on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) }
+        }
+
+        var said: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+
+        /// A line of /proc/PID/status (`VmHWM`, `VmRSS`) in kilobytes.
+        func status(_ field: String) -> Int {
+            let text = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+                .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+        }
+
+        /// CPU time used so far (user and system), in seconds.
+        var cpuSeconds: Double {
+            let text = (try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8)) ?? ""
+            // After the command's name in parentheses: fields 14 and 15 are utime and stime.
+            let fields = text.split(separator: ")").last?.split(separator: " ") ?? []
+            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+
+        /// SIGINT, and the status it exits with.
+        func stop() -> Int32 {
+            kill(process.pid, SIGINT)
+            return process.waitForExit()
+        }
+
+        deinit {
+            if process.isRunning { process.terminate(); _ = process.waitForExit() }
+            try? FileManager.default.removeItem(atPath: errors)
+        }
+    }
+
+    /// Plays the fixture into `terminal` again and again until `running` is false.
+    static func play(_ terminal: PseudoTerminal, while running: @escaping @Sendable () -> Bool) -> Thread {
+        let bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: Command.fixture("ublox-multi.nmea")))) ?? Data())
+        // Written from this thread only, until `running` says stop.
+        nonisolated(unsafe) let terminal = terminal
+        let thread = Thread {
+            while running() {
+                _ = terminal.write(bytes, seconds: 1)
+                usleep(200_000)
+            }
+        }
+        thread.start()
+        return thread
+    }
+
+    @Test("floods from 20 gpsd clients (every request type) and 5 pages (pings) that never read, with a device sending: serve stays under 64 MB, and a watcher misses nothing")
+    func floods() throws {
+        let terminal = try PseudoTerminal()
+        let server = try Server([terminal.devicePath, "--speed", "9600"], page: true)
+        let web = try #require(server.webPort)
+        let watcher = try LineClient(port: server.port)
+        watcher.send(#"?WATCH={"enable":true,"json":true};"#)
+        #expect(watcher.readLine(containing: "\"class\":\"WATCH\"") != nil)
+        #expect(terminal.waitUntilConfigured())
+        let running = Protected(true)
+        let player = Self.play(terminal) { running.withLock { $0 } }
+        // Every request type, and a watch that asks for everything, so that reports pile up too.
+        let requests = #"?WATCH={"enable":true,"json":true,"nmea":true,"raw":1};?POLL;?DEVICES;?VERSION;?DEVICE;?FOO;?WATCH={"# + "\n"
+        let chunk = Array(String(repeating: requests, count: 40).utf8)
+        let sent = Protected(0)
+        var threads: [Thread] = []
+        let port = server.port
+        for index in 0..<25 {
+            let thread = Thread {
+                if index < 20 {
+                    guard let flooder = try? LineClient(port: port, receiveBuffer: 4096) else { return }
+                    let count = flooder.flood(chunk, seconds: 5)
+                    sent.withLock { $0 += count }
+                } else {
+                    guard let page = try? WebSocketClient(port: web), page.isOpen else { return }
+                    let count = page.flood(opcode: 9, Array(repeating: 0x70, count: 125), seconds: 5)
+                    sent.withLock { $0 += count }
+                }
+            }
+            threads.append(thread)
+            thread.start()
+        }
+        // The watcher reads all along: every report, no pause.
+        var reports = 0
+        let deadline = Date().addingTimeInterval(5.5)
+        while Date() < deadline { if watcher.readLine(seconds: 1)?.contains("\"class\":\"TPV\"") == true { reports += 1 } }
+        for thread in threads { while thread.isExecuting || !thread.isFinished { usleep(10_000) } }
+        running.withLock { $0 = false }
+        while !player.isFinished { usleep(10_000) }
+        let peak = server.status("VmHWM")
+        #expect(peak < 64 * 1024, "peak \(peak) kB with \(sent.withLock { $0 }) bytes of floods taken")
+        #expect(reports >= 10, "the watcher got \(reports) TPVs over 5 s")
+        let other = try LineClient(port: server.port)
+        #expect(other.readLine(seconds: 5)?.hasPrefix("{\"class\":\"VERSION\"") == true, "a new client is served")
+        print("serve under floods: peak \(peak) kB, \(sent.withLock { $0 }) bytes taken, \(reports) TPVs to the watcher, \(server.status("VmRSS")) kB after")
+        #expect(server.stop() == 0, "\(server.said)")
+    }
+
+    @Test("more clients than descriptors allow (a limit of 128): the first are served, the rest told 'Too many clients', no busy loop, the refusals said at the end")
+    func descriptors() throws {
+        let terminal = try PseudoTerminal()
+        let server = try Server([terminal.devicePath, "--speed", "9600"], shell: "ulimit -n 128")
+        var clients: [LineClient] = []
+        var served = 0, refused = 0, unanswered = 0
+        for _ in 0..<150 {
+            guard let client = try? LineClient(port: server.port) else { unanswered += 1; continue }
+            let line = client.readLine(seconds: 5) ?? ""
+            if line.hasPrefix("{\"class\":\"VERSION\"") { served += 1 } else if line.contains("Too many clients") { refused += 1 } else { unanswered += 1 }
+            clients.append(client)
+        }
+        #expect(served > 0 && refused > 0 && unanswered == 0, "\(served) served, \(refused) refused, \(unanswered) unanswered")
+        #expect(served + refused == 150, "\(server.said)")
+        // Held at the limit, with clients still knocking: the server idles.
+        let before = server.cpuSeconds
+        let knock = Date().addingTimeInterval(2)
+        while Date() < knock {
+            if let client = try? LineClient(port: server.port) { _ = client.readLine(seconds: 1) }
+            usleep(20_000)
+        }
+        let used = server.cpuSeconds - before
+        #expect(used < 0.2, "\(used) s of CPU in 2 s at the limit")
+        let first = try #require(clients.first)
+        first.send("?DEVICES;")
+        #expect(first.readLine(seconds: 5)?.hasPrefix("{\"class\":\"DEVICES\"") == true, "those in are served on")
+        #expect(server.stop() == 0)
+        #expect(server.said.contains("past the limit of \(served) connections"), "\(server.said)")
+    }
+
+    @Test("SIGHUP, SIGUSR1 and SIGUSR2 do not end serve: it says so and serves on; SIGTERM stops it")
+    func signals() throws {
+        let terminal = try PseudoTerminal()
+        let server = try Server([terminal.devicePath, "--speed", "9600"])
+        for signal in [SIGHUP, SIGUSR1, SIGUSR2] { kill(server.process.pid, signal) }
+        #expect(eventually { server.said.contains("SIGHUP: there is no configuration to reload") })
+        let client = try LineClient(port: server.port)
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(server.process.isRunning)
+        kill(server.process.pid, SIGTERM)
+        #expect(server.process.waitForExit() == 0)
+    }
+
+    @Test("a taken port names itself: the live page's is not blamed on gpsd")
+    func pagePortTaken() throws {
+        let terminal = try PseudoTerminal()
+        let first = try Server([terminal.devicePath, "--speed", "9600"], page: true)
+        let taken = try #require(first.webPort)
+        let result = try Command.run(["serve", terminal.devicePath, "--speed", "9600", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:\(taken)"])
+        #expect(result.status == 69)
+        #expect(result.error.contains("cannot listen on 127.0.0.1:\(taken) for the live page") && !result.error.contains("gpsd"), "\(result.error)")
+    }
+}
