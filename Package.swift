@@ -54,7 +54,9 @@ let package = Package(
         // Eclipse's libmosquitto (system library, libmosquitto-dev), and fleets over MQTT on it:
         // a publisher of a device's fixes with store and forward, and a subscriber.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CPlatform"]),
+        // SQLite, for the publisher's store-and-forward queue on disk.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [

@@ -8,9 +8,12 @@ import Synchronization
 /// later sees where each vehicle is at once), QoS 1, `device` set to NAME. One more subscriber
 /// of the device's ``GPSMonitor``.
 ///
-/// Store and forward: every message goes through a ``MessageQueue`` (on disk with a queue
-/// folder), bounded in bytes, oldest dropped first and counted, and leaves it only when the
-/// broker has acknowledged it. While the broker is unreachable, messages wait; when it is
+/// Store and forward: every message goes through a ``MessageQueue`` (with a queue folder, an
+/// SQLite database there, each message committed to the disk before it counts as queued),
+/// bounded in bytes, oldest dropped first and counted, and leaves it only when the broker
+/// has acknowledged it. A write that fails (a full disk) is told at once
+/// (``Configuration/storage``); the messages wait in memory meanwhile, and are stored with
+/// the next write that succeeds. While the broker is unreachable, messages wait; when it is
 /// back, they are sent in order. A message may reach the broker twice (QoS 1: it was sent,
 /// the connection broke before the acknowledgement); subscribers drop repeats by vehicle and
 /// time.
@@ -34,6 +37,9 @@ public final class FixPublisher: @unchecked Sendable {
         /// Told once, with the reason, if the broker cannot be reached at start (it is tried
         /// again with the backoff while messages wait in the queue).
         public var waiting: (@Sendable (String) -> Void)?
+        /// Told when writing the queue folder fails (with the reason), and when it works
+        /// again (`nil`): not for each message.
+        public var storage: (@Sendable (String?) -> Void)?
 
         /// A configuration publishing as `name` to `url`.
         public init(url: MQTTURL, name: String) {
@@ -52,6 +58,9 @@ public final class FixPublisher: @unchecked Sendable {
         public var queued = 0
         /// Messages dropped because the queue was full (over its life, restarts included).
         public var dropped = 0
+        /// Messages waiting that are not on the disk: a write to the queue folder failed, or
+        /// there is no queue folder. Lost if the publisher stops before the broker takes them.
+        public var unstored = 0
         /// Why the broker refused the connection, if it did (bad credentials).
         public var refusal: String?
     }
@@ -81,18 +90,19 @@ public final class FixPublisher: @unchecked Sendable {
     }
 
     /// A publisher of `monitor`'s receiver; nothing happens until ``start()``.
-    public init(monitor: GPSMonitor, configuration: Configuration) throws(MQTTError) {
+    /// Fails with ``PublisherError/queue(_:)`` when the queue folder cannot hold the queue
+    /// (missing parent, a file in its place, not writable), or ``PublisherError/broker(_:)``.
+    public init(monitor: GPSMonitor, configuration: Configuration) throws(PublisherError) {
         self.monitor = monitor
         self.configuration = configuration
         let queue: MessageQueue
-        do throws(GPSError) {
+        do throws(MessageQueueError) {
             queue = try MessageQueue(folder: configuration.queueFolder, capacity: configuration.queueCapacity)
         } catch {
-            throw .library("the queue: \(error)")
+            throw .queue(error.description)
         }
         var initial = State(queue: queue)
-        initial.status.queued = queue.messages.count
-        initial.status.dropped = queue.dropped
+        Self.count(&initial)
         state = Mutex(initial)
         var handlers = MQTTConnection.Handlers()
         handlers.connected = { [weak self] in self?.connected() }
@@ -100,8 +110,12 @@ public final class FixPublisher: @unchecked Sendable {
         handlers.published = { [weak self] messageID in self?.acknowledged(messageID) }
         handlers.fatal = { [weak self] text in self?.refused(text) }
         if let waiting = configuration.waiting { handlers.waiting = waiting }
-        connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
-                                              password: configuration.password, caFile: configuration.caFile), handlers: handlers)
+        do throws(MQTTError) {
+            connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
+                                                  password: configuration.password, caFile: configuration.caFile), handlers: handlers)
+        } catch {
+            throw .broker(error)
+        }
     }
 
     /// What it has done so far.
@@ -142,32 +156,44 @@ public final class FixPublisher: @unchecked Sendable {
             return state.subscription
         }?.dispose()
         connection.stop()
+        // What the broker took leaves the disk now, not on the next run.
+        state.withLock { $0.queue.flush() }
         finished.signal()
     }
 
     private func take(_ event: GPSEvent) {
         let topic = configuration.url.topic + "/" + configuration.name
         var writer = JSONWriter()
-        state.withLock { state in
+        let change = state.withLock { state -> MessageQueue.StorageChange?? in
+            var outgoing: [MessageQueue.Outgoing] = []
             switch event {
             case .satellites(let view):
                 if let sky = state.sky.add(view) {
                     GPSDJSON.writeSKY(sky, device: configuration.name, to: &writer)
-                    state.queue.append(topic: topic + "/sky", payload: writer.bytes, retain: false)
+                    outgoing.append(.init(topic: topic + "/sky", payload: writer.bytes, retain: false))
                 }
             case .fix(let fix):
                 if let sky = state.sky.finish(with: fix) {
                     GPSDJSON.writeSKY(sky, device: configuration.name, to: &writer)
-                    state.queue.append(topic: topic + "/sky", payload: writer.bytes, retain: false)
+                    outgoing.append(.init(topic: topic + "/sky", payload: writer.bytes, retain: false))
                     writer.reset()
                 }
                 GPSDJSON.writeTPV(fix, device: configuration.name, to: &writer)
-                state.queue.append(topic: topic + "/tpv", payload: writer.bytes, retain: true)
+                outgoing.append(.init(topic: topic + "/tpv", payload: writer.bytes, retain: true))
             default:
-                return
+                break
             }
-            state.status.queued = state.queue.messages.count
-            state.status.dropped = state.queue.dropped
+            guard !outgoing.isEmpty else { return nil }
+            // The epoch's messages in one transaction: one sync of the disk per epoch.
+            let change = state.queue.append(outgoing)
+            Self.count(&state)
+            return .some(change)
+        }
+        guard let change else { return }
+        switch change {
+        case .failed(let reason): configuration.storage?(reason)
+        case .recovered: configuration.storage?(nil)
+        case nil: break
         }
         pump()
     }
@@ -216,7 +242,13 @@ public final class FixPublisher: @unchecked Sendable {
         state.sending.remove(sequence)
         state.queue.remove(sequence)
         state.status.acknowledged += 1
+        count(&state)
+    }
+
+    private static func count(_ state: inout State) {
         state.status.queued = state.queue.messages.count
+        state.status.dropped = state.queue.dropped
+        state.status.unstored = state.queue.folder == nil ? state.queue.messages.count : state.queue.unstored
     }
 
     /// Sends what waits, oldest first, up to the window (on the pumping queue: in order).
@@ -249,6 +281,21 @@ public final class FixPublisher: @unchecked Sendable {
                     state.sending.remove(message.sequence)
                 }
             }
+        }
+    }
+}
+
+/// Why a publisher could not be made.
+public enum PublisherError: Error, CustomStringConvertible {
+    /// The queue folder cannot hold the queue; why.
+    case queue(String)
+    /// The broker's settings or the MQTT library.
+    case broker(MQTTError)
+
+    public var description: String {
+        switch self {
+        case .queue(let reason): reason
+        case .broker(let error): "\(error)"
         }
     }
 }

@@ -11,14 +11,20 @@ struct PublishCommand: ParsableCommand {
         discussion: """
             Each epoch's SKY and TPV go, as gpsd JSON with "device" set to the name, to \
             TOPIC/NAME/sky and TOPIC/NAME/tpv at QoS 1, the last TPV retained. Messages wait \
-            in a queue until the broker acknowledges them (with --queue, on disk: they \
-            survive a restart); while the broker is unreachable the queue fills, oldest \
-            dropped first past its size, and drains in order when the broker is back. \
-            Without --device or --log, the best receiver plugged in is published.
+            in a queue until the broker acknowledges them (with --queue, in an SQLite \
+            database in that folder, each message on the disk before it counts: they \
+            survive a restart, a crash or a power loss); while the broker is unreachable the \
+            queue fills, oldest dropped first past its size (counted), and drains in order \
+            when the broker is back. A write to the queue that fails (a full disk) is said at \
+            once; messages then wait in memory until the disk takes them again. Without \
+            --device or --log, the best receiver plugged in is published.
 
-            Exit codes: 0 done (a log's end) or stopped by a signal; 64 usage error (a bad \
-            URL among them); 66 the log cannot be read; 69 the broker refused the \
-            credentials, or no receiver; 74 the device failed.
+            Exit codes: 0 done (a log's end) or stopped by a signal, every message \
+            acknowledged or on the disk; 64 usage error (a bad URL among them); 66 the log \
+            cannot be read; 69 the broker refused the credentials, or no receiver; 73 the \
+            queue folder cannot hold the queue (missing, a file, not writable); 74 the device \
+            failed, or messages were lost (not acknowledged, and not on the disk: no --queue, \
+            or the disk refused them).
 
             Examples:
               nmeastream publish mqtt://broker.local/fleet --id van-7
@@ -73,7 +79,25 @@ struct PublishCommand: ParsableCommand {
         configuration.queueFolder = queue
         configuration.queueCapacity = queueSize.bytes
         configuration.waiting = { reason in printError("\(reason); the messages wait in the queue until the broker is reachable") }
-        let publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
+        let folder = queue ?? ""
+        configuration.storage = { failure in
+            if let failure {
+                printError("cannot write the queue in \(folder): \(failure); messages wait in memory until it can (lost if the publisher stops first)")
+            } else {
+                printError("the queue in \(folder) is written again; every message waiting is on the disk")
+            }
+        }
+        let publisher: FixPublisher
+        do throws(PublisherError) {
+            publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
+        } catch {
+            printError(error.description)
+            switch error {
+            case .queue: throw ExitCode.cannotCreate
+            case .broker(.url): throw ExitCode.validationFailure
+            case .broker: throw ExitCode.unavailable
+            }
+        }
         // A signal ends the wait below (a receiver never ends by itself).
         let signals = stopOnSignals { publisher.stop() }
         try publisher.start()
@@ -93,8 +117,13 @@ struct PublishCommand: ParsableCommand {
         }
         var said = "\(status.acknowledged) messages acknowledged by the broker"
         if status.dropped > 0 { said += ", \(status.dropped) dropped (the queue was full)" }
-        if !drained { said += ", \(status.queued) still queued" + (queue == nil ? " and lost (no --queue)" : " in \(queue!)") }
+        let stored = status.queued - status.unstored
+        if !drained, stored > 0 { said += ", \(stored) still queued in \(folder)" }
+        if status.unstored > 0 {
+            said += ", \(status.unstored) lost" + (queue == nil ? " (no --queue to keep them)" : " (the disk refused them)")
+        }
         printError(said)
+        if status.unstored > 0 { throw ExitCode.ioError }
     }
 }
 

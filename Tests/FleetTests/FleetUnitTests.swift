@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NMEAStream
+import TestSupport
 @testable import Fleet
 
 @Suite("Fleet: broker URLs and the message queue")
@@ -151,21 +152,113 @@ struct FleetUnitTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var queue = try MessageQueue(folder: folder, capacity: 300)
-        for index in 0..<5 { queue.append(topic: "fleet/van/tpv", payload: Array(repeating: UInt8(index), count: 80), retain: index % 2 == 0) }
+        for index in 0..<5 {
+            #expect(queue.append([.init(topic: "fleet/van/tpv", payload: Array(repeating: UInt8(index), count: 80), retain: index % 2 == 0)]) == nil)
+        }
         // 97 bytes each: three fit in 300.
         #expect(queue.messages.map { $0.payload[0] } == [2, 3, 4])
-        #expect(queue.dropped == 2)
+        #expect(queue.dropped == 2 && queue.unstored == 0)
         queue.remove(queue.messages[0].sequence)
+        // Another process reading the database sees what is committed, and nothing else.
+        queue.flush()
         let reopened = try MessageQueue(folder: folder, capacity: 300)
         #expect(reopened.messages.map { $0.payload[0] } == [3, 4], "what waited, in order, after a restart")
         #expect(reopened.messages.map(\.retain) == [false, true])
         #expect(reopened.messages.first?.topic == "fleet/van/tpv")
         #expect(reopened.dropped == 2, "the count of dropped messages survives too")
         var next = reopened
-        next.append(topic: "t", payload: [9], retain: false)
+        _ = next.append([.init(topic: "t", payload: [9], retain: false)])
         #expect(next.messages.last!.sequence > reopened.messages.last!.sequence, "sequence numbers go on")
+        // A smaller bound at the next start: the oldest go, counted.
+        let smaller = try MessageQueue(folder: folder, capacity: 100)
+        #expect(smaller.messages.map { $0.payload[0] } == [9] && smaller.dropped == 4)
         var memory = try MessageQueue(folder: nil, capacity: 100)
-        memory.append(topic: "t", payload: Array(repeating: 0, count: 500), retain: false)
+        _ = memory.append([.init(topic: "t", payload: Array(repeating: 0, count: 500), retain: false)])
         #expect(memory.messages.count == 1, "one message larger than the bound is kept, alone")
+    }
+
+    @Test("a queue folder that cannot hold the queue is an error at start: missing parent, a file, not writable, not a queue")
+    func queueFolderRefused() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer {
+            chmod(base + "/locked", 0o700)
+            try? FileManager.default.removeItem(atPath: base)
+        }
+        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/missing/queue", capacity: 1000) }
+        _ = FileManager.default.createFile(atPath: base + "/file", contents: Data("x".utf8))
+        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/file", capacity: 1000) }
+        try FileManager.default.createDirectory(atPath: base + "/garbage", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: base + "/garbage/" + MessageQueue.fileName, contents: Data(repeating: 0x41, count: 4096))
+        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/garbage", capacity: 1000) }
+        // Root writes anywhere: a folder without write permission refuses only others.
+        if getuid() != 0 {
+            try FileManager.default.createDirectory(atPath: base + "/locked", withIntermediateDirectories: true)
+            chmod(base + "/locked", 0o500)
+            #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/locked", capacity: 1000) }
+        }
+        // A database that exists and can only be read (root too: the file's mode is kept by SQLite).
+        let readOnly = base + "/read-only"
+        _ = try MessageQueue(folder: readOnly, capacity: 1000)
+        chmod(readOnly + "/" + MessageQueue.fileName, 0o400)
+        if getuid() != 0 {
+            #expect(throws: MessageQueueError.self) { try MessageQueue(folder: readOnly, capacity: 1000) }
+        }
+    }
+}
+
+extension FleetUnitTests {
+    @Test("a full disk: the write fails and says so once, the messages wait in memory, and the next write that succeeds stores them all; a read-only one refuses at start")
+    func queueOnFullDisk() throws {
+        guard let disk = SmallFilesystem(kilobytes: 256) else {
+            print("skipped: mounting a small tmpfs needs root")
+            return
+        }
+        let folder = disk.path + "/queue"
+        // In a scope of its own: the database is closed before the remount below.
+        do {
+            var queue = try MessageQueue(folder: folder, capacity: 1 << 20)
+            let message = { (index: Int) in MessageQueue.Outgoing(topic: "fleet/van/tpv", payload: Array(repeating: UInt8(index), count: 1000), retain: false) }
+            #expect(queue.append([message(0)]) == nil)
+            disk.fill()
+            var changes: [MessageQueue.StorageChange] = []
+            for index in 1...20 { if let change = queue.append([message(index)]) { changes.append(change) } }
+            #expect(changes.count == 1, "said once, not per message: \(changes)")
+            if case .failed(let reason)? = changes.first { #expect(reason.contains("full"), "\(reason)") } else { Issue.record("no failure said") }
+            #expect(queue.unstored >= 1 && queue.messages.count == 21)
+            disk.free()
+            #expect(queue.append([message(21)]) == .recovered)
+            #expect(queue.unstored == 0)
+            let reopened = try MessageQueue(folder: folder, capacity: 1 << 20)
+            #expect(reopened.messages.map { Int($0.payload[0]) } == Array(0...21), "every message on the disk, in order")
+        }
+        // Read-only storage: refused at start, not found out later.
+        #expect(disk.setReadOnly(true))
+        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: folder, capacity: 1 << 20) }
+        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: disk.path + "/other", capacity: 1 << 20) }
+        disk.setReadOnly(false)
+    }
+}
+
+extension FleetUnitTests {
+    @Test("a queue folder of an earlier version (a file per message): its messages and count move into the database, in order, and the files go")
+    func queueFilesImported() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (sequence, retain, payload) in [(7, 1, "{\"b\":2}"), (3, 0, "{\"a\":1}")] {
+            let topic = Array("fleet/van/tpv".utf8)
+            let bytes = [UInt8(retain), 0, UInt8(topic.count)] + topic + Array(payload.utf8)
+            let name = String(repeating: "0", count: 19) + "\(sequence).msg"
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+        }
+        _ = FileManager.default.createFile(atPath: folder + "/dropped", contents: Data("5".utf8))
+        var queue = try MessageQueue(folder: folder, capacity: 1000)
+        #expect(queue.messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["{\"a\":1}", "{\"b\":2}"])
+        #expect(queue.messages.map(\.retain) == [false, true] && queue.messages.allSatisfy { $0.topic == "fleet/van/tpv" })
+        #expect(queue.dropped == 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { $0.hasPrefix(MessageQueue.fileName) })
+        _ = queue.append([.init(topic: "t", payload: [1], retain: false)])
+        #expect(queue.messages.last?.sequence == 8, "sequence numbers go on after the imported ones")
     }
 }

@@ -60,6 +60,21 @@ struct FleetCommandTests {
     }
 
     /// A TCP port free now.
+    /// The messages in the queue database of `folder` and their bytes (topic, payload and 4
+    /// each, as the bound counts them), read by another program (Python's sqlite3) as anyone
+    /// could; zero when there is none.
+    static func queued(in folder: String) -> (count: Int, bytes: Int) {
+        let script = "import sqlite3,sys\nc=sqlite3.connect('file:'+sys.argv[1]+'?mode=ro',uri=True)\n"
+            + "print(*c.execute('select count(*),coalesce(sum(length(cast(topic as blob))+length(payload)+4),0) from messages').fetchone())"
+        guard FileManager.default.fileExists(atPath: folder + "/queue.sqlite3") else { return (0, 0) }
+        let result = folder + ".count-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: result) }
+        guard let reader = try? ChildProcess("/usr/bin/python3", ["-c", script, folder + "/queue.sqlite3"], outputPath: result),
+              reader.waitForExit() == 0, let output = try? String(contentsOfFile: result, encoding: .utf8) else { return (0, 0) }
+        let numbers = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : (0, 0)
+    }
+
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -130,7 +145,7 @@ struct FleetCommandTests {
         var publisher = try ChildProcess(arguments[0], Array(arguments.dropFirst()), errorPath: broker.folder + "/publisher.err")
         defer { if publisher.isRunning { publisher.terminate(); _ = publisher.waitForExit() } }
         // 20 epochs a second apart at ×4: 5 s of log. With no broker, the queue fills.
-        #expect(eventually { ((try? FileManager.default.contentsOfDirectory(atPath: queue)) ?? []).count >= 3 }, "the queue fills")
+        #expect(eventually { Self.queued(in: queue).count >= 3 }, "the queue fills")
         try broker.start()
         usleep(1_200_000)
         broker.kill()
@@ -145,7 +160,7 @@ struct FleetCommandTests {
         let received = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(received.count == expected.count && Set(received) == Set(expected), "every epoch exactly once:\n\(received.joined(separator: "\n"))")
         #expect(publisher.waitForExit() == 0)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: queue)) ?? []).filter { $0.hasSuffix(".msg") }.isEmpty, "the queue drained")
+        #expect(Self.queued(in: queue).count == 0, "the queue drained")
     }
 
     @Test("bad input: a bad URL, wrong credentials, a TLS failure: one clear line each; a malformed message is counted and skipped",
@@ -289,11 +304,60 @@ struct FleetCommandTests {
                                       "--queue", folder, "--queue-size", "2K", "--drain-timeout", "0.5"])
         #expect(result.status == 0, "\(result.error)")
         let dropped = try #require(result.error.firstMatch(of: /(\d+) dropped \(the queue was full\)/).flatMap { Int($0.1) }, "\(result.error)")
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".msg") }
+        let kept = Self.queued(in: folder)
         // 20 epochs, each a SKY (its dilutions, and its satellites every fifth) and a TPV.
-        #expect(dropped > 0 && dropped + files.count == 40, "40 messages: \(dropped) dropped, \(files.count) kept")
-        let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0) }
-        #expect(bytes <= 2048 + 512, "the queue stays in its bound: \(bytes) bytes")
-        #expect(result.error.contains("\(files.count) still queued in \(folder)"), "\(result.error)")
+        #expect(dropped > 0 && dropped + kept.count == 40, "40 messages: \(dropped) dropped, \(kept.count) kept")
+        #expect(kept.bytes <= 2048, "the queue stays in its bound: \(kept.bytes) bytes")
+        #expect(result.error.contains("\(kept.count) still queued in \(folder)"), "\(result.error)")
+    }
+
+    @Test("queue storage that cannot hold the queue: missing, a file, read-only: exit 73 at start with the reason, never a queue in memory only",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func queueStorageRefused() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-refused-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        _ = FileManager.default.createFile(atPath: base + "/file", contents: Data("x".utf8))
+        var folders = [(base + "/missing/queue", "No such file"), (base + "/file", "not a folder")]
+        let disk = SmallFilesystem(kilobytes: 256)
+        if let disk, disk.setReadOnly(true) { folders.append((disk.path + "/queue", "Read-only")) }
+        let port = try Self.freePort()
+        for (folder, reason) in folders {
+            let result = try Command.run(["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van6",
+                                          "--queue", folder, "--drain-timeout", "0"])
+            #expect(result.status == 73, "\(folder): \(result.error)")
+            #expect(result.error.contains("cannot keep the queue in \(folder)") && result.error.contains(reason), "\(result.error)")
+        }
+        disk?.setReadOnly(false)
+    }
+
+    @Test("messages lost are said and exit 74: no --queue and no broker at a log's end; a disk that fills with the broker down",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func messagesLost() throws {
+        let port = try Self.freePort()
+        let memory = try Command.run(["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van7",
+                                      "--drain-timeout", "0.3"])
+        #expect(memory.status == 74, "\(memory.error)")
+        #expect(memory.error.contains("40 lost (no --queue to keep them)"), "\(memory.error)")
+        guard let disk = SmallFilesystem(kilobytes: 256) else {
+            print("the full disk: skipped (mounting a small tmpfs needs root)")
+            return
+        }
+        let folder = disk.path + "/queue"
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-lost-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let publisher = try ChildProcess(Command.executable.path, ["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"),
+                                                                   "--id", "van7", "--queue", folder, "--speed", "10", "--drain-timeout", "0.3"], errorPath: errors)
+        // Once it publishes (the queue made and written), the disk fills while the log plays.
+        #expect(eventually { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("publishing") })
+        disk.fill()
+        let status = publisher.waitForExit()
+        let result = (status: status, error: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+        #expect(result.status == 74, "\(result.error)")
+        #expect(result.error.contains("cannot write the queue in \(folder)") && result.error.contains("full"), "\(result.error)")
+        #expect(result.error.components(separatedBy: "cannot write the queue").count == 2, "said once: \(result.error)")
+        let lost = try #require(result.error.firstMatch(of: /(\d+) lost \(the disk refused them\)/).flatMap { Int($0.1) }, "\(result.error)")
+        let kept = Self.queued(in: folder)
+        #expect(lost > 0 && lost + kept.count == 40, "\(lost) lost, \(kept.count) kept of 40")
     }
 }

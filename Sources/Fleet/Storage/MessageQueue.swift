@@ -1,0 +1,238 @@
+import CPlatform
+import NMEAStream
+
+/// Messages waiting for the broker, oldest first, bounded in bytes: past the bound the oldest
+/// are dropped, and counted. With a folder, the queue is also an SQLite database there
+/// (`queue.sqlite3`, write-ahead log, every commit synced): a message counts as stored once
+/// its transaction is committed, and what waits survives a restart of the publisher, a crash
+/// or a power loss. Without a folder, it lives in memory. Not thread-safe: its owner
+/// serializes calls.
+///
+/// When a write fails (a full disk), the messages stay in memory and are written with the
+/// next one that succeeds; until then they are ``unstored``: lost if the publisher stops
+/// before the broker takes them.
+struct MessageQueue {
+    struct Message: Equatable {
+        var sequence: UInt64
+        var topic: String
+        var payload: [UInt8]
+        var retain: Bool
+        /// Whether it is in the database (always false without a folder).
+        var isStored = false
+        var size: Int { topic.utf8.count + payload.count + 4 }
+    }
+
+    /// A message to add: its topic, payload and retain flag.
+    struct Outgoing {
+        var topic: String
+        var payload: [UInt8]
+        var retain: Bool
+    }
+
+    /// How storing went, when it changed.
+    enum StorageChange: Equatable {
+        /// A write failed, and why: what waits is in memory only.
+        case failed(String)
+        /// Writes work again, and every message waiting is stored.
+        case recovered
+    }
+
+    let folder: String?
+    let capacity: Int
+    private(set) var messages: [Message] = []
+    private(set) var bytes = 0
+    /// Messages dropped to stay in bounds, over the queue's life (kept in the database too).
+    private(set) var dropped = 0
+    /// Messages waiting that a write failed to store.
+    var unstored: Int { store == nil ? 0 : messages.count { !$0.isStored } }
+    /// Why the last write failed, while writes fail.
+    private(set) var storageFailure: String?
+    private var nextSequence: UInt64 = 1
+    private var store: SQLiteDatabase?
+    /// Messages the broker took, still in the database: deleted with the next write.
+    private var acknowledged: [UInt64] = []
+
+    /// The file the queue is kept in, in `folder`.
+    static let fileName = "queue.sqlite3"
+
+    /// A queue of at most `capacity` bytes, in `folder` when given (created if absent; what
+    /// an earlier run left is read back). Fails, saying why, when the folder cannot hold it:
+    /// missing parent, a file in its place, not writable, a file that is not a queue.
+    init(folder: String?, capacity: Int) throws(MessageQueueError) {
+        self.folder = folder
+        self.capacity = max(1, capacity)
+        guard let folder else { return }
+        if mkdir(folder, 0o700) != 0, Errno.current.rawValue != EEXIST {
+            throw MessageQueueError(folder: folder, reason: "\(Errno.current)")
+        }
+        var info = stat()
+        guard stat(folder, &info) == 0, info.st_mode & UInt32(S_IFMT) == UInt32(S_IFDIR) else {
+            throw MessageQueueError(folder: folder, reason: "it is not a folder")
+        }
+        do throws(SQLiteError) {
+            let store = try SQLiteDatabase(path: folder + "/" + Self.fileName)
+            // WAL with FULL: a commit is on the disk when it returns, and a crash or a power
+            // loss leaves every committed message (SQLite's own guarantee).
+            try store.execute("""
+                PRAGMA journal_mode = WAL;
+                PRAGMA synchronous = FULL;
+                CREATE TABLE IF NOT EXISTS messages (sequence INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB NOT NULL, retain INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                """)
+            try Self.importMessageFiles(from: folder, into: store)
+            try store.run("SELECT sequence, topic, payload, retain FROM messages ORDER BY sequence") { row in
+                let message = Message(sequence: UInt64(row.integer(0)), topic: row.text(1), payload: row.blob(2),
+                                      retain: row.integer(3) != 0, isStored: true)
+                messages.append(message)
+                bytes += message.size
+            }
+            try store.run("SELECT value FROM counters WHERE name = 'dropped'") { dropped = Int($0.integer(0)) }
+            nextSequence = (messages.last?.sequence ?? 0) + 1
+            self.store = store
+            // Written now, so that a folder that cannot be written fails here and not later
+            // (and a bound made smaller since the last run is kept).
+            acknowledged = dropOverflow()
+            try store.transaction { () throws(SQLiteError) in
+                try deleteAcknowledged()
+                try store.run("INSERT OR REPLACE INTO counters (name, value) VALUES ('dropped', ?)", [.integer(Int64(dropped))])
+            }
+            acknowledged.removeAll()
+        } catch {
+            throw MessageQueueError(folder: folder, reason: error.description)
+        }
+    }
+
+    /// Adds messages at the end (in one transaction with a folder), dropping the oldest while
+    /// over the bound. Returns how storing changed, if it did.
+    mutating func append(_ outgoing: [Outgoing]) -> StorageChange? {
+        for item in outgoing {
+            let message = Message(sequence: nextSequence, topic: item.topic, payload: item.payload, retain: item.retain)
+            nextSequence += 1
+            messages.append(message)
+            bytes += message.size
+        }
+        // Gone from memory whatever the write does; from the database with it (or the next).
+        acknowledged += dropOverflow()
+        guard let store else { return nil }
+        do throws(SQLiteError) {
+            try store.transaction { () throws(SQLiteError) in
+                try deleteAcknowledged()
+                try store.run("INSERT OR REPLACE INTO counters (name, value) VALUES ('dropped', ?)", [.integer(Int64(dropped))])
+                for message in messages where !message.isStored {
+                    try store.run("INSERT OR REPLACE INTO messages (sequence, topic, payload, retain) VALUES (?, ?, ?, ?)",
+                                  [.integer(Int64(message.sequence)), .text(message.topic), .blob(message.payload), .integer(message.retain ? 1 : 0)])
+                }
+            }
+        } catch {
+            let wasFailing = storageFailure != nil
+            storageFailure = error.description
+            return wasFailing ? nil : .failed(error.description)
+        }
+        acknowledged.removeAll()
+        for index in messages.indices { messages[index].isStored = true }
+        let wasFailing = storageFailure != nil
+        storageFailure = nil
+        return wasFailing ? .recovered : nil
+    }
+
+    /// Forgets the message `sequence` (the broker has it). With a folder, it leaves the
+    /// database with the next write, or at once when nothing more waits: a crash before that
+    /// sends it again (QoS 1 may anyway), never loses it.
+    mutating func remove(_ sequence: UInt64) {
+        guard let index = messages.firstIndex(where: { $0.sequence == sequence }) else { return }
+        bytes -= messages[index].size
+        if messages[index].isStored { acknowledged.append(sequence) }
+        messages.remove(at: index)
+        if messages.isEmpty || acknowledged.count >= 256 { flush() }
+    }
+
+    /// Deletes from the database what the broker took (at the end, and when the queue empties).
+    mutating func flush() {
+        guard let store, !acknowledged.isEmpty else { return }
+        // A failure leaves them for the next write; at worst they are sent again.
+        do throws(SQLiteError) {
+            try store.transaction { () throws(SQLiteError) in try deleteAcknowledged() }
+            acknowledged.removeAll()
+        } catch {}
+    }
+
+    /// Deletes ``acknowledged`` from the database (inside a transaction; the list is emptied
+    /// once it commits).
+    private func deleteAcknowledged() throws(SQLiteError) {
+        guard let store else { return }
+        for sequence in acknowledged { try store.run("DELETE FROM messages WHERE sequence = ?", [.integer(Int64(sequence))]) }
+    }
+
+    /// Drops the oldest messages (never the newest) while over the bound, counted; returns
+    /// those of them that are in the database.
+    private mutating func dropOverflow() -> [UInt64] {
+        var count = 0, freed = 0
+        while bytes - freed > capacity, count < messages.count - 1 {
+            freed += messages[count].size
+            count += 1
+        }
+        guard count > 0 else { return [] }
+        let stored = messages.prefix(count).filter(\.isStored).map(\.sequence)
+        messages.removeFirst(count)
+        bytes -= freed
+        dropped += count
+        return stored
+    }
+}
+
+extension MessageQueue {
+    /// Moves into the database the messages that earlier versions of nmeastream kept as files
+    /// (`SEQUENCE.msg`: 1 byte retain, 2 bytes topic length big-endian, topic, payload) and
+    /// their `dropped` count; the files go once the transaction is committed.
+    private static func importMessageFiles(from folder: String, into store: SQLiteDatabase) throws(SQLiteError) {
+        let names = Self.names(in: folder).filter { $0.hasSuffix(".msg") || $0 == "dropped" }
+        guard !names.isEmpty else { return }
+        try store.transaction { () throws(SQLiteError) in
+            for name in names {
+                guard let bytes = readFile(folder + "/" + name) else { continue }
+                if name == "dropped" {
+                    let count = Int(String(decoding: bytes, as: UTF8.self)) ?? 0
+                    try store.run("INSERT OR REPLACE INTO counters (name, value) VALUES ('dropped', ?)", [.integer(Int64(count))])
+                    continue
+                }
+                guard let sequence = Int64(name.dropLast(4)), bytes.count >= 3 else { continue }
+                let length = Int(bytes[1]) << 8 | Int(bytes[2])
+                guard bytes.count >= 3 + length else { continue }
+                try store.run("INSERT OR REPLACE INTO messages (sequence, topic, payload, retain) VALUES (?, ?, ?, ?)",
+                              [.integer(sequence), .text(String(decoding: bytes[3..<3 + length], as: UTF8.self)),
+                               .blob(Array(bytes[(3 + length)...])), .integer(bytes[0] == 1 ? 1 : 0)])
+            }
+        }
+        for name in names { _ = unlink(folder + "/" + name) }
+    }
+
+    private static func readFile(_ path: String) -> [UInt8]? {
+        guard let fd = try? Syscall.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { Syscall.close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = (try? chunk.withUnsafeMutableBytes { try Syscall.read(fd, into: $0) }) ?? 0
+            if count <= 0 { break }
+            result += chunk[..<count]
+        }
+        return result
+    }
+
+    private static func names(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return names
+    }
+}
+
+/// The queue's folder cannot hold it.
+struct MessageQueueError: Error, CustomStringConvertible {
+    var folder: String
+    var reason: String
+    var description: String { "cannot keep the queue in \(folder): \(reason)" }
+}
