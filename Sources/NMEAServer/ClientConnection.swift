@@ -91,7 +91,9 @@ final class ClientConnection: @unchecked Sendable {
         unread.removeFirst(min(offset, unread.count))
         if unread.isEmpty, unread.capacity > 4096 { unread = [] }
         policy.withLock { $0 = session.policy }
-        if watchChanged { server.watch(self) }
+        // A client that went away during a write (its reply failed) was removed from every
+        // device already: watching now would leave a watcher no one removes, and its device open.
+        if watchChanged, !isClosed { server.watch(self) }
     }
 
     /// The client went away (on the event loop): it watches nothing more.

@@ -39,6 +39,23 @@ struct GPSDServerTests {
         return client
     }
 
+    @Test("clients that watch and go at once (a reset as their replies are written): none is left watching, and the device closes")
+    func watchAndVanish() throws {
+        let terminal = try PseudoTerminal()
+        let (server, port) = try serve(terminal)
+        defer { server.stop() }
+        for _ in 0..<300 {
+            let client = try LineClient(port: port)
+            _ = client.readLine()
+            client.send(#"?WATCH={"enable":true,"json":true};?POLL;?DEVICES;"# + "\n")
+            client.resetOnClose()
+        }
+        // A watcher left by one of them would keep the device open for ever.
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 }, "the device is still open: a client that went is still watching")
+        let last = try openingWatcher(port, terminal)
+        _ = last
+    }
+
     @Test("VERSION on connect; a watcher opens the device and gets TPV and SKY tagged with it; unwatching closes it")
     func watchLifecycle() throws {
         let terminal = try PseudoTerminal()

@@ -35,6 +35,13 @@ public final class LineClient {
 
     deinit { close(socket) }
 
+    /// Makes the close (when the client is released) a reset, as a client that crashes or
+    /// loses its network does: what the server writes after it fails at once.
+    public func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Sends `text` as it is.
     public func send(_ text: String) {
         let bytes = Array(text.utf8)
