@@ -8,9 +8,9 @@ import NMEA
 /// - The vehicle is the topic level before `tpv` or `sky` (the one the broker's access rules
 ///   protect). A report whose `device` names another vehicle is refused: one vehicle cannot
 ///   speak for another. A name of more than ``maximumNameLength`` bytes is refused.
-/// - The payload is one JSON object on one line with no control bytes (valid JSON has none
-///   outside escapes), so that printed as received it can neither forge a line nor reach a
-///   terminal. Its members are read as ``ReportObject`` reads them.
+/// - The payload is one JSON object of at most ``maximumReportLength`` bytes on one line with
+///   no control bytes (valid JSON has none outside escapes), so that printed as received it
+///   can neither forge a line nor reach a terminal. Its members are read as ``ReportObject`` reads them.
 /// - A repeat (the same class, time and bytes: QoS 1 delivers a message again) is dropped,
 ///   among the last ``repeatWindow`` reports of each of the last ``maximumVehicles``
 ///   vehicles heard from; past that, the vehicle heard from longest ago is forgotten.
@@ -31,6 +31,9 @@ public struct FleetReportFilter: Sendable {
     public static let repeatWindow = 256
     /// The longest vehicle name taken, in bytes.
     public static let maximumNameLength = 256
+    /// The longest report taken, in bytes: a gpsd `TPV` is under 1 KB, a `SKY` of every
+    /// satellite in view under 16 KB.
+    public static let maximumReportLength = 65_536
 
     /// A vehicle's reports delivered lately, as hashes of their class, time and bytes (8
     /// bytes a report whatever its size), oldest first.
@@ -56,7 +59,8 @@ public struct FleetReportFilter: Sendable {
     public mutating func take(topic: String, payload: [UInt8], decoder: JSONDecoder = JSONDecoder()) -> Outcome {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
         let vehicle = levels.count >= 2 ? String(levels[levels.count - 2]) : ""
-        guard !vehicle.isEmpty, vehicle.utf8.count <= Self.maximumNameLength, !payload.contains(where: { $0 < 0x20 }),
+        guard !vehicle.isEmpty, vehicle.utf8.count <= Self.maximumNameLength, payload.count <= Self.maximumReportLength,
+              !payload.contains(where: { $0 < 0x20 }),
               let object = try? decoder.decode(ReportObject.self, from: Data(payload)),
               let reportClass = object.reportClass, reportClass == "TPV" || reportClass == "SKY",
               object.device == nil || object.device == vehicle,

@@ -84,6 +84,19 @@ struct FleetUnitTests {
             Issue.record("a name past the bound taken")
             return
         }
+        // A report padded past the bound (printed as received, it would be a line as long).
+        let padding = String(repeating: " ", count: FleetReportFilter.maximumReportLength)
+        let padded = Array(#"{"class":"TPV","time":"2024-06-05T12:30:05.000Z","mode":3,"x":""#.utf8) + Array(padding.utf8) + Array(#""}"#.utf8)
+        guard case .malformed = filter.take(topic: "fleet/van9/tpv", payload: padded) else {
+            Issue.record("a report past the bound taken")
+            return
+        }
+        // Nested ten thousand deep: refused, and no stack is blown.
+        let nested = Array((#"{"class":"TPV","x":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}").utf8)
+        guard case .malformed = filter.take(topic: "fleet/van9/tpv", payload: nested) else {
+            Issue.record("a report nested ten thousand deep taken")
+            return
+        }
     }
 
     @Test("the table of vehicles is bounded: past it the one heard from longest ago is forgotten")
