@@ -91,7 +91,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEAServerTests",
-            dependencies: ["NMEAServer", "NMEAStream", "TestSupport"]
+            dependencies: ["NMEAServer", "NMEAStream", "TestSupport",
+                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
             name: "GPSDProtocolTests",

@@ -80,7 +80,7 @@ struct ServeFaultTests {
         return thread
     }
 
-    @Test("floods from 20 gpsd clients (every request type) and 5 pages (pings) that never read, with a device sending: serve stays under 64 MB, and a watcher misses nothing")
+    @Test("floods from 20 gpsd clients (every request type), 5 pages (pings) and 5 HTTP clients (pipelined requests) that never read, with a device sending: serve stays under 64 MB, and a watcher misses nothing")
     func floods() throws {
         let terminal = try PseudoTerminal()
         let server = try Server([terminal.devicePath, "--speed", "9600"], page: true)
@@ -97,11 +97,17 @@ struct ServeFaultTests {
         let sent = Protected(0)
         var threads: [Thread] = []
         let port = server.port
-        for index in 0..<25 {
+        let pipelined = Array(String(repeating: "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(web)\r\n\r\n", count: 100).utf8)
+        for index in 0..<30 {
             let thread = Thread {
                 if index < 20 {
                     guard let flooder = try? LineClient(port: port, receiveBuffer: 4096) else { return }
                     let count = flooder.flood(chunk, seconds: 5)
+                    sent.withLock { $0 += count }
+                } else if index >= 25 {
+                    // Pages asked for again and again, the answers never read.
+                    guard let flooder = try? LineClient(port: web, receiveBuffer: 4096) else { return }
+                    let count = flooder.flood(pipelined, seconds: 5)
                     sent.withLock { $0 += count }
                 } else {
                     guard let page = try? WebSocketClient(port: web), page.isOpen else { return }

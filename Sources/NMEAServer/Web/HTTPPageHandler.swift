@@ -11,6 +11,8 @@ final class HTTPPageHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let policy: WebRequestPolicy
     private var head: HTTPRequestHead?
+    /// A request whole, not answered yet: the client has not read what was answered before.
+    private var waiting: HTTPRequestHead?
 
     init(policy: WebRequestPolicy) { self.policy = policy }
 
@@ -21,8 +23,23 @@ final class HTTPPageHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            // A client that pipelines requests and reads none of the answers would otherwise
+            // have the page written for each: at most one answer waits past the backlog (NIO's
+            // pipelining handler passes on the next request once this one is answered).
+            guard context.channel.isWritable else {
+                waiting = head
+                return
+            }
             respond(to: head, context: context)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let waiting {
+            self.waiting = nil
+            respond(to: waiting, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
