@@ -360,4 +360,21 @@ struct FleetCommandTests {
         let kept = Self.queued(in: folder)
         #expect(lost > 0 && lost + kept.count == 40, "\(lost) lost, \(kept.count) kept of 40")
     }
+
+    @Test("subscribe writing to a full disk (/dev/full): it ends with the reason and 74, never a silent loss",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func subscribeOutputFull() throws {
+        let broker = try Broker()
+        let errors = broker.folder + "/subscriber.err"
+        let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", "json", "--id", "full"],
+                                          outputPath: "/dev/full", errorPath: errors)
+        defer { if subscriber.isRunning { subscriber.terminate(); _ = subscriber.waitForExit() } }
+        #expect(eventually { broker.log.contains("Received SUBSCRIBE from full") })
+        let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Self.log, "--id", "van9"])
+        #expect(published.status == 0, "\(published.error)")
+        #expect(eventually { !subscriber.isRunning }, "the subscriber goes on writing into nothing")
+        #expect(subscriber.waitForExit() == 74)
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(said.contains("cannot write the output: No space left on device"), "\(said)")
+    }
 }
