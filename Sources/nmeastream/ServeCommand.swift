@@ -128,6 +128,10 @@ struct ServeCommand: ParsableCommand {
                 }
             }
         }
+        // Before "serving" is said: a signal sent once it is (by a supervisor, a test) is
+        // never lost, nor does SIGHUP's default end the process.
+        let stopped = DispatchSemaphore(value: 0)
+        let sources = stopOnSignals(hangUp: .ignored) { stopped.signal() }
         do {
             let bound = try server.start()
             let listening = bound.map(GPSDServer.hostAndPort)
@@ -153,8 +157,6 @@ struct ServeCommand: ParsableCommand {
             printError("cannot serve: \(error)")
             throw ExitCode.unavailable
         }
-        let stopped = DispatchSemaphore(value: 0)
-        let sources = stopOnSignals(hangUp: .ignored) { stopped.signal() }
         stopped.wait()
         server.stop()
         // Nothing is dropped unless a client, or the server, could not keep up: say so if it was.

@@ -85,11 +85,21 @@ struct OutputFaultTests {
         defer { close(writer) }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.log)))
         _ = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-        usleep(300_000)
+        // Once it has read what was written (the pipe is empty), its signal handling is in
+        // place: it is set up before the first read.
+        #expect(eventually(seconds: 20) {
+            var waiting: Int32 = 0
+            return ioctl(writer, UInt(FIONREAD), &waiting) == 0 && waiting == 0
+        })
         kill(process.pid, SIGHUP)
-        // The replay is waiting for more of its input: one more write wakes it.
-        _ = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-        #expect(eventually(seconds: 10) { !process.isRunning })
+        // The replay waits for more of its input: more wakes it, until it has stopped (a write
+        // after its end fails with EPIPE, not the signal).
+        signal(SIGPIPE, SIG_IGN)
+        #expect(eventually(seconds: 10) {
+            _ = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            usleep(20_000)
+            return !process.isRunning
+        })
         #expect(process.waitForExit() == 0)
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         #expect(text.hasSuffix("</gpx>\n"))
