@@ -103,7 +103,7 @@ private final class SignalValuesStorage<Value: Sendable, Failure: Error>: @unche
     }
 
     func subscribe(to signal: Signal<Value, Failure>) {
-        state.withLock { $0.isSubscribing = true }
+        state.withLock { $0.subscribingThread = CurrentThread.identity }
         let disposable = signal.observe { [self] event in
             switch event {
             case .next(let value): send(value)
@@ -112,14 +112,15 @@ private final class SignalValuesStorage<Value: Sendable, Failure: Error>: @unche
             }
         }
         subscription.inner = disposable
-        state.withLock { $0.isSubscribing = false }
+        state.withLock { $0.subscribingThread = nil }
     }
 
     private func send(_ value: Value) {
         // Asked only of a sender that would wait, outside the lock.
         var mayWait: Bool?
+        let thread = CurrentThread.identity
         while true {
-            switch state.withLock({ $0.send(value, senderMayWait: mayWait) }) {
+            switch state.withLock({ $0.send(value, from: thread, senderMayWait: mayWait) }) {
             case .askWhetherSenderMayWait: mayWait = !CurrentThread.isMain && withUnsafeCurrentTask { $0 == nil }
             case .none: return
             case .resume(let consumer): consumer.resume(returning: .value(value)); return
@@ -178,22 +179,24 @@ struct SignalValuesStateMachine<Value: Sendable, Failure: Error> {
     private var end: Next?
     private var consumer: UnsafeContinuation<Next, Never>?
     private var sendersWaiting = 0
-    /// While the subscribing call runs: its sends never wait (no one could make room).
-    var isSubscribing = false
+    /// The thread in the subscribing call, while it runs: its own sends never wait (no one
+    /// could make room). Other threads' sends meanwhile may.
+    var subscribingThread: UInt?
 
     init(policy: SignalValues<Value, Failure>.BufferingPolicy) { self.policy = policy }
 
     private var count: Int { waiting.count - head }
 
-    /// A value sent; `senderMayWait` once the sender was asked (`nil` before).
-    mutating func send(_ value: Value, senderMayWait: Bool?) -> SendAction {
+    /// A value sent from the thread `thread`; `senderMayWait` once the sender was asked (`nil`
+    /// before).
+    mutating func send(_ value: Value, from thread: UInt, senderMayWait: Bool?) -> SendAction {
         guard end == nil else { return .none }
         if let consumer {
             self.consumer = nil
             return .resume(consumer)
         }
         switch policy {
-        case .lossless(let capacity) where count >= max(1, capacity) && !isSubscribing && senderMayWait != false:
+        case .lossless(let capacity) where count >= max(1, capacity) && thread != subscribingThread && senderMayWait != false:
             guard senderMayWait == true else { return .askWhetherSenderMayWait }
             sendersWaiting += 1
             return .waitForRoom

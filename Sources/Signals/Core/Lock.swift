@@ -123,6 +123,9 @@ package final class Protected<State>: @unchecked Sendable {
 
 /// The calling thread, as far as a sender that might wait needs to know.
 package enum CurrentThread {
+    /// A number that tells it from every other thread running now.
+    package static var identity: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
     /// Whether it is the process's main thread, where the main actor runs.
     /// A system call: ask it only when the answer matters.
     package static var isMain: Bool {
