@@ -194,11 +194,13 @@ struct GPSDServerTests {
         stuck.send("?WATCH={\"enable\":true,\"json\":true,\"nmea\":true}\n")
         let reader = try openingWatcher(port, terminal)
         let fixture = Array(try Data(contentsOf: Self.fixture))
-        // Epochs keep coming while the stuck client's backlog fills; the reader reads them all.
+        // Epochs keep coming while the stuck client's backlog fills (behind the kernel's
+        // socket buffers, which grow to megabytes on loopback); the reader reads them all.
+        // Four logs a turn, and a deadline that a ThreadSanitizer build meets too.
         var fixes = 0
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, server.clientCount > 1 || fixes < 20 {
-            terminal.write(fixture)
+            for _ in 0..<4 { terminal.write(fixture) }
             while let line = reader.readLine(seconds: 0.05) { if line.contains("\"class\":\"TPV\"") { fixes += 1 } }
         }
         #expect(server.clientCount == 1, "the stuck client was cut off")
