@@ -1,5 +1,6 @@
 import CPlatform
 import NIOCore
+import NMEAStream
 
 /// How many connections the process's descriptors allow. Each connection is a descriptor, and
 /// a server that accepts until `accept` fails with `EMFILE` can neither refuse the next client
@@ -27,12 +28,8 @@ enum DescriptorLimit {
 
     /// How many descriptors the process has open now.
     static func openDescriptors() -> Int {
-        guard let directory = opendir("/proc/self/fd") else { return 0 }
-        defer { closedir(directory) }
-        var count = 0
-        while readdir(directory) != nil { count += 1 }
-        // `.`, `..` and the directory's own descriptor.
-        return max(0, count - 3)
+        // Less the listing's own descriptor.
+        max(0, (Syscall.directoryEntries("/proc/self/fd")?.count ?? 1) - 1)
     }
 }
 

@@ -185,7 +185,7 @@ extension MessageQueue {
     /// (`SEQUENCE.msg`: 1 byte retain, 2 bytes topic length big-endian, topic, payload) and
     /// their `dropped` count; the files go once the transaction is committed.
     private static func importMessageFiles(from folder: String, into store: SQLiteDatabase) throws(SQLiteError) {
-        let names = Self.names(in: folder).filter { $0.hasSuffix(".msg") || $0 == "dropped" }
+        let names = (Syscall.directoryEntries(folder) ?? []).filter { $0.hasSuffix(".msg") || $0 == "dropped" }
         guard !names.isEmpty else { return }
         try store.transaction { () throws(SQLiteError) in
             for name in names {
@@ -217,16 +217,6 @@ extension MessageQueue {
             result += chunk[..<count]
         }
         return result
-    }
-
-    private static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        return names
     }
 }
 

@@ -13,6 +13,19 @@ package enum Syscall {
         try retrying { nmeastream_create(path, flags, mode) }
     }
 
+    /// The names in the folder at `path` (`.` and `..` left out), or `nil` when it cannot be
+    /// listed.
+    package static func directoryEntries(_ path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Reads into `buffer`: the count read, 0 at the end of the file.
     package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try retrying { CPlatform.read(fd, buffer.baseAddress, buffer.count) }
