@@ -168,6 +168,52 @@ struct GPSMonitorTests {
     }
 }
 
+extension GPSMonitorTests {
+    @Test("values over a device follows its subscription's policy: a loop that stalls makes the monitor skip ahead, counted, and memory holds still")
+    func valuesOverDeviceSkipAhead() async throws {
+        let bytes = try Fixtures.bytes("sirf-cycle.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600), delivery: .newest(capacity: 4))
+        var iterator = gps.fixes.values(bufferingPolicy: .lossless(capacity: 4)).makeAsyncIterator()
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        terminal.write(bytes)
+        #expect(try await iterator.next() != nil)
+        // The loop is busy while the receiver sends 20 times its log.
+        for _ in 0..<20 { terminal.write(bytes) }
+        #expect(eventually { gps.dropped.count >= 20 * expected.count - 4 - 4 - 2 },
+                "the subscription dropped \(gps.dropped.count) of \(21 * expected.count): what the loop does not take is skipped, not kept")
+    }
+}
+
+extension GPSMonitorTests {
+    @Test("values over a log holds its reader back: while the loop stalls, another subscriber of the same monitor gets no further than the buffers allow, and then every fix")
+    func valuesOverLogWaits() async throws {
+        let bytes = try Fixtures.bytes("sirf-cycle.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let long = Array((0..<200).map { _ in bytes }.joined())
+        let gps = GPSMonitor(source: .bytes(long), opening: .onConnect)
+        let other = SignalRecorder<Fix>()
+        let subscription = other.observe(gps.fixes)
+        var iterator = gps.fixes.values.makeAsyncIterator()
+        let connection = gps.connect()
+        defer {
+            subscription.dispose()
+            connection.dispose()
+        }
+        #expect(try await iterator.next() != nil)
+        try await Task.sleep(for: .milliseconds(300))
+        // The loop's 256 and its subscription's 256, a batch on its way: not the 4,000 fixes.
+        #expect(other.values.count <= 256 + 256 + 256 + 2, "the other subscriber got \(other.values.count) of \(200 * expected.count) while the loop stalled")
+        var count = 1
+        while try await iterator.next() != nil { count += 1 }
+        #expect(count == 200 * expected.count)
+        #expect(eventually { other.values.count == 200 * expected.count })
+        #expect(gps.dropped.count == 0)
+    }
+}
+
 /// The README's signal and `AsyncSequence` examples, with a log in place of the device and a
 /// recorder in place of `print` and `exit`.
 @Suite("README signal examples")

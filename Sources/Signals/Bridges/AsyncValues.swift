@@ -1,26 +1,41 @@
+import Dispatch
+
 extension Signal {
     /// The values as an `AsyncSequence` that throws the signal's failure (a plain `for await`
-    /// when `Failure` is `Never`), buffered without limit so that none is lost while the
-    /// consumer is busy.
+    /// when `Failure` is `Never`), through a bounded buffer: when 256 values wait for the
+    /// consumer, the sender waits for room (``SignalValues/BufferingPolicy/lossless(capacity:)``).
     ///
     /// ```swift
-    /// for await fix in reader.fixes.values { print(fix) }
+    /// for await reading in thermometer.readings.values { print(reading) }
     /// ```
+    /// A signal delivered through ``buffer(_:on:dropped:)`` is sent from its scheduler's
+    /// queue, so the wait reaches that buffer, and its policy decides: a lossless buffer makes
+    /// its own sender wait, a newest one skips ahead (counted). A sender that must never
+    /// wait is never made to: the main thread, a Swift task, or the subscribing call itself
+    /// (a signal that sends as it is subscribed) add to the buffer past its capacity instead;
+    /// choose ``SignalValues/BufferingPolicy/newest(capacity:)`` to bound those too.
+    ///
     /// The subscription starts when this property is read and ends when the signal terminates
     /// or when the sequence ends (the consuming task is cancelled, or the iteration stops and
-    /// the sequence is released): that disposes the subscription.
-    public var values: SignalValues<Value, Failure> { values(bufferingPolicy: .unbounded) }
+    /// the sequence is released): that disposes the subscription and frees a sender waiting
+    /// for room.
+    public var values: SignalValues<Value, Failure> { values(bufferingPolicy: .lossless(capacity: 256)) }
 
-    /// ``values`` with the buffering policy of your choice: `.bufferingNewest(1)` keeps only
-    /// the latest value while the consumer is busy (a live position display), for example.
-    /// The end of the signal, and its failure, are never dropped by the policy.
-    public func values(bufferingPolicy: SignalValues<Value, Failure>.BufferingPolicy) -> SignalValues<Value, Failure> {
+    /// ``values`` with the buffering policy of your choice: `.newest(capacity: 1)` keeps only
+    /// the latest value while the consumer is busy (a live position display), each value
+    /// pushed out counted in `dropped` (`nil`: not counted). The end of the signal, and its
+    /// failure, are never dropped by the policy.
+    public func values(bufferingPolicy: SignalValues<Value, Failure>.BufferingPolicy,
+                       dropped: DropCounter? = nil) -> SignalValues<Value, Failure> {
         let failure = Protected<Failure?>(nil)
-        let stream = AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
+        let room = bufferingPolicy.capacityBeforeWaiting.map(SignalValuesRoom.init(capacity:))
+        let stream = AsyncStream(bufferingPolicy: bufferingPolicy.streamPolicy) { continuation in
+            room?.startSubscribing()
             let subscription = observe { event in
                 switch event {
                 case .next(let value):
-                    continuation.yield(value)
+                    guard room?.waitForRoom() ?? true else { return }
+                    if case .dropped = continuation.yield(value) { dropped?.add(1) }
                 case .error(let error):
                     failure.withLock { $0 = error }
                     continuation.finish()
@@ -28,31 +43,67 @@ extension Signal {
                     continuation.finish()
                 }
             }
-            continuation.onTermination = { _ in subscription.dispose() }
+            room?.endSubscribing()
+            // Frees a waiting sender before the subscription is disposed: disposing may need
+            // a lock that the sender holds while it waits.
+            continuation.onTermination = { _ in
+                room?.close()
+                subscription.dispose()
+            }
         }
-        return SignalValues(stream: stream, failure: failure)
+        return SignalValues(stream: stream, failure: failure, room: room)
     }
 }
 
 /// A signal's values as an `AsyncSequence`: see ``Signal/values``. Iterate it once.
 public struct SignalValues<Value: Sendable, Failure: Error>: AsyncSequence, Sendable {
     /// How values wait while the consumer is busy.
-    public typealias BufferingPolicy = AsyncStream<Value>.Continuation.BufferingPolicy
+    public enum BufferingPolicy: Sendable, Hashable {
+        /// At most `capacity` values wait; then the sender waits for room (when it may wait:
+        /// see ``Signal/values``). Nothing is lost.
+        case lossless(capacity: Int)
+        /// At most `capacity` values wait; a new one pushes out the oldest, counted as
+        /// dropped. The sender never waits.
+        case newest(capacity: Int)
+        /// Every value waits, however many: memory grows with a slow consumer.
+        case unbounded
+
+        /// The newest `capacity` values wait (``newest(capacity:)``), as `AsyncStream` names it.
+        public static func bufferingNewest(_ capacity: Int) -> Self { .newest(capacity: capacity) }
+
+        /// How many values may wait before a lossless sender waits; `nil`: it never does.
+        var capacityBeforeWaiting: Int? {
+            guard case .lossless(let capacity) = self else { return nil }
+            return Swift.max(1, capacity)
+        }
+
+        /// The stream's own policy: it drops only for `.newest`; the lossless bound is kept
+        /// by ``SignalValuesRoom`` before a value reaches the stream.
+        var streamPolicy: AsyncStream<Value>.Continuation.BufferingPolicy {
+            guard case .newest(let capacity) = self else { return .unbounded }
+            return .bufferingNewest(Swift.max(1, capacity))
+        }
+    }
 
     fileprivate let stream: AsyncStream<Value>
     fileprivate let failure: Protected<Failure?>
+    fileprivate let room: SignalValuesRoom?
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator(), failure: failure)
+        AsyncIterator(base: stream.makeAsyncIterator(), failure: failure, room: room)
     }
 
     /// Gives the values in order, then `nil`, or throws the signal's failure at its end.
     public struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate var base: AsyncStream<Value>.Iterator
         fileprivate let failure: Protected<Failure?>
+        fileprivate let room: SignalValuesRoom?
 
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Value? {
-            if let value = await base.next(isolation: actor) { return value }
+            if let value = await base.next(isolation: actor) {
+                room?.taken()
+                return value
+            }
             // Thrown once; afterwards the sequence is simply over.
             if let error = failure.withLock({ failure in
                 defer { failure = nil }
@@ -66,5 +117,104 @@ public struct SignalValues<Value: Sendable, Failure: Error>: AsyncSequence, Send
         public mutating func next() async throws(Failure) -> Value? {
             try await next(isolation: nil)
         }
+    }
+}
+
+/// The lossless bound of one ``SignalValues``: counts the values sent and not yet taken, and
+/// makes a sender that may wait do so while `capacity` of them wait. The values themselves
+/// travel in the `AsyncStream` (whose hand-over to the consuming task the runtime does);
+/// this only holds the sender back. A ``SignalValuesRoomStateMachine`` under a lock, and a
+/// semaphore that a waiting sender sleeps on.
+final class SignalValuesRoom: Sendable {
+    private let state: Protected<SignalValuesRoomStateMachine>
+    /// Signalled once for each waiting sender freed.
+    private let freed = DispatchSemaphore(value: 0)
+
+    init(capacity: Int) { state = Protected(SignalValuesRoomStateMachine(capacity: capacity)) }
+
+    /// The subscribing call starts on this thread: its own sends never wait (no one could
+    /// make room).
+    func startSubscribing() { state.withLock { $0.subscribingThread = CurrentThread.identity } }
+
+    func endSubscribing() { state.withLock { $0.subscribingThread = nil } }
+
+    /// Before a value is sent: waits while the buffer is full, if this sender may wait.
+    /// Returns `false` when the consumer is gone (the value goes nowhere).
+    func waitForRoom() -> Bool {
+        // Asked only of a sender that would wait, outside the lock.
+        var mayWait: Bool?
+        let thread = CurrentThread.identity
+        while true {
+            switch state.withLock({ $0.send(from: thread, senderMayWait: mayWait) }) {
+            case .send: return true
+            case .consumerGone: return false
+            case .askWhetherSenderMayWait: mayWait = !CurrentThread.isMain && withUnsafeCurrentTask { $0 == nil }
+            case .waitForRoom: freed.wait()
+            }
+        }
+    }
+
+    /// The consumer took a value: frees a waiting sender if there is one.
+    func taken() {
+        if state.withLock({ $0.taken() }) { freed.signal() }
+    }
+
+    /// The consumer is gone, or the signal ended: frees every waiting sender.
+    func close() {
+        for _ in 0..<state.withLock({ $0.close() }) { freed.signal() }
+    }
+}
+
+/// How many values wait for the consumer of a lossless ``SignalValues``, and what a sender
+/// does about it: a pure state machine, apart from ``SignalValuesRoom`` that holds its lock.
+struct SignalValuesRoomStateMachine {
+    /// What a sender does before it sends a value.
+    enum SendAction: Equatable {
+        /// Send it (counted as waiting for the consumer).
+        case send
+        /// Nothing: the consumer is gone.
+        case consumerGone
+        /// Full, and the sender may wait: wait until freed, then ask again.
+        case waitForRoom
+        /// Full: say whether the sender may wait, and ask again.
+        case askWhetherSenderMayWait
+    }
+
+    let capacity: Int
+    private var waiting = 0
+    private var sendersWaiting = 0
+    private var isClosed = false
+    /// The thread in the subscribing call, while it runs: its own sends never wait. Other
+    /// threads' sends meanwhile may.
+    var subscribingThread: UInt?
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// A sender on thread `thread` is about to send; `senderMayWait` once it was asked
+    /// (`nil` before).
+    mutating func send(from thread: UInt, senderMayWait: Bool?) -> SendAction {
+        guard !isClosed else { return .consumerGone }
+        if waiting >= capacity, thread != subscribingThread, senderMayWait != false {
+            guard senderMayWait == true else { return .askWhetherSenderMayWait }
+            sendersWaiting += 1
+            return .waitForRoom
+        }
+        waiting += 1
+        return .send
+    }
+
+    /// The consumer took a value; returns whether to free a waiting sender.
+    mutating func taken() -> Bool {
+        waiting = max(0, waiting - 1)
+        guard sendersWaiting > 0, waiting < capacity else { return false }
+        sendersWaiting -= 1
+        return true
+    }
+
+    /// Returns how many waiting senders to free.
+    mutating func close() -> Int {
+        isClosed = true
+        defer { sendersWaiting = 0 }
+        return sendersWaiting
     }
 }

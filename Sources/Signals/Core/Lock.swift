@@ -120,3 +120,25 @@ package final class Protected<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
+
+/// The calling thread, as far as a sender that might wait needs to know.
+package enum CurrentThread {
+    /// A number that tells it from every other thread running now.
+    package static var identity: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+    /// Whether it is the process's main thread, where the main actor runs.
+    /// A system call: ask it only when the answer matters.
+    package static var isMain: Bool {
+        #if canImport(Darwin)
+        return pthread_main_np() != 0
+        #else
+        // "PID/task/TID": the main thread's TID is the process's ID. (Swift's Glibc does not
+        // declare gettid.)
+        var link = [CChar](repeating: 0, count: 64)
+        let length = readlink("/proc/thread-self", &link, link.count - 1)
+        guard length > 0 else { return false }
+        let parts = String(decoding: link[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/")
+        return parts.count == 3 && parts[0] == parts[2]
+        #endif
+    }
+}
