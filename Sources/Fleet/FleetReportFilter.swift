@@ -57,8 +57,11 @@ public struct FleetReportFilter: Sendable {
 
     /// What becomes of the message `payload` on `topic`.
     public mutating func take(topic: String, payload: [UInt8], decoder: JSONDecoder = JSONDecoder()) -> Outcome {
-        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        let vehicle = levels.count >= 2 ? String(levels[levels.count - 2]) : ""
+        // Levels are split at the byte `/`, as the broker does: split as characters, a `/`
+        // followed by a combining mark would be no separator, and the vehicle's name would
+        // take in the levels before it.
+        let levels = topic.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let vehicle = levels.count >= 2 ? String(decoding: levels[levels.count - 2], as: UTF8.self) : ""
         guard !vehicle.isEmpty, vehicle.utf8.count <= Self.maximumNameLength, payload.count <= Self.maximumReportLength,
               !payload.contains(where: { $0 < 0x20 }),
               let object = try? decoder.decode(ReportObject.self, from: Data(payload)),

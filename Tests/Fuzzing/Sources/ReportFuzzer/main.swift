@@ -32,8 +32,8 @@ _ = runFuzzerDriver(&argc, &argv) { start, count in
     let payload = Array(bytes[(1 + nameLength)...])
     let topic = "fleet/" + name + (bytes[0] & 1 == 0 ? "/tpv" : "/sky")
     // The name may hold a `/`: the vehicle is the level before the last.
-    let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-    let vehicle = String(levels[levels.count - 2])
+    let levels = topic.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    let vehicle = String(decoding: levels[levels.count - 2], as: UTF8.self)
     // Twice: the second is a repeat, or the same refusal.
     for _ in 0..<2 {
         guard case .deliver(let report) = filter.take(topic: topic, payload: payload, decoder: decoder) else { continue }
