@@ -82,7 +82,7 @@ public final class FixPublisher: @unchecked Sendable {
         var sending: Set<UInt64> = []
         /// Acknowledgements that came before their message ID was recorded.
         var earlyAcknowledgements: Set<Int32> = []
-        var sky = SkyAssembler()
+        var epochs = EpochGatherer()
         var subscription: Disposable?
         var sourceEnded = false
         var stopped = false
@@ -166,22 +166,19 @@ public final class FixPublisher: @unchecked Sendable {
         var writer = JSONWriter()
         let change = state.withLock { state -> MessageQueue.StorageChange?? in
             var outgoing: [MessageQueue.Outgoing] = []
+            let epoch: Epoch?
             switch event {
-            case .satellites(let view):
-                if let sky = state.sky.add(view) {
-                    GPSDJSON.writeSKY(sky, device: configuration.name, to: &writer)
-                    outgoing.append(.init(topic: topic + "/sky", payload: writer.bytes, retain: false))
+            case .satellites(let view): epoch = state.epochs.add(view)
+            case .fix(let fix): epoch = state.epochs.add(fix)
+            default: epoch = nil
+            }
+            if let epoch {
+                GPSDJSON.write(epoch, device: configuration.name, reusing: &writer) { reportClass, report in
+                    switch reportClass {
+                    case .sky: outgoing.append(.init(topic: topic + "/sky", payload: report.bytes, retain: false))
+                    case .tpv: outgoing.append(.init(topic: topic + "/tpv", payload: report.bytes, retain: true))
+                    }
                 }
-            case .fix(let fix):
-                if let sky = state.sky.finish(with: fix) {
-                    GPSDJSON.writeSKY(sky, device: configuration.name, to: &writer)
-                    outgoing.append(.init(topic: topic + "/sky", payload: writer.bytes, retain: false))
-                    writer.reset()
-                }
-                GPSDJSON.writeTPV(fix, device: configuration.name, to: &writer)
-                outgoing.append(.init(topic: topic + "/tpv", payload: writer.bytes, retain: true))
-            default:
-                break
             }
             guard !outgoing.isEmpty else { return nil }
             // The epoch's messages in one transaction: one sync of the disk per epoch.

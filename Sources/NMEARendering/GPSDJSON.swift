@@ -87,6 +87,30 @@ public enum GPSDJSON {
         writer.endObject()
     }
 
+    /// The class of one of gpsd's reports.
+    public enum ReportClass: Sendable {
+        case sky
+        case tpv
+    }
+
+    /// Writes `epoch` as gpsd sends it: its `SKY` (when it has one), then its `TPV` (when it
+    /// has a fix), each object handed to `report` with its class, then `writer` reset.
+    /// `writer` is reused, so that an epoch costs no allocation once it has grown.
+    public static func write(_ epoch: Epoch, device: String? = nil, reusing writer: inout JSONWriter,
+                             _ report: (ReportClass, JSONWriter) -> Void) {
+        if let sky = epoch.sky {
+            writer.reset()
+            writeSKY(sky, device: device, to: &writer)
+            report(.sky, writer)
+        }
+        if let fix = epoch.fix {
+            writer.reset()
+            writeTPV(fix, device: device, to: &writer)
+            report(.tpv, writer)
+        }
+        writer.reset()
+    }
+
     /// Writes one view as a `SKY` object of its own (as the `Sky` overload does).
     public static func writeSKY(_ view: SatelliteView, device: String? = nil, to writer: inout JSONWriter) {
         writeSKY(Sky(views: [view]), device: device, to: &writer)

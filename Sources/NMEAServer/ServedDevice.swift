@@ -32,8 +32,8 @@ final class ServedDevice: @unchecked Sendable {
         var seenNMEA = false
         var latestFix: Fix?
         var latestSky: Sky?
-        /// The views of the epoch under way, reported as one SKY.
-        var sky = SkyAssembler()
+        /// The epoch under way: its views, reported as one SKY before its TPV.
+        var epochs = EpochGatherer()
         /// The device failed or went away while watched: its watchers were told once.
         var lost = false
         /// No longer served (unplugged): it opens no more.
@@ -141,7 +141,7 @@ final class ServedDevice: @unchecked Sendable {
             guard !state.retired, !state.isClosing, state.subscription == nil, let first = state.watchers.values.first else { return nil }
             state.subscription = subscription
             state.activated = UTCTime.now
-            state.sky = SkyAssembler()
+            state.epochs = EpochGatherer()
             return first
         }
         guard let opener else { return }
@@ -277,44 +277,38 @@ final class ServedDevice: @unchecked Sendable {
         state.withLock { $0.watchers.values.filter(wants) }
     }
 
-    /// The epoch's sky (its views as one SKY, as gpsd sends it), then its TPV, in one write.
+    /// A fix: its epoch, its sky (its views as one SKY, as gpsd sends it) then its TPV, in
+    /// one write.
     private func publish(_ fix: Fix) {
-        let sky = state.withLock { state -> Sky? in
+        let epoch = state.withLock { state -> Epoch in
             state.latestFix = fix
             state.seenNMEA = true
             state.lost = false
-            let sky = state.sky.finish(with: fix)
-            if let sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
-            return sky
+            let epoch = state.epochs.add(fix)
+            if let sky = epoch.sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
+            return epoch
         }
+        publish(epoch)
+    }
+
+    /// A view: the epoch of views alone it ends, for a receiver that reports views without
+    /// fixes.
+    private func publish(_ view: SatelliteView) {
+        let epoch = state.withLock { state -> Epoch? in
+            let epoch = state.epochs.add(view)
+            if let sky = epoch?.sky { state.latestSky = sky }
+            return epoch
+        }
+        if let epoch { publish(epoch) }
+    }
+
+    private func publish(_ epoch: Epoch) {
         let clients = watchers { $0.wantsJSON(from: path) }
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
-        if let sky {
-            GPSDJSON.writeSKY(sky, device: path, to: &writer)
-            Self.appendLine(writer, to: &lines)
-            writer.reset()
-        }
-        GPSDJSON.writeTPV(fix, device: path, to: &writer)
-        Self.appendLine(writer, to: &lines)
+        GPSDJSON.write(epoch, device: path, reusing: &writer) { _, report in Self.appendLine(report, to: &lines) }
         fanOut(lines, to: clients)
-    }
-
-    private func publish(_ view: SatelliteView) {
-        let completed = state.withLock { state -> Sky? in
-            let completed = state.sky.add(view)
-            if let completed { state.latestSky = completed }
-            return completed
-        }
-        guard let completed else { return }
-        let clients = watchers { $0.wantsJSON(from: path) }
-        guard !clients.isEmpty else { return }
-        var writer = JSONWriter()
-        GPSDJSON.writeSKY(completed, device: path, to: &writer)
-        var line = ByteBufferAllocator().buffer(capacity: 1024)
-        Self.appendLine(writer, to: &line)
-        fanOut(line, to: clients)
     }
 
     /// To clients in NMEA mode or raw mode 1: each valid sentence as received.

@@ -6,23 +6,23 @@ import NMEAStream
 final class FixRenderer {
     let format: OutputFormat
     private var writer = JSONWriter()
-    /// The epoch's views, for the json format's one `SKY` an epoch.
-    private var skies = SkyAssembler()
+    /// The epochs, for the json format's `SKY` then `TPV`.
+    private var epochs = EpochGatherer()
 
     init(format: OutputFormat) { self.format = format }
 
     /// Writes a fix (nothing for the `nmea` format, and for a GPX point with no position). In
-    /// the `json` format its epoch's `SKY` comes first, as gpsd sends it: the epoch's views
-    /// with the fix's dilutions (or the dilutions alone, for an epoch with no GSV). With
-    /// `printed` false (a fix the command does not print), only that `SKY`.
+    /// the `json` format it is its epoch, as gpsd sends it: the epoch's `SKY` (its views with
+    /// the fix's dilutions, or the dilutions alone for an epoch with no GSV), then the `TPV`.
+    /// With `printed` false (a fix the command does not print), only that `SKY`.
     func write(_ fix: Fix, to output: BufferedOutput, printed: Bool = true) {
-        if format == .json, let sky = skies.finish(with: fix) { write(sky, to: output) }
-        guard printed else { return }
         switch format {
         case .json:
-            writer.reset()
-            GPSDJSON.writeTPV(fix, to: &writer)
-            writer.withBytes { output.writeLine($0) }
+            var epoch = epochs.add(fix)
+            if !printed { epoch.fix = nil }
+            write(epoch, to: output)
+        case _ where !printed:
+            break
         case .text:
             output.write(FixText.line(fix) + "\n")
         case .csv:
@@ -38,20 +38,18 @@ final class FixRenderer {
     /// `SKY` is written when a view starts another epoch's sky, for a receiver that reports
     /// views without fixes.
     func write(_ view: SatelliteView, to output: BufferedOutput) {
-        guard format == .json, let sky = skies.add(view) else { return }
-        write(sky, to: output)
+        guard format == .json, let epoch = epochs.add(view) else { return }
+        write(epoch, to: output)
     }
 
     /// At the end of the input: the views no fix completed, as a last `SKY`.
     func finish(to output: BufferedOutput) {
-        guard format == .json, let sky = skies.finish() else { return }
-        write(sky, to: output)
+        guard format == .json, let epoch = epochs.finish() else { return }
+        write(epoch, to: output)
     }
 
-    private func write(_ sky: Sky, to output: BufferedOutput) {
-        writer.reset()
-        GPSDJSON.writeSKY(sky, to: &writer)
-        writer.withBytes { output.writeLine($0) }
+    private func write(_ epoch: Epoch, to output: BufferedOutput) {
+        GPSDJSON.write(epoch, reusing: &writer) { _, report in report.withBytes { output.writeLine($0) } }
     }
 
     /// Writes a sentence as it came, with CR LF (the `nmea` format; nothing in the others).

@@ -89,6 +89,40 @@ struct RenderingTests {
         #expect(line.hasPrefix(#"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","vdop":0.91,"hdop":0.62,"pdop":1.10,"nSat":14,"uSat":12,"satellites":[{"PRN":5,"#), "\(line)")
     }
 
+    @Test("an epoch is written as gpsd sends it: its SKY, then its TPV, each handed out with its class; a sky no fix completed alone")
+    func epochReports() throws {
+        var text = nmea("GPZDA,120000.00,05,06,2024,00,00")
+        text += nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,1,05,1.9,10.2,M,47.0,M,,")
+        text += nmea("GPGSA,A,3,05,13,15,18,23,,,,,,,,2.6,1.9,1.8")
+        text += nmea("GPGGA,120001.00,5200.0000,N,00400.0000,W,1,05,1.9,10.2,M,47.0,M,,")
+        let fix = decode(text).fixes[0]
+        var epochs = EpochGatherer()
+        let epoch = epochs.add(fix)
+        var writer = JSONWriter()
+        var reports: [(GPSDJSON.ReportClass, String)] = []
+        GPSDJSON.write(epoch, device: "gps0", reusing: &writer) { reportClass, report in
+            reports.append((reportClass, String(decoding: report.bytes, as: UTF8.self)))
+        }
+        var sky = JSONWriter(), tpv = JSONWriter()
+        GPSDJSON.writeSKY(try #require(epoch.sky), device: "gps0", to: &sky)
+        GPSDJSON.writeTPV(fix, device: "gps0", to: &tpv)
+        #expect(reports.map(\.0) == [.sky, .tpv])
+        #expect(reports.map(\.1) == [String(decoding: sky.bytes, as: UTF8.self), String(decoding: tpv.bytes, as: UTF8.self)])
+        // Views with no fix after them: an epoch of its sky alone, at the end of the input.
+        let views = decode(try fixture("ublox-multi.nmea")).views
+        _ = epochs.add(views[0])
+        let finished = epochs.finish()
+        let last = try #require(finished)
+        #expect(last.fix == nil && last.sky?.views.count == 1)
+        reports = []
+        GPSDJSON.write(last, reusing: &writer) { reportClass, report in
+            reports.append((reportClass, String(decoding: report.bytes, as: UTF8.self)))
+        }
+        #expect(reports.map(\.0) == [.sky])
+        let nothing = epochs.finish()
+        #expect(nothing == nil)
+    }
+
     @Test("strings are escaped")
     func escaping() {
         var writer = JSONWriter()
