@@ -35,9 +35,10 @@ let package = Package(
         .target(name: "CPlatform"),
         // Devices, discovery, sources and the reader; re-exports NMEA, NMEARendering and Signals.
         .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "Signals", "CUdev", "CPlatform"]),
-        // The gpsd-protocol server: listeners and client connections on SwiftNIO; each watching
-        // client one more subscriber of a device's GPSMonitor. The live web page: NIO's HTTP/1.1
-        // and WebSocket modules, the page carried in the binary.
+        // The gpsd-protocol server: listeners and client connections on SwiftNIO; one
+        // subscription to a device's GPSMonitor while any client watches it, each epoch
+        // rendered once and handed to every watcher. The live web page: NIO's HTTP/1.1 and
+        // WebSocket modules, the page carried in the binary.
         .target(
             name: "NMEAServer",
             dependencies: [

@@ -5,7 +5,7 @@ import NMEAStream
 /// sample addressed to its socket's path. chronyd creates those sockets (and removes and
 /// recreates them when it restarts): a sample goes only where one exists, and a chronyd that
 /// restarted is reached by the next sample, with nothing to reconnect.
-final class ChronySocket: @unchecked Sendable {
+final class ChronySocket: Sendable {
     private let descriptor: Int32
 
     /// What became of a sample.
@@ -19,18 +19,19 @@ final class ChronySocket: @unchecked Sendable {
     }
 
     init() throws(Errno) {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Errno.current }
-        self.descriptor = descriptor
+        descriptor = try Syscall.unixDatagramSocket()
     }
 
     deinit { Syscall.close(descriptor) }
 
     func send(_ sample: ChronySample, to path: String) -> Outcome {
         let bytes = sample.encoded()
-        let sent = bytes.withUnsafeBytes { nmeastream_send_datagram(descriptor, path, $0.baseAddress, $0.count) }
-        if sent >= 0 { return .sent }
-        let error = Errno.current
-        return error == .noSuchFile ? .noListener : .refused(error)
+        let sent = bytes.withUnsafeBytes { bytes in
+            Result { () throws(Errno) in try Syscall.sendDatagram(descriptor, bytes, to: path) }
+        }
+        switch sent {
+        case .success: return .sent
+        case .failure(let error): return error == .noSuchFile ? .noListener : .refused(error)
+        }
     }
 }

@@ -14,9 +14,8 @@ final class ProgressBar {
     /// (standard input, a pipe).
     init?(path: String) {
         guard isatty(STDERR_FILENO) == 1, path != "-" else { return nil }
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG), status.st_size > 0 else { return nil }
-        total = Int(status.st_size)
+        guard let status = try? Syscall.status(path), status.kind == .regular, status.size > 0 else { return nil }
+        total = status.size
     }
 
     /// Counts `bytes` more read.

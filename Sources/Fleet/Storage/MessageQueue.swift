@@ -62,11 +62,12 @@ struct MessageQueue {
         self.folder = folder
         self.capacity = max(1, capacity)
         guard let folder else { return }
-        if mkdir(folder, 0o700) != 0, Errno.current.rawValue != EEXIST {
-            throw MessageQueueError(folder: folder, reason: "\(Errno.current)")
+        do throws(Errno) {
+            try Syscall.makeDirectory(folder, mode: 0o700)
+        } catch {
+            throw MessageQueueError(folder: folder, reason: "\(error)")
         }
-        var info = stat()
-        guard stat(folder, &info) == 0, info.st_mode & UInt32(S_IFMT) == UInt32(S_IFDIR) else {
+        guard (try? Syscall.status(folder))?.kind == .directory else {
             throw MessageQueueError(folder: folder, reason: "it is not a folder")
         }
         do throws(SQLiteError) {
@@ -189,7 +190,7 @@ extension MessageQueue {
         guard !names.isEmpty else { return }
         try store.transaction { () throws(SQLiteError) in
             for name in names {
-                guard let bytes = readFile(folder + "/" + name) else { continue }
+                guard let bytes = try? Syscall.readFile(folder + "/" + name) else { continue }
                 if name == "dropped" {
                     let count = Int(String(decoding: bytes, as: UTF8.self)) ?? 0
                     try store.run("INSERT OR REPLACE INTO counters (name, value) VALUES ('dropped', ?)", [.integer(Int64(count))])
@@ -203,20 +204,7 @@ extension MessageQueue {
                                .blob(Array(bytes[(3 + length)...])), .integer(bytes[0] == 1 ? 1 : 0)])
             }
         }
-        for name in names { _ = unlink(folder + "/" + name) }
-    }
-
-    private static func readFile(_ path: String) -> [UInt8]? {
-        guard let fd = try? Syscall.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
-        defer { Syscall.close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = (try? chunk.withUnsafeMutableBytes { try Syscall.read(fd, into: $0) }) ?? 0
-            if count <= 0 { break }
-            result += chunk[..<count]
-        }
-        return result
+        for name in names { try? Syscall.remove(folder + "/" + name) }
     }
 }
 

@@ -32,7 +32,7 @@ public struct SerialPortInfo: Sendable, Hashable {
     /// The path to open: the stable link when there is one (it survives a replug and a
     /// renumbering), else the node.
     public var preferredPath: String {
-        if let stablePath, access(stablePath, F_OK) == 0 { return stablePath }
+        if let stablePath, Syscall.exists(stablePath) { return stablePath }
         return path
     }
 

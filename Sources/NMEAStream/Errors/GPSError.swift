@@ -82,53 +82,29 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The name of the group that owns `path`, or `nil`.
     static func owningGroup(of path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else { return nil }
+        guard let status = try? Syscall.status(path), let group = getgrgid(status.groupID), let name = group.pointee.gr_name else { return nil }
         return String(cString: name)
     }
 
     /// The processes with `path` open, as `name (pid N)`, found through `/proc` (only those
     /// this user may inspect).
     static func processesHolding(_ path: String) -> [String] {
-        let target = resolved(path)
-        guard let proc = opendir("/proc") else { return [] }
-        defer { closedir(proc) }
+        let target = Syscall.resolvedPath(path)
         let me = getpid()
         var holders: [String] = []
-        while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in Syscall.directoryEntries("/proc") ?? [] {
             guard let pid = Int32(name), pid != me else { continue }
-            guard let fds = opendir("/proc/\(pid)/fd") else { continue }
-            defer { closedir(fds) }
-            while let fd = readdir(fds) {
-                let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard fdName != ".", fdName != "..", link("/proc/\(pid)/fd/\(fdName)") == target else { continue }
-                holders.append("\(command(of: pid)) (pid \(pid))")
-                break
-            }
+            let descriptors = Syscall.directoryEntries("/proc/\(pid)/fd") ?? []
+            guard descriptors.contains(where: { Syscall.linkTarget("/proc/\(pid)/fd/\($0)") == target }) else { continue }
+            holders.append("\(command(of: pid)) (pid \(pid))")
         }
         return holders
     }
 
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
-
-    private static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
+    /// The command name of process `pid` (`/proc/PID/comm`), or "process" when it cannot be read.
     private static func command(of pid: Int32) -> String {
-        guard let file = fopen("/proc/\(pid)/comm", "r") else { return "process" }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "process" }
-        let bytes = buffer.prefix { $0 != 0 && $0 != 0x0A }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let bytes = try? Syscall.readFile("/proc/\(pid)/comm") else { return "process" }
+        let name = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+        return name.isEmpty ? "process" : name
     }
 }

@@ -110,8 +110,7 @@ extension RecordedLog {
             } catch {
                 throw RecordedLogError(location: location, errno: error, operation: .open)
             }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) {
+            if (try? Syscall.status(fd))?.kind == .directory {
                 Syscall.close(fd)
                 throw RecordedLogError(location: location, errno: .isDirectory, operation: .open)
             }

@@ -38,6 +38,8 @@ public struct Errno: Error, Sendable, Hashable, RawRepresentable, CustomStringCo
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// `EROFS`: read-only file system.
     public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+    /// `EEXIST`: file exists.
+    public static let exists = Errno(rawValue: EEXIST)
     /// `EISDIR`: is a directory.
     public static let isDirectory = Errno(rawValue: EISDIR)
 }

@@ -37,10 +37,10 @@ public final class VirtualReceiver: @unchecked Sendable {
         master = fd
         devicePath = "/dev/pts/\(number)"
         if let link {
-            var status = stat()
-            if lstat(link, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFLNK) { unlink(link) }
-            guard symlink(devicePath, link) == 0 else {
-                let error = Errno.current
+            if (try? Syscall.linkStatus(link))?.kind == .symbolicLink { try? Syscall.remove(link) }
+            do throws(Errno) {
+                try Syscall.symbolicLink(link, to: devicePath)
+            } catch {
                 Syscall.close(fd)
                 throw .openFailed(path: link, errno: error)
             }
@@ -128,7 +128,7 @@ public final class VirtualReceiver: @unchecked Sendable {
         player = nil
         timer?.cancel()
         timer = nil
-        if let linkPath { unlink(linkPath) }
+        if let linkPath { try? Syscall.remove(linkPath) }
         Syscall.close(master)
     }
 
