@@ -96,10 +96,10 @@ public final class FixPublisher: @unchecked Sendable {
         self.monitor = monitor
         self.configuration = configuration
         let queue: MessageQueue
-        do throws(MessageQueueError) {
+        do throws(QueueError) {
             queue = try MessageQueue(folder: configuration.queueFolder, capacity: configuration.queueCapacity)
         } catch {
-            throw .queue(error.description)
+            throw .queue(error)
         }
         var initial = State(queue: queue)
         Self.count(&initial)
@@ -284,14 +284,14 @@ public final class FixPublisher: @unchecked Sendable {
 
 /// Why a publisher could not be made.
 public enum PublisherError: Error, CustomStringConvertible {
-    /// The queue folder cannot hold the queue; why.
-    case queue(String)
+    /// The queue folder cannot hold the queue.
+    case queue(QueueError)
     /// The broker's settings or the MQTT library.
     case broker(MQTTError)
 
     public var description: String {
         switch self {
-        case .queue(let reason): reason
+        case .queue(let error): "\(error)"
         case .broker(let error): "\(error)"
         }
     }

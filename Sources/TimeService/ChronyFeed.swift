@@ -58,7 +58,7 @@ public final class ChronyFeed: @unchecked Sendable {
     /// with `ppsDevice` (`/dev/pps0`), its pulses too. Nothing is read or sent until
     /// ``start()``.
     public init(monitor: GPSMonitor, devicePath: String, directory: String = "/run", ppsDevice: String? = nil,
-                requiredValidFixes: Int = 3) throws(GPSError) {
+                requiredValidFixes: Int = 3) throws(ChronyFeedError) {
         self.monitor = monitor
         self.devicePath = devicePath
         let name = devicePath.split(separator: "/").last.map(String.init) ?? devicePath
@@ -68,7 +68,7 @@ public final class ChronyFeed: @unchecked Sendable {
         do throws(Errno) {
             socket = try ChronySocket()
         } catch {
-            throw .readError(path: directory, errno: error)
+            throw ChronyFeedError(errno: error)
         }
         state = Mutex(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
     }
@@ -157,4 +157,14 @@ public final class ChronyFeed: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Why a ``ChronyFeed`` could not be made: the datagram socket it sends on could not be made
+/// (the process is out of descriptors, `EMFILE`).
+public struct ChronyFeedError: Error, CustomStringConvertible {
+    /// The system's error.
+    public var errno: Errno
+
+    /// One line, in the system's words.
+    public var description: String { "cannot make a socket to send chronyd samples: \(errno)" }
 }

@@ -106,8 +106,11 @@ struct ServeCommand: ParsableCommand {
         if chrony {
             let directory = chronyDirectory, pps = pps
             server.subscribeToDevices { path, monitor in
-                guard let feed = try? ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps) else {
-                    printError("cannot send chrony samples for \(path): no datagram socket")
+                let feed: ChronyFeed
+                do throws(ChronyFeedError) {
+                    feed = try ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps)
+                } catch {
+                    printError("\(path): \(error)")
                     return ActionDisposable {}
                 }
                 feed.start()

@@ -205,24 +205,43 @@ struct FleetUnitTests {
             chmod(base + "/locked", 0o700)
             try? FileManager.default.removeItem(atPath: base)
         }
-        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/missing/queue", capacity: 1000) }
+        /// Why the queue was refused in `folder`, or `nil` when it was not.
+        func refusal(_ folder: String) -> QueueError.Reason? {
+            do throws(QueueError) {
+                _ = try MessageQueue(folder: folder, capacity: 1000)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        guard case .folder(.noSuchFile) = refusal(base + "/missing/queue") else {
+            Issue.record("a missing parent: \(String(describing: refusal(base + "/missing/queue")))")
+            return
+        }
         _ = FileManager.default.createFile(atPath: base + "/file", contents: Data("x".utf8))
-        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/file", capacity: 1000) }
+        guard case .notAFolder = refusal(base + "/file") else {
+            Issue.record("a file: \(String(describing: refusal(base + "/file")))")
+            return
+        }
         try FileManager.default.createDirectory(atPath: base + "/garbage", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: base + "/garbage/" + MessageQueue.fileName, contents: Data(repeating: 0x41, count: 4096))
-        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/garbage", capacity: 1000) }
+        // Not a database: SQLite's own check, no system error.
+        guard case .store(_, nil) = refusal(base + "/garbage") else {
+            Issue.record("not a queue: \(String(describing: refusal(base + "/garbage")))")
+            return
+        }
         // Root writes anywhere: a folder without write permission refuses only others.
         if getuid() != 0 {
             try FileManager.default.createDirectory(atPath: base + "/locked", withIntermediateDirectories: true)
             chmod(base + "/locked", 0o500)
-            #expect(throws: MessageQueueError.self) { try MessageQueue(folder: base + "/locked", capacity: 1000) }
+            #expect(throws: QueueError.self) { try MessageQueue(folder: base + "/locked", capacity: 1000) }
         }
         // A database that exists and can only be read (root too: the file's mode is kept by SQLite).
         let readOnly = base + "/read-only"
         _ = try MessageQueue(folder: readOnly, capacity: 1000)
         chmod(readOnly + "/" + MessageQueue.fileName, 0o400)
         if getuid() != 0 {
-            #expect(throws: MessageQueueError.self) { try MessageQueue(folder: readOnly, capacity: 1000) }
+            #expect(throws: QueueError.self) { try MessageQueue(folder: readOnly, capacity: 1000) }
         }
     }
 }
@@ -254,8 +273,8 @@ extension FleetUnitTests {
         }
         // Read-only storage: refused at start, not found out later.
         #expect(disk.setReadOnly(true))
-        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: folder, capacity: 1 << 20) }
-        #expect(throws: MessageQueueError.self) { try MessageQueue(folder: disk.path + "/other", capacity: 1 << 20) }
+        #expect(throws: QueueError.self) { try MessageQueue(folder: folder, capacity: 1 << 20) }
+        #expect(throws: QueueError.self) { try MessageQueue(folder: disk.path + "/other", capacity: 1 << 20) }
         disk.setReadOnly(false)
     }
 }

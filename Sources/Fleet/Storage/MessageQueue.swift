@@ -58,17 +58,17 @@ struct MessageQueue {
     /// A queue of at most `capacity` bytes, in `folder` when given (created if absent; what
     /// an earlier run left is read back). Fails, saying why, when the folder cannot hold it:
     /// missing parent, a file in its place, not writable, a file that is not a queue.
-    init(folder: String?, capacity: Int) throws(MessageQueueError) {
+    init(folder: String?, capacity: Int) throws(QueueError) {
         self.folder = folder
         self.capacity = max(1, capacity)
         guard let folder else { return }
         do throws(Errno) {
             try Syscall.makeDirectory(folder, mode: 0o700)
         } catch {
-            throw MessageQueueError(folder: folder, reason: "\(error)")
+            throw QueueError(folder: folder, reason: .folder(error))
         }
         guard (try? Syscall.status(folder))?.kind == .directory else {
-            throw MessageQueueError(folder: folder, reason: "it is not a folder")
+            throw QueueError(folder: folder, reason: .notAFolder)
         }
         do throws(SQLiteError) {
             let store = try SQLiteDatabase(path: folder + "/" + Self.fileName)
@@ -99,7 +99,7 @@ struct MessageQueue {
             }
             acknowledged.removeAll()
         } catch {
-            throw MessageQueueError(folder: folder, reason: error.description)
+            throw QueueError(folder: folder, reason: .store(message: error.message, errno: error.errno))
         }
     }
 
@@ -208,9 +208,32 @@ extension MessageQueue {
     }
 }
 
-/// The queue's folder cannot hold it.
-struct MessageQueueError: Error, CustomStringConvertible {
-    var folder: String
-    var reason: String
-    var description: String { "cannot keep the queue in \(folder): \(reason)" }
+/// Why the publisher's queue cannot be kept in its folder.
+public struct QueueError: Error, CustomStringConvertible {
+    /// What stands in the way.
+    public enum Reason: Sendable {
+        /// The folder cannot be made (its parent missing, not writable...).
+        case folder(Errno)
+        /// Something other than a folder is at its path.
+        case notAFolder
+        /// The queue's database cannot be opened or written there: SQLite's message, and the
+        /// system's error when a system call failed (`nil` when SQLite's own check did, as for
+        /// a file that is not a database).
+        case store(message: String, errno: Errno?)
+    }
+
+    /// The queue folder.
+    public var folder: String
+    /// Why.
+    public var reason: Reason
+
+    /// One line: the folder and why, in the system's words.
+    public var description: String {
+        let why = switch reason {
+        case .folder(let error): "\(error)"
+        case .notAFolder: "it is not a folder"
+        case .store(let message, let errno): errno.map { "\(message) (\($0))" } ?? message
+        }
+        return "cannot keep the queue in \(folder): \(why)"
+    }
 }

@@ -1,13 +1,16 @@
 import CPlatform
 import CSQLite
+import NMEAStream
 
 /// What SQLite said when a call failed: its result code, its message and, for a failed
 /// system call (a full disk, a folder not writable), the system's `errno`.
 struct SQLiteError: Error, CustomStringConvertible {
     var code: Int32
     var message: String
+    /// The system call's error, when one failed; `nil` when SQLite's own check did.
+    var errno: Errno?
 
-    var description: String { message }
+    var description: String { errno.map { "\(message) (\($0))" } ?? message }
 
     /// Whether the disk (or the file system's quota) is full.
     var isFull: Bool { code & 0xFF == SQLITE_FULL }
@@ -127,9 +130,7 @@ final class SQLiteDatabase {
     }
 
     private static func error(_ result: Int32, _ handle: OpaquePointer) -> SQLiteError {
-        var message = String(cString: sqlite3_errmsg(handle))
         let system = sqlite3_system_errno(handle)
-        if system != 0, let reason = strerror(system) { message += " (\(String(cString: reason)))" }
-        return SQLiteError(code: result, message: message)
+        return SQLiteError(code: result, message: String(cString: sqlite3_errmsg(handle)), errno: system != 0 ? Errno(rawValue: system) : nil)
     }
 }
