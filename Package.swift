@@ -47,8 +47,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-            ]
+            ],
+            // The page's files, carried in the binary by the EmbedPage plugin.
+            exclude: ["Web/Page/index.html", "Web/Page/style.css", "Web/Page/app.js"],
+            plugins: ["EmbedPage"]
         ),
+        // Text files as Swift string constants, at build time (the page's HTML, CSS and JS).
+        .executableTarget(name: "EmbedFiles"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         // Time service: receivers as reference clocks for chrony (SOCK samples of serial time
         // and of PPS), each feed one more subscriber of a device's GPSMonitor.
         .target(name: "TimeService", dependencies: ["NMEAStream", "CPlatform"]),

@@ -4,12 +4,17 @@ struct WebResource: Sendable {
     var contentType: String
     var body: String
 
-    /// The page's files by request path: the one table the HTTP handler serves from.
+    /// The page's files by request path: the one table the HTTP handler serves from. They are
+    /// `Web/Page/` in this target, carried as `PageFiles` by the EmbedPage build plugin: the
+    /// HTML (with the hooks kept for tests and scripts: the text of `[data-field="lat"]` and
+    /// `[data-field="lon"]` in decimal degrees, one element per satellite in `#skyplot` with
+    /// `data-prn`, `data-gnss` and `data-used`), the style sheet, and the script that reads
+    /// the feed and builds the page with DOM calls only.
     static let byPath: [String: WebResource] = [
-        "/": WebResource(contentType: "text/html; charset=utf-8", body: PageDocument.html),
-        "/index.html": WebResource(contentType: "text/html; charset=utf-8", body: PageDocument.html),
-        "/app.js": WebResource(contentType: "text/javascript; charset=utf-8", body: PageScript.javascript),
-        "/style.css": WebResource(contentType: "text/css; charset=utf-8", body: PageStyle.css),
+        "/": WebResource(contentType: "text/html; charset=utf-8", body: PageFiles.indexHtml),
+        "/index.html": WebResource(contentType: "text/html; charset=utf-8", body: PageFiles.indexHtml),
+        "/app.js": WebResource(contentType: "text/javascript; charset=utf-8", body: PageFiles.appJs),
+        "/style.css": WebResource(contentType: "text/css; charset=utf-8", body: PageFiles.styleCss),
     ]
 
     /// The path of the live feed (a WebSocket).
