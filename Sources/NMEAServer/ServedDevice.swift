@@ -7,7 +7,7 @@ import NMEAStream
 /// said last. The device opens when its first watcher comes (it subscribes to the monitor:
 /// one more subscriber, like any other) and closes when the last one leaves, after the
 /// server's linger.
-final class ServedDevice: @unchecked Sendable {
+final class ServedDevice: Sendable {
     let path: String
     /// The device's shared signals: the server's watchers are one subscriber, and each of
     /// ``GPSDServer/subscribeToDevices(_:)``'s subscribers another.
@@ -20,64 +20,33 @@ final class ServedDevice: @unchecked Sendable {
     private let closing = DispatchGroup()
 
     private struct State {
-        var watchers: [ObjectIdentifier: ClientConnection] = [:]
-        var subscription: Disposable?
-        /// The sentences and bytes, while the device is open and some watcher wants them.
-        var raw: Disposable?
-        /// The linger's timer, while it runs.
-        var lingering: Disposable?
-        /// The device is being closed: it is opened again only once it is.
-        var isClosing = false
+        /// Who watches, and whether it is open: what to do is decided there.
+        var watch = ServedDeviceStateMachine<ClientConnection>()
+        /// What the open device said.
         var activated: UTCTime?
         var seenNMEA = false
         var latestFix: Fix?
         var latestSky: Sky?
         /// The epoch under way: its views, reported as one SKY before its TPV.
         var epochs = EpochGatherer()
-        /// The device failed or went away while watched: its watchers were told once.
-        var lost = false
-        /// No longer served (unplugged): it opens no more.
-        var retired = false
-        /// What other subscribers (a time feed) hold, disposed when it is retired.
-        var others: [Disposable] = []
 
-        /// Cancels the linger's timer, if it runs.
-        mutating func stopLingering() {
-            lingering?.dispose()
-            lingering = nil
-        }
-
-        /// Forgets the open device and what it said; returns its subscriptions, to be disposed
-        /// outside the lock (the raw one first: disposing the main one last closes the device).
-        mutating func letGo() -> [Disposable] {
-            defer {
-                subscription = nil
-                raw = nil
-                activated = nil
-                latestFix = nil
-                latestSky = nil
-            }
-            return [raw, subscription].compactMap { $0 }
+        /// Forgets what the device said, when it is let go.
+        mutating func forget() {
+            activated = nil
+            latestFix = nil
+            latestSky = nil
         }
     }
 
     /// Keeps `subscription` (another subscriber's) until the device is retired or the server
     /// stops; disposes it at once if the device is already retired.
     func keep(_ subscription: Disposable) {
-        let retired = state.withLock { state -> Bool in
-            if !state.retired { state.others.append(subscription) }
-            return state.retired
-        }
-        if retired { subscription.dispose() }
+        if !state.withLock({ $0.watch.keep(subscription) }) { subscription.dispose() }
     }
 
     /// Disposes what other subscribers hold.
     func disposeOthers() {
-        let others = state.withLock { state -> [Disposable] in
-            defer { state.others = [] }
-            return state.others
-        }
-        for other in others { other.dispose() }
+        for other in state.withLock({ $0.watch.takeOthers() }) { other.dispose() }
     }
 
     /// How long after a loss the device is tried again while someone watches it.
@@ -101,34 +70,26 @@ final class ServedDevice: @unchecked Sendable {
     var latest: (fix: Fix?, sky: Sky?) { state.withLock { ($0.latestFix, $0.latestSky) } }
 
     /// Whether anyone watches it (so whether it is open, or lingering).
-    var isOpen: Bool { state.withLock { $0.subscription != nil } }
+    var isOpen: Bool { state.withLock { $0.watch.isOpen } }
 
     /// `client` watches it from now on; the first watcher opens it.
     func attach(_ client: ClientConnection) {
-        state.withLock { state in
-            guard !state.retired else { return }
-            state.watchers[ObjectIdentifier(client)] = client
-            state.stopLingering()
-        }
+        state.withLock { $0.watch.attach(client) }?.dispose()
         subscribeIfWatched()
         updateRaw()
     }
 
     /// `client` no longer watches it; after the last one (and the linger), it closes.
     func detach(_ client: ClientConnection) {
-        let last = state.withLock { state -> Bool in
-            guard state.watchers.removeValue(forKey: ObjectIdentifier(client)) != nil else { return false }
-            return state.watchers.isEmpty
-        }
+        let action = state.withLock { $0.watch.detach(client, lingers: linger > .zero) }
         updateRaw()
-        guard last else { return }
-        guard linger > .zero else { return close() }
-        let closing = QueueScheduler(queue: .global()).schedule(after: linger) { [weak self] in self?.closeIfUnwatched() }
-        state.withLock { $0.lingering = closing }
-    }
-
-    private func closeIfUnwatched() {
-        if state.withLock({ $0.watchers.isEmpty }) { close() }
+        switch action {
+        case .none: break
+        case .close: close { $0.closeIfUnwatched() }
+        case .linger:
+            let timer = QueueScheduler(queue: .global()).schedule(after: linger) { [weak self] in self?.close { $0.closeIfUnwatched() } }
+            state.withLock { $0.watch.lingerStarted(timer) }
+        }
     }
 
     /// Opens the device (subscribes to its monitor) unless it is open, retired or unwatched:
@@ -138,11 +99,10 @@ final class ServedDevice: @unchecked Sendable {
     private func subscribeIfWatched() {
         let subscription = CompoundDisposable()
         let opener = state.withLock { state -> ClientConnection? in
-            guard !state.retired, !state.isClosing, state.subscription == nil, let first = state.watchers.values.first else { return nil }
-            state.subscription = subscription
+            guard let opener = state.watch.open(with: subscription) else { return nil }
             state.activated = UTCTime.now
             state.epochs = EpochGatherer()
-            return first
+            return opener
         }
         guard let opener else { return }
         readLoop.prefer(opener.eventLoop)
@@ -168,23 +128,10 @@ final class ServedDevice: @unchecked Sendable {
     /// subscription beside the first: both are called on the reader's thread, one event after
     /// the other in the reader's order, so each client's lines keep the receiver's order.
     private func updateRaw() {
-        enum Change { case subscribe(CompoundDisposable), unsubscribe(Disposable) }
-        let change = state.withLock { state -> Change? in
-            let wanted = state.subscription != nil
-                && state.watchers.values.contains { $0.wantsSentences(from: path) || $0.wantsBytes(from: path) }
-            if wanted, state.raw == nil {
-                let raw = CompoundDisposable()
-                state.raw = raw
-                return .subscribe(raw)
-            }
-            if !wanted, let raw = state.raw {
-                state.raw = nil
-                return .unsubscribe(raw)
-            }
-            return nil
-        }
+        let path = path
+        let change = state.withLock { $0.watch.updateRaw { $0.wantsSentences(from: path) || $0.wantsBytes(from: path) } }
         switch change {
-        case .subscribe(let raw)?:
+        case .subscribe(let raw):
             raw += monitor.eventsOnReaderQueue(satellites: false, sentences: true, bytes: true).observe { [weak self] event in
                 switch event {
                 case .next(.sentence(let sentence)): self?.publish(sentence)
@@ -192,7 +139,7 @@ final class ServedDevice: @unchecked Sendable {
                 default: break
                 }
             }
-        case .unsubscribe(let raw)?:
+        case .unsubscribe(let raw):
             // Off the event loops, as close() does: the device may be closing meanwhile, and
             // then this is its last subscription, whose dispose waits for the device's loop
             // (the caller's, when a client's request changes its watch).
@@ -201,24 +148,24 @@ final class ServedDevice: @unchecked Sendable {
                 raw.dispose()
                 closing.leave()
             }
-        case nil: break
+        case .none: break
         }
     }
 
     /// The device failed, or went away: its watchers are told (once, as gpsd tells them, with
     /// `activated` 0) and stay connected; it is tried again while they watch.
     private func lose(_ subscription: CompoundDisposable) {
-        let (watchers, notify, ended) = state.withLock { state -> ([ClientConnection], Bool, [Disposable]) in
-            guard state.subscription === subscription else { return ([], false, []) }
-            defer { state.lost = true }
-            return (Array(state.watchers.values), !state.lost, state.letGo())
+        let loss = state.withLock { state in
+            let loss = state.watch.lose(subscription)
+            if !loss.disposals.isEmpty { state.forget() }
+            return loss
         }
-        for subscription in ended { subscription.dispose() }
-        if notify {
+        for subscription in loss.disposals { subscription.dispose() }
+        if !loss.tell.isEmpty {
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-            for client in watchers { client.send(line) }
+            for client in loss.tell { client.send(line) }
         }
-        guard !watchers.isEmpty else { return }
+        guard loss.retry else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in self?.retry() }
     }
 
@@ -227,14 +174,9 @@ final class ServedDevice: @unchecked Sendable {
     /// No longer served (the device was unplugged): closed at once, its watchers told (unless
     /// they were already, when reading failed first) and let go.
     func retire() {
-        let (subscriptions, watchers) = state.withLock { state -> ([Disposable], [ClientConnection]) in
-            defer {
-                state.retired = true
-                state.lost = true
-                state.watchers = [:]
-            }
-            state.stopLingering()
-            return (state.letGo(), state.lost ? [] : Array(state.watchers.values))
+        let (subscriptions, watchers) = state.withLock { state in
+            state.forget()
+            return state.watch.retire()
         }
         for subscription in subscriptions { subscription.dispose() }
         disposeOthers()
@@ -245,17 +187,18 @@ final class ServedDevice: @unchecked Sendable {
     /// Closes the device off the event loops (closing waits for the loop the device is read
     /// on, which may be the caller's); a watcher that comes meanwhile opens it once it is
     /// closed.
-    private func close() {
-        let subscriptions = state.withLock { state -> [Disposable] in
-            if state.subscription != nil { state.isClosing = true }
-            return state.letGo()
+    private func close(_ decide: (inout ServedDeviceStateMachine<ClientConnection>) -> [Disposable]) {
+        let subscriptions = state.withLock { state in
+            let subscriptions = decide(&state.watch)
+            if !subscriptions.isEmpty { state.forget() }
+            return subscriptions
         }
         guard !subscriptions.isEmpty else { return }
         closing.enter()
         DispatchQueue.global().async { [self] in
             // Returns once the device is closed.
             for subscription in subscriptions { subscription.dispose() }
-            state.withLock { $0.isClosing = false }
+            state.withLock { $0.watch.closed() }
             closing.leave()
             subscribeIfWatched()
         }
@@ -264,9 +207,9 @@ final class ServedDevice: @unchecked Sendable {
     /// Closes it now, linger or not, and returns once it is closed (the server stops its loops
     /// only after that). Not on an event loop.
     func closeNow() {
-        let subscriptions = state.withLock { state -> [Disposable] in
-            state.stopLingering()
-            return state.letGo()
+        let subscriptions = state.withLock { state in
+            state.forget()
+            return state.watch.closeNow()
         }
         for subscription in subscriptions { subscription.dispose() }
         closing.wait()
@@ -274,7 +217,7 @@ final class ServedDevice: @unchecked Sendable {
 
     /// The watchers that `want` what is about to be sent.
     private func watchers(wanting wants: (ClientConnection) -> Bool) -> [ClientConnection] {
-        state.withLock { $0.watchers.values.filter(wants) }
+        state.withLock { $0.watch.watchers.values.filter(wants) }
     }
 
     /// A fix: its epoch, its sky (its views as one SKY, as gpsd sends it) then its TPV, in
@@ -283,7 +226,7 @@ final class ServedDevice: @unchecked Sendable {
         let epoch = state.withLock { state -> Epoch in
             state.latestFix = fix
             state.seenNMEA = true
-            state.lost = false
+            state.watch.heard()
             let epoch = state.epochs.add(fix)
             if let sky = epoch.sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
             return epoch

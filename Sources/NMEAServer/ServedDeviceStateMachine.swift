@@ -1,0 +1,177 @@
+import Signals
+
+/// Who watches one served device, and when it opens, lingers, closes, is lost and retired: a
+/// pure state machine that returns what to do, apart from ``ServedDevice`` that holds its
+/// lock and does it (subscribes, disposes, writes to clients, starts timers) outside it.
+///
+/// The device is open while it has a subscription to its monitor. The first watcher opens it;
+/// the last one leaving closes it, at once or after the linger. A close runs off the event
+/// loops, and a watcher that comes meanwhile opens it again once it is closed. A device that
+/// fails is lost: its watchers are told once and it is tried again while they watch. A device
+/// unplugged is retired: closed, its watchers told and let go, never opened again.
+struct ServedDeviceStateMachine<Watcher: AnyObject> {
+    private(set) var watchers: [ObjectIdentifier: Watcher] = [:]
+    /// The subscription to the monitor, while the device is open.
+    private(set) var subscription: Disposable?
+    /// The subscription to its sentences and bytes, while open and some watcher wants them.
+    private(set) var raw: Disposable?
+    /// The linger's timer, while it runs.
+    private var lingering: Disposable?
+    /// Being closed: it opens again only once it is.
+    private(set) var isClosing = false
+    /// It failed or went away while watched, and its watchers were told.
+    private(set) var isLost = false
+    /// No longer served: it opens no more.
+    private(set) var isRetired = false
+    /// What other subscribers (a time feed) hold, disposed when it is retired.
+    private var others: [Disposable] = []
+
+    /// What to dispose, outside the lock, in this order.
+    typealias Disposals = [Disposable]
+
+    var isOpen: Bool { subscription != nil }
+
+    /// `watcher` watches from now on. Returns a linger's timer to cancel.
+    mutating func attach(_ watcher: Watcher) -> Disposable? {
+        guard !isRetired else { return nil }
+        watchers[ObjectIdentifier(watcher)] = watcher
+        return stopLingering()
+    }
+
+    /// What to do once a watcher has left.
+    enum DetachAction: Equatable {
+        /// Nothing: others watch, or it was no watcher.
+        case none
+        /// The last one left: close now (``closeIfUnwatched()``).
+        case close
+        /// The last one left: close after the linger (``closeIfUnwatched()``), unless a
+        /// watcher comes back.
+        case linger
+    }
+
+    /// `watcher` no longer watches.
+    mutating func detach(_ watcher: Watcher, lingers: Bool) -> DetachAction {
+        guard watchers.removeValue(forKey: ObjectIdentifier(watcher)) != nil, watchers.isEmpty else { return .none }
+        return lingers ? .linger : .close
+    }
+
+    /// The linger's timer started: kept to be cancelled by a watcher that comes back.
+    mutating func lingerStarted(_ timer: Disposable) { lingering = timer }
+
+    /// Opens it with `subscription` unless it is open, closing, retired or unwatched: checked
+    /// and claimed at once, so that it is never opened twice. Returns the watcher whose event
+    /// loop should read it, or `nil` when it is not to be opened.
+    mutating func open(with subscription: Disposable) -> Watcher? {
+        guard !isRetired, !isClosing, self.subscription == nil, let first = watchers.values.first else { return nil }
+        self.subscription = subscription
+        return first
+    }
+
+    /// It delivered a fix: it is no longer lost.
+    mutating func heard() { isLost = false }
+
+    /// What to do about the subscription to sentences and bytes.
+    enum RawAction {
+        case none
+        /// Subscribe with this disposable.
+        case subscribe(CompoundDisposable)
+        /// Dispose it (off the event loops).
+        case unsubscribe(Disposable)
+    }
+
+    /// Whether the sentences and bytes are wanted now (`wants`: whether a watcher wants them):
+    /// only while open.
+    mutating func updateRaw(wants: (Watcher) -> Bool) -> RawAction {
+        let wanted = isOpen && watchers.values.contains(where: wants)
+        if wanted, raw == nil {
+            let subscription = CompoundDisposable()
+            raw = subscription
+            return .subscribe(subscription)
+        }
+        if !wanted, let raw {
+            self.raw = nil
+            return .unsubscribe(raw)
+        }
+        return .none
+    }
+
+    /// What to do when the device failed or ended.
+    struct LossAction {
+        /// Its subscriptions, to dispose.
+        var disposals: Disposals = []
+        /// The watchers to tell that it is gone (once, not again until it comes back).
+        var tell: [Watcher] = []
+        /// Whether to try again (someone still watches).
+        var retry = false
+    }
+
+    /// The device behind `subscription` failed or ended; nothing when that subscription is no
+    /// longer the device's (it was closed meanwhile).
+    mutating func lose(_ subscription: Disposable) -> LossAction {
+        guard let current = self.subscription, current === subscription else { return LossAction() }
+        defer { isLost = true }
+        let watching = Array(watchers.values)
+        return LossAction(disposals: letGo(), tell: isLost ? [] : watching, retry: !watching.isEmpty)
+    }
+
+    /// Unplugged: returns what to dispose and the watchers to tell (unless they were told when
+    /// reading failed); it forgets them and never opens again.
+    mutating func retire() -> (disposals: Disposals, tell: [Watcher]) {
+        let timer = stopLingering()
+        let tell = isLost ? [] : Array(watchers.values)
+        isRetired = true
+        isLost = true
+        watchers = [:]
+        return ([timer].compactMap { $0 } + letGo(), tell)
+    }
+
+    /// Closes it: returns what to dispose, off the event loops (then call ``closed()``).
+    private mutating func close() -> Disposals {
+        if subscription != nil { isClosing = true }
+        return letGo()
+    }
+
+    /// The last watcher left (and the linger, if any, ended): closes it unless a watcher came
+    /// back meanwhile.
+    mutating func closeIfUnwatched() -> Disposals {
+        lingering = nil
+        return watchers.isEmpty ? close() : []
+    }
+
+    /// The close is done: it may open again.
+    mutating func closed() { isClosing = false }
+
+    /// The server stops: closes it now, linger or not.
+    mutating func closeNow() -> Disposals {
+        [stopLingering()].compactMap { $0 } + letGo()
+    }
+
+    /// Keeps another subscriber's `subscription` until it is retired; `false` when it already
+    /// is (dispose it at once).
+    mutating func keep(_ subscription: Disposable) -> Bool {
+        guard !isRetired else { return false }
+        others.append(subscription)
+        return true
+    }
+
+    /// What other subscribers hold, to dispose.
+    mutating func takeOthers() -> Disposals {
+        defer { others = [] }
+        return others
+    }
+
+    private mutating func stopLingering() -> Disposable? {
+        defer { lingering = nil }
+        return lingering
+    }
+
+    /// Forgets the subscriptions: the raw one first, since disposing the main one last closes
+    /// the device.
+    private mutating func letGo() -> Disposals {
+        defer {
+            subscription = nil
+            raw = nil
+        }
+        return [raw, subscription].compactMap { $0 }
+    }
+}
