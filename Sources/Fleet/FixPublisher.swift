@@ -82,7 +82,6 @@ public final class FixPublisher: @unchecked Sendable {
         var sending: Set<UInt64> = []
         /// Acknowledgements that came before their message ID was recorded.
         var earlyAcknowledgements: Set<Int32> = []
-        var epochs = EpochGatherer()
         var subscription: Disposable?
         var sourceEnded = false
         var stopped = false
@@ -166,13 +165,7 @@ public final class FixPublisher: @unchecked Sendable {
         var writer = JSONWriter()
         let change = state.withLock { state -> MessageQueue.StorageChange?? in
             var outgoing: [MessageQueue.Outgoing] = []
-            let epoch: Epoch?
-            switch event {
-            case .satellites(let view): epoch = state.epochs.add(view)
-            case .fix(let fix): epoch = state.epochs.add(fix)
-            default: epoch = nil
-            }
-            if let epoch {
+            if let epoch = event.epoch {
                 GPSDJSON.write(epoch, device: configuration.name, reusing: &writer) { reportClass, report in
                     switch reportClass {
                     case .sky: outgoing.append(.init(topic: topic + "/sky", payload: report.bytes, retain: false))

@@ -1,5 +1,5 @@
-/// The whole NMEA pipeline in one object: bytes in; sentences, fixes, satellite views and
-/// rejects out.
+/// The whole NMEA pipeline in one object: bytes in; sentences, epochs (each a fix and its
+/// sky) and rejects out.
 ///
 /// It chains ``NMEAFramer``, ``NMEASentence/decode(_:)`` and ``EpochAssembler`` with plain
 /// function calls: no queue hop, no copy of the bytes, no heap allocation per sentence on the
@@ -11,14 +11,19 @@ public final class NMEADecoder {
         /// ``NMEASentence/decode(_:)`` on it for the typed value: the decoder does not hand
         /// out a copy nobody asked for.
         case sentence(RawSentence)
-        /// A completed epoch. (Held indirectly: a ``Fix`` is large, and every event would
-        /// otherwise be copied at its size.)
-        indirect case fix(Fix)
-        /// A completed GSV group.
-        case satellites(SatelliteView)
+        /// A completed epoch: the satellite views gathered since the last one, completed by its
+        /// fix's dilutions, then the fix; or, from a receiver that reports views without fixes,
+        /// a sky alone. (Held indirectly: an epoch is large, and every event would otherwise be
+        /// copied at its size.)
+        indirect case epoch(Epoch)
         /// Input that was rejected, with the reason. A malformed field comes right after its
         /// sentence (which is decoded and used without it), one reject per field.
         case rejected(RejectedInput)
+
+        /// The epoch, when this is one.
+        public var epoch: Epoch? { if case .epoch(let epoch) = self { epoch } else { nil } }
+        /// The epoch's fix, when this is an epoch with one.
+        public var fix: Fix? { if case .epoch(let epoch) = self { epoch.fix } else { nil } }
     }
 
     /// The framer's settings.
@@ -92,7 +97,8 @@ public final class NMEADecoder {
         }
     }
 
-    /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered.
+    /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered,
+    /// with any satellite views no fix completed.
     public func finish(_ handler: (Event) -> Void) {
         let core = self.core
         Handler.with(handler) { handler in
@@ -166,15 +172,11 @@ public final class NMEADecoder {
         let core: CorePointer
         let handler: Handler
 
-        mutating func fix(_ fix: borrowing Fix) {
-            core.pointee.statistics.fixes += 1
-            let event = Event.fix(copy fix)
+        mutating func epoch(_ epoch: borrowing Epoch) {
+            if epoch.fix != nil { core.pointee.statistics.fixes += 1 }
+            core.pointee.statistics.satelliteViews += epoch.sky?.views.count ?? 0
+            let event = Event.epoch(copy epoch)
             handler(event)
-        }
-
-        mutating func satellites(_ view: consuming SatelliteView) {
-            core.pointee.statistics.satelliteViews += 1
-            handler(.satellites(view))
         }
 
         mutating func rejected(_ reject: consuming RejectedInput) {

@@ -27,8 +27,6 @@ final class ServedDevice: Sendable {
         var seenNMEA = false
         var latestFix: Fix?
         var latestSky: Sky?
-        /// The epoch under way: its views, reported as one SKY before its TPV.
-        var epochs = EpochGatherer()
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
@@ -101,7 +99,6 @@ final class ServedDevice: Sendable {
         let opener = state.withLock { state -> ClientConnection? in
             guard let opener = state.watch.open(with: subscription) else { return nil }
             state.activated = UTCTime.now
-            state.epochs = EpochGatherer()
             return opener
         }
         guard let opener else { return }
@@ -112,11 +109,7 @@ final class ServedDevice: Sendable {
         // clients' event loops, which never wait for a client.
         subscription += monitor.eventsOnReaderQueue(satellites: true, sentences: false, bytes: false).observe(
             next: { [weak self] event in
-                switch event {
-                case .fix(let fix): self?.publish(fix)
-                case .satellites(let view): self?.publish(view)
-                case .sentence, .bytes, .rejected: break
-                }
+                if let epoch = event.epoch { self?.publish(epoch) }
             },
             error: { [weak self] _ in self?.lose(subscription) },
             completed: { [weak self] in self?.lose(subscription) })
@@ -220,32 +213,20 @@ final class ServedDevice: Sendable {
         state.withLock { $0.watch.watchers.values.filter(wants) }
     }
 
-    /// A fix: its epoch, its sky (its views as one SKY, as gpsd sends it) then its TPV, in
-    /// one write.
-    private func publish(_ fix: Fix) {
-        let epoch = state.withLock { state -> Epoch in
-            state.latestFix = fix
-            state.seenNMEA = true
-            state.watch.heard()
-            let epoch = state.epochs.add(fix)
-            if let sky = epoch.sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
-            return epoch
-        }
-        publish(epoch)
-    }
-
-    /// A view: the epoch of views alone it ends, for a receiver that reports views without
-    /// fixes.
-    private func publish(_ view: SatelliteView) {
-        let epoch = state.withLock { state -> Epoch? in
-            let epoch = state.epochs.add(view)
-            if let sky = epoch?.sky { state.latestSky = sky }
-            return epoch
-        }
-        if let epoch { publish(epoch) }
-    }
-
+    /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
+    /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
+        state.withLock { state in
+            if let fix = epoch.fix {
+                state.latestFix = fix
+                state.seenNMEA = true
+                state.watch.heard()
+                if let sky = epoch.sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
+            } else if let sky = epoch.sky {
+                // Views without a fix: a receiver that reports them alone.
+                state.latestSky = sky
+            }
+        }
         let clients = watchers { $0.wantsJSON(from: path) }
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)

@@ -45,15 +45,21 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         }
     }
 
-    func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
+    func reader(_ reader: NMEAReader, didComplete epoch: Epoch) {
+        if let panel { for view in epoch.views { panel.update(view) } }
+        guard let fix = epoch.fix else {
+            // The views of a receiver that reports them without fixes.
+            if !isDone { renderer.write(epoch, to: output) }
+            return
+        }
         latency.record(fix)
         guard !isDone else { return }
-        guard fix.mode >= minimumMode else { return renderer.write(fix, to: output, printed: false) }
+        guard fix.mode >= minimumMode else { return renderer.write(epoch, to: output, printed: false) }
         printed.withLock { $0 = true }
         if let panel {
             panel.update(fix, to: output)
         } else {
-            renderer.write(fix, to: output)
+            renderer.write(epoch, to: output)
         }
         // A live receiver: each fix is shown as it comes.
         output.flush()
@@ -66,12 +72,6 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
             isDone = true
             finish(.success)
         }
-    }
-
-    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
-        panel?.update(satellites)
-        guard !isDone else { return }
-        renderer.write(satellites, to: output)
     }
 
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
@@ -123,7 +123,6 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     /// Why the output could not be written, if it could not.
     func flush() -> Errno? {
         panel?.close(to: output)
-        if !isDone { renderer.finish(to: output) }
         if let footer = format.footer { output.write(footer) }
         output.flush()
         return output.failure

@@ -43,8 +43,7 @@ struct ReplayCommand: ParsableCommand {
         let renderer = FixRenderer(format: format)
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
-            case .fix(let fix): renderer.write(fix, to: output)
-            case .satellites(let view): renderer.write(view, to: output)
+            case .epoch(let epoch): renderer.write(epoch, to: output)
             case .sentence(let raw): renderer.write(raw, to: output)
             case .rejected: break
             }
@@ -66,14 +65,12 @@ struct ReplayCommand: ParsableCommand {
                 return output.failed || stop.withLock({ $0 }) ? .stop : .continue
             }
         } catch {
-            renderer.finish(to: output)
             if let footer = format.footer { output.write(footer) }
             output.flush()
             printError(error.description)
             throw ExitCode.noInput
         }
         decoder.finish(handle)
-        renderer.finish(to: output)
         if let footer = format.footer { output.write(footer) }
         output.flush()
         if let failure = output.failure { throw outputFailed(failure, format: format) }

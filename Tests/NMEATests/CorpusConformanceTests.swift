@@ -76,7 +76,7 @@ extension TPVEpochs {
         var lines: [String] = []
         var writer = JSONWriter()
         let handle: (NMEADecoder.Event) -> Void = { event in
-            guard case .fix(let fix) = event else { return }
+            guard let fix = event.fix else { return }
             writer.reset()
             GPSDJSON.writeTPV(fix, to: &writer)
             lines.append(String(decoding: writer.bytes, as: UTF8.self))

@@ -24,6 +24,35 @@ struct EpochAssemblerTests {
         #expect(abs(second.climb! - 0.5) < 1e-9)
     }
 
+    @Test("an epoch carries the views completed since the last fix, its dilutions and then its fix; views with no fix come as skies alone")
+    func epochsCarryTheirSky() throws {
+        var text = nmea("GPGSV,2,1,05,05,40,083,46,13,31,212,41,15,20,300,38,18,65,120,44")
+        text += nmea("GPGSV,2,2,05,23,12,030,30")
+        text += nmea("GLGSV,1,1,01,70,45,100,40")
+        text += nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,1,05,1.9,10.2,M,47.0,M,,")
+        text += nmea("GPGSA,A,3,05,13,15,18,23,,,,,,,,2.6,1.9,1.8")
+        text += nmea("GPGGA,120001.00,5200.0000,N,00400.0000,W,1,05,1.8,10.2,M,47.0,M,,")
+        text += nmea("GPGGA,120002.00,5200.0000,N,00400.0000,W,1,05,1.7,10.2,M,47.0,M,,")
+        text += nmea("GPGSV,1,1,01,05,41,083,45")
+        let result = decode(text)
+        try #require(result.epochs.count == 3)
+        let first = result.epochs[0]
+        #expect(first.views.map(\.talker.description) == ["GP", "GL"])
+        #expect(first.fix?.timeOfDay?.description == "12:00:00.000")
+        #expect(first.sky?.hdop == 1.9 && first.sky?.satellitesUsed == 5 && first.sky?.pdop == 2.6)
+        // An epoch with no view of its own: a sky of dilutions alone.
+        #expect(result.epochs[1].views.isEmpty && result.epochs[1].sky?.hdop == 1.8)
+        // The GSV that came during the last epoch is that epoch's.
+        #expect(result.epochs[2].views.count == 1 && result.epochs[2].fix?.timeOfDay?.description == "12:00:02.000")
+        #expect(result.statistics.fixes == 3 && result.statistics.satelliteViews == 3)
+        // A receiver that reports views without fixes: a sky each time a round starts again,
+        // and the last when the input ends.
+        let alone = decode(nmea("GPGSV,1,1,01,05,41,083,45") + nmea("GLGSV,1,1,01,70,45,100,40")
+            + nmea("GPGSV,1,1,01,05,42,083,44"))
+        #expect(alone.epochs.map { $0.fix == nil } == [true, true])
+        #expect(alone.epochs.map(\.views.count) == [2, 1])
+    }
+
     @Test("once learned, the cycle's last sentence ends the epoch at once")
     func learnedCycleEnd() throws {
         let decoder = NMEADecoder()
@@ -34,7 +63,8 @@ struct EpochAssemblerTests {
             decoder.feed(buffer) { event in
                 switch event {
                 case .sentence(let raw): lastSentence = raw.address.text
-                case .fix(let fix): delivered.append((lastSentence, fix.time?.description ?? ""))
+                case .epoch(let epoch):
+                    if let fix = epoch.fix { delivered.append((lastSentence, fix.time?.description ?? "")) }
                 default: break
                 }
             }
@@ -191,7 +221,7 @@ struct EpochAssemblerTests {
         ])
     }
 
-    @Test("views kept by their receiver stay intact; views let go of are built in one buffer")
+    @Test("views kept by their receiver stay intact; views let go of are built in the last epoch's buffers")
     func viewStorageReuse() throws {
         let bytes = try fixture("ublox-multi.nmea")
         // Kept: every view equals what a fresh decoder gives for it, after all were decoded.
@@ -201,18 +231,23 @@ struct EpochAssemblerTests {
         #expect(kept.views == again.views)
         #expect(Set(kept.views.map { $0.satellites.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }).count
             == kept.views.count)
-        // Let go of: the next view reuses the storage, so no allocation per view.
+        // Let go of: the next epoch's views reuse the storage, so no allocation per view.
         let decoder = NMEADecoder()
         var addresses: [Int] = []
         var satellites: [[Int]] = []
+        var mostInAnEpoch = 0
         bytes.withUnsafeBytes { buffer in
             decoder.feed(buffer) { event in
-                guard case .satellites(let view) = event else { return }
-                addresses.append(view.satellites.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
-                satellites.append(view.satellites.map(\.nmeaID))
+                guard let epoch = event.epoch else { return }
+                mostInAnEpoch = max(mostInAnEpoch, epoch.views.count)
+                for view in epoch.views {
+                    addresses.append(view.satellites.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
+                    satellites.append(view.satellites.map(\.nmeaID))
+                }
             }
         }
-        #expect(Set(addresses).count == 1)
+        #expect(addresses.count > 2 * mostInAnEpoch)
+        #expect(Set(addresses).count <= mostInAnEpoch)
         #expect(satellites == kept.views.map { $0.satellites.map(\.nmeaID) })
     }
 

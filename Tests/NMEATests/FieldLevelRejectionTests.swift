@@ -29,8 +29,9 @@ struct FieldLevelRejectionTests {
             switch event {
             case .sentence(let raw): events.append("sentence \(raw.address.text)")
             case .rejected(let reject): events.append("reject \(reject.address ?? "") \(reject.fieldIndex ?? -1) \(reject.byteCount)")
-            case .fix: events.append("fix")
-            case .satellites: events.append("view")
+            case .epoch(let epoch):
+                for _ in epoch.views { events.append("view") }
+                if epoch.fix != nil { events.append("fix") }
             }
         }
         decoder.feed(Array((nmea("GPGGA,120000.00,4807.038,N,01131.000,E,1,08,abc,545.4,M,46.9,M,,")

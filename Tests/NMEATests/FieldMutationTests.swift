@@ -94,11 +94,10 @@ struct FieldMutationTests {
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
             case .sentence(let raw): outcome.sentenceTexts.append(raw.text)
-            case .fix(let fix): outcome.fixes.append(fix)
+            case .epoch(let epoch): if let fix = epoch.fix { outcome.fixes.append(fix) }
             case .rejected(let reject):
                 guard reject.reason == .malformedField, let field = reject.fieldIndex, field > 0 else { break }
                 outcome.fieldRejects.insert(FieldReject(sentence: outcome.sentenceTexts.count - 1, field: field))
-            case .satellites: break
             }
         }
         bytes.withUnsafeBytes { decoder.feed($0, handle) }

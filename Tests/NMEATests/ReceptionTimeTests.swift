@@ -16,7 +16,7 @@ struct ReceptionTimeTests {
         let decoder = NMEADecoder()
         var times: [UTCTime?] = []
         let collect: (NMEADecoder.Event) -> Void = { event in
-            if case .fix(let fix) = event { times.append(fix.receivedAt) }
+            if let fix = event.fix { times.append(fix.receivedAt) }
         }
         for (text, stamp) in chunks {
             Array(text.utf8).withUnsafeBytes { decoder.feed($0, receivedAt: stamp, collect) }

@@ -11,11 +11,9 @@ struct StandaloneAssemblerTests {
         var fixes: [Fix] = []
         var views: [SatelliteView] = []
         let collect: (EpochAssembler.Output) -> Void = { output in
-            switch output {
-            case .fix(let fix): fixes.append(fix)
-            case .satellites(let view): views.append(view)
-            case .rejected: break
-            }
+            guard let epoch = output.epoch else { return }
+            views += epoch.views
+            if let fix = epoch.fix { fixes.append(fix) }
         }
         for sentence in reference.decoded { assembler.add(sentence, emit: collect) }
         assembler.finish(emit: collect)

@@ -12,8 +12,9 @@ struct ReadmeExampleTests {
         var rejects: [RejectedInput] = []
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
-            case .fix(let fix): fixes.append(fix)
-            case .satellites(let view): _ = view
+            case .epoch(let epoch):
+                for view in epoch.views { _ = view }
+                if let fix = epoch.fix { fixes.append(fix) }
             case .sentence(let raw):
                 if case .rmc(let rmc)? = NMEASentence.decode(raw) { print(rmc.navigationalStatus as Any) }
             case .rejected(let reject): rejects.append(reject)

@@ -26,8 +26,9 @@ let benchmarks: @Sendable () -> Void = {
             defer { counts.deallocate() }
             let handle: (NMEADecoder.Event) -> Void = { event in
                 switch event {
-                case .fix: counts[0] &+= 1
-                case .satellites: counts[1] &+= 1
+                case .epoch(let epoch):
+                    counts[0] &+= epoch.fix == nil ? 0 : 1
+                    counts[1] &+= epoch.views.count
                 case .sentence: counts[2] &+= 1
                 case .rejected: counts[3] &+= 1
                 }

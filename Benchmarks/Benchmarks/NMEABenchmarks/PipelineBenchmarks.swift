@@ -19,7 +19,7 @@ func pipelineBenchmarks() {
         for _ in benchmark.scaledIterations {
             let decoder = NMEADecoder()
             var fixes = 0
-            let handle: (NMEADecoder.Event) -> Void = { if case .fix = $0 { fixes &+= 1 } }
+            let handle: (NMEADecoder.Event) -> Void = { if $0.fix != nil { fixes &+= 1 } }
             bytes.withUnsafeBytes { decoder.feed($0, handle) }
             decoder.finish(handle)
             blackHole(fixes)

@@ -59,12 +59,13 @@
 public struct EpochAssembler: Sendable {
     /// What the assembler hands out.
     public enum Output: Sendable {
-        /// A completed epoch (held indirectly: a ``Fix`` is large).
-        indirect case fix(Fix)
-        /// A completed GSV group.
-        case satellites(SatelliteView)
+        /// A completed epoch: its sky, then its fix (held indirectly: an epoch is large).
+        indirect case epoch(Epoch)
         /// A GSV group dropped with parts missing.
         case rejected(RejectedInput)
+
+        /// The epoch, when this is one.
+        public var epoch: Epoch? { if case .epoch(let epoch) = self { epoch } else { nil } }
     }
 
     /// Dates and years.
@@ -74,6 +75,7 @@ public struct EpochAssembler: Sendable {
     private var epoch: EpochAccumulator
     private var finisher = FixFinisher()
     private var sky = SatelliteViewAssembler()
+    private var skies = SkyAssembler()
     /// Sentences held for the next epoch (see ``CycleTracker``), as values: rare enough that
     /// the enum's round trip costs nothing that shows.
     private var held: [NMEASentence] = []
@@ -91,7 +93,7 @@ public struct EpochAssembler: Sendable {
         epoch = EpochAccumulator(dates: DateResolver(configuration: dates))
     }
 
-    /// Adds a decoded sentence; `emit` receives any fix or satellite view it completes.
+    /// Adds a decoded sentence; `emit` receives any epoch it completes.
     public mutating func add(_ sentence: NMEASentence, emit: (Output) -> Void) {
         noteReception()
         withoutActuallyEscaping(emit) { emit in
@@ -136,14 +138,16 @@ public struct EpochAssembler: Sendable {
         if step.deliverAfter { deliver(&sink, startingNext: false) }
     }
 
-    /// A GSV part, to the sky; a completed view takes the epoch's time and used flags.
+    /// A GSV part, to the sky; a completed view takes the epoch's time and used flags. A view
+    /// that starts another epoch's sky, in an epoch with no fix, ends the sky before it.
     mutating func addSatellites<Sink: EpochSink>(_ gsv: GSV, into sink: inout Sink) {
         guard var view = sky.add(gsv, dropped: { sink.rejected($0) }) else { return }
         // Resolved once per completed view, not for every part.
         view.time = epoch.fix.timeOfDay.flatMap(epoch.dates.resolve)
         epoch.markUsed(in: &view.satellites)
-        sky.recycle(view.satellites)
-        sink.satellites(view)
+        if let previous = skies.add(view) {
+            hand(Epoch(sky: previous, fix: nil), to: &sink)
+        }
     }
 
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
@@ -163,6 +167,7 @@ public struct EpochAssembler: Sendable {
         }
         if finish.deliver { deliver(&sink, startingNext: false) }
         if finish.startEpoch { epoch.startEpoch() }
+        if let views = skies.finish() { hand(Epoch(sky: views, fix: nil), to: &sink) }
     }
 
     private mutating func releaseHeld() {
@@ -182,7 +187,20 @@ public struct EpochAssembler: Sendable {
             fix.receivedAt = pendingReceivedAt
             pendingReceivedAt = nil
         }
-        sink.fix(fix)
+        hand(Epoch(sky: skies.finish(with: fix), fix: fix), to: &sink)
+    }
+
+    /// Hands `epoch` to the sink, then takes back the storage of its views: what the sink
+    /// did not keep is built into again, so a receiver that keeps no view costs no allocation
+    /// per view or per sky.
+    private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, to sink: inout Sink) {
+        sink.epoch(epoch)
+        guard var views = epoch.sky?.views else { return }
+        // The epoch's own reference goes first: the arrays are then unique unless kept.
+        epoch.sky = nil
+        for view in views { sky.recycle(view.satellites) }
+        views.removeAll(keepingCapacity: true)
+        skies.recycle(views)
     }
 }
 

@@ -33,9 +33,11 @@ public struct SatelliteViewAssembler: Sendable {
     public static let maximumParts = 64
 
     private var groups: [Group] = []
-    /// The satellites array of the last view handed out (see ``recycle(_:)``): when its
-    /// receiver has let go of it, the next view is built in the same buffer.
-    private var spare: [Satellite] = []
+    /// The satellites arrays of the last epoch's views (see ``recycle(_:)``): those their
+    /// receiver has let go of are built into again.
+    private var spares: [[Satellite]] = []
+    /// The most arrays kept for reuse (views in one epoch: a constellation and signal each).
+    private static let maximumSpares = 16
 
     /// Creates an assembler with no open group.
     public init() {}
@@ -97,9 +99,8 @@ public struct SatelliteViewAssembler: Sendable {
         guard complete else { return nil }
 
         let hint = gsv.talker.constellation
-        var satellites: [Satellite] = []
-        swap(&satellites, &spare)
-        // Unique (the last view's receiver let it go): emptied in place. Still shared: a fresh
+        var satellites = spares.popLast() ?? []
+        // Unique (the last epoch's receiver let it go): emptied in place. Still shared: a fresh
         // buffer, the allocation a new array would have cost anyway.
         satellites.removeAll(keepingCapacity: true)
         // Room for the common groups at once, so a recycled buffer serves any of them.
@@ -119,8 +120,10 @@ public struct SatelliteViewAssembler: Sendable {
                              satellites: satellites)
     }
 
-    /// Keeps a reference to the satellites of a view about to be handed out, so the next view
-    /// can reuse their storage once the receiver is done with them: no allocation per view
-    /// for a receiver that does not keep views.
-    mutating func recycle(_ satellites: [Satellite]) { spare = satellites }
+    /// Keeps a reference to the satellites of a view handed out, so a later view can reuse
+    /// their storage once the receiver is done with them: no allocation per view for a
+    /// receiver that does not keep views.
+    mutating func recycle(_ satellites: [Satellite]) {
+        if spares.count < Self.maximumSpares { spares.append(satellites) }
+    }
 }

@@ -70,8 +70,7 @@ public struct SkyAssembler: Sendable {
     public mutating func add(_ view: SatelliteView) -> Sky? {
         var completed: Sky?
         if let last = pending.last, startsAnother(view, after: last) {
-            completed = Sky(views: pending)
-            pending.removeAll(keepingCapacity: true)
+            completed = finish()
         }
         pending.append(view)
         return completed
@@ -81,8 +80,17 @@ public struct SkyAssembler: Sendable {
     /// will come).
     public mutating func finish() -> Sky? {
         guard !pending.isEmpty else { return nil }
-        defer { pending.removeAll(keepingCapacity: true) }
-        return Sky(views: pending)
+        var views: [SatelliteView] = []
+        swap(&views, &pending)
+        return Sky(views: views)
+    }
+
+    /// Takes back the views array of a sky handed out, emptied, to gather the next sky in:
+    /// no allocation per epoch when its receiver let it go.
+    mutating func recycle(_ views: consuming [SatelliteView]) {
+        guard pending.isEmpty else { return }
+        views.removeAll(keepingCapacity: true)
+        pending = views
     }
 
     /// The epoch's sky, which its fix completes: the views gathered so far (none when the

@@ -39,6 +39,8 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     private let registry = Protected(Registry())
+    /// Told every event first; set at creation, called on the reader's queue only.
+    private let observer: ((Event) -> Void)?
     /// Bumped by every change of the registry, so that the reader's queue sees a change at its
     /// next event without taking the lock for every event.
     private let registryVersion = Atomic<Int>(0)
@@ -71,8 +73,17 @@ public final class NMEAReader: @unchecked Sendable {
     ///
     /// - Parameter readLoop: what waits for a device's bytes and reads them; `nil` (the
     ///   default) for a Dispatch read source on the reader's queue.
-    public init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil) {
+    public convenience init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil) {
+        self.init(source: source, queue: target, readLoop: readLoop, observer: nil)
+    }
+
+    /// A reader whose events also go to `observer`, before its delegates, on the reader's
+    /// queue: for ``GPSMonitor``, which turns them into the shared signals' events without a
+    /// delegate of its own.
+    package init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil,
+                 observer: ((Event) -> Void)?) {
         self.source = source
+        self.observer = observer
         self.readLoop = readLoop ?? DispatchDeviceReadLoop()
         queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
         queue.setSpecific(key: queueKey, value: ())
@@ -115,7 +126,7 @@ public final class NMEAReader: @unchecked Sendable {
             case .serial(let path, let speed):
                 SerialByteSource(path: path, speed: speed, readLoop: readLoop, huntWindow: huntWindow) { [weak self] speed in
                     guard let self else { return }
-                    callDelegates { $0.reader(self, didFindSpeed: speed) }
+                    send(.foundSpeed(speed))
                 }
             case .log(let path, .asFastAsPossible): LogByteSource(path: path)
             case .log(let path, .recorded(let speed, let keepingGaps)):
@@ -128,12 +139,12 @@ public final class NMEAReader: @unchecked Sendable {
                     readLoop: readLoop, huntWindow: huntWindow,
                     chosen: { [weak self] port in
                         guard let self else { return }
-                        callDelegates { $0.reader(self, didChoose: port) }
+                        send(.choseDevice(port))
                     },
                     lost: { [weak self] path in self?.deviceLost(path) },
                     speedFound: { [weak self] speed in
                         guard let self else { return }
-                        callDelegates { $0.reader(self, didFindSpeed: speed) }
+                        send(.foundSpeed(speed))
                     })
             }
             self.bytes = bytes
@@ -149,8 +160,8 @@ public final class NMEAReader: @unchecked Sendable {
         guard !isFinished, let decoder else { return }
         // Finishing delivers the epoch in progress and leaves the decoder ready for a new stream
         // (no half sentence carried across); its counts go on.
-        decoder.finish { event in notify(event) }
-        callDelegates { $0.reader(self, didLoseDevice: path) }
+        decoder.finish { event in send(.decoded(event)) }
+        send(.lostDevice(path))
     }
 
     /// The best receiver plugged in, at the speed found by listening (its catalogue speed
@@ -162,12 +173,12 @@ public final class NMEAReader: @unchecked Sendable {
         } catch {
             return FailedByteSource(error)
         }
-        callDelegates { $0.reader(self, didChoose: port) }
+        send(.choseDevice(port))
         // The node discovery just saw (its stable link names the same device).
         return SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
                                 preferredSpeed: port.catalogueEntry?.defaultSpeed) { [weak self] speed in
             guard let self else { return }
-            callDelegates { $0.reader(self, didFindSpeed: speed) }
+            send(.foundSpeed(speed))
         }
     }
 
@@ -210,44 +221,36 @@ public final class NMEAReader: @unchecked Sendable {
             isDecoding = false
             releaseListeners()
         }
-        callDelegates { $0.reader(self, didRead: chunk) }
+        send(.read(chunk))
         decoder.feed(chunk, receivedAt: receivedAt) { event in
             guard !isFinished else { return }
-            notify(event)
+            send(.decoded(event))
         }
-        if !isFinished { callDelegates { $0.readerDidFinishChunk(self) } }
+        if !isFinished { send(.finishedChunk) }
     }
 
     private func end(_ error: GPSError?) {
         guard !isFinished else { return }
         if let decoder {
-            decoder.finish { event in notify(event) }
+            decoder.finish { event in send(.decoded(event)) }
         }
         isFinished = true
         bytes = nil
         if let decoder { finalStatistics = decoder.statistics }
         decoder = nil
         if let error {
-            callDelegates { $0.reader(self, didFailWith: error) }
+            send(.failed(error))
         } else {
-            callDelegates { $0.readerDidFinish(self) }
+            send(.finished)
         }
     }
 
-    private func notify(_ event: NMEADecoder.Event) {
-        switch event {
-        case .fix(let fix): callDelegates { $0.reader(self, didUpdate: fix) }
-        case .satellites(let view): callDelegates { $0.reader(self, didUpdate: view) }
-        case .sentence(let sentence): callDelegates { $0.reader(self, didReceive: sentence) }
-        case .rejected(let input): callDelegates { $0.reader(self, didReject: input) }
-        }
-    }
-
-    /// Calls every live delegate: the delegate, then the added ones in the order they came.
-    /// On every event: one atomic load, then the delegates as the chunk's decoding last saw
-    /// them (read again under the lock after a change, so a delegate removed in a call gets
-    /// no further one).
-    private func callDelegates(_ body: (any NMEAReaderDelegate) -> Void) {
+    /// Tells the observer, then every live delegate: the delegate, then the added ones in the
+    /// order they came. On every event: one atomic load, then the delegates as the chunk's
+    /// decoding last saw them (read again under the lock after a change, so a delegate removed
+    /// in a call gets no further one).
+    private func send(_ event: Event) {
+        observer?(event)
         let version = registryVersion.load(ordering: .acquiring)
         if version != listenersVersion {
             listeners = registry.withLock { registry in
@@ -258,7 +261,7 @@ public final class NMEAReader: @unchecked Sendable {
             }
             listenersVersion = version
         }
-        for delegate in listeners { body(delegate) }
+        for delegate in listeners { delegate.reader(self, didSend: event) }
         if !isDecoding { releaseListeners() }
     }
 

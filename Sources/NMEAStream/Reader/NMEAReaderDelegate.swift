@@ -1,4 +1,5 @@
-/// What an ``NMEAReader`` tells its delegates, on the reader's queue, in input order.
+/// What an ``NMEAReader`` tells its delegates, on the reader's queue, in input order: each
+/// ``NMEAReader/Event`` as a call of its own.
 ///
 /// Every method has an empty default implementation: implement the ones you need.
 ///
@@ -9,9 +10,14 @@
 /// a ``GPSMonitor`` signal with `observeOnMainActor(next:error:completed:)`, whose handlers
 /// run on the main actor.
 public protocol NMEAReaderDelegate: AnyObject, Sendable {
+    /// An epoch completed: its sky, then its fix (as gpsd reports one, a `SKY` then a `TPV`).
+    /// Its views and its fix follow, each in a call of its own.
+    func reader(_ reader: NMEAReader, didComplete epoch: Epoch)
     /// A reporting cycle completed into a fix.
     func reader(_ reader: NMEAReader, didUpdate fix: Fix)
-    /// A GSV group completed into a satellite view.
+    /// A GSV group completed into a satellite view. An epoch's views come together, when the
+    /// epoch completes, just before its fix (or, from a receiver that reports views without
+    /// fixes, when the next epoch's views begin).
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView)
     /// A checksum-valid sentence arrived. It is borrowed from the reader's buffer: read it
     /// (or copy its ``RawSentence/text``) during the call only.
@@ -39,6 +45,8 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
 }
 
 extension NMEAReaderDelegate {
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didComplete epoch: Epoch) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didUpdate fix: Fix) {}
     /// Does nothing.

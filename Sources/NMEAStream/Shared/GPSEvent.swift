@@ -16,12 +16,14 @@ public struct ReceivedSentence: Sendable, Hashable {
 }
 
 /// What a ``GPSMonitor``'s reader says, in the order it said it: see
-/// ``GPSMonitor/events(satellites:sentences:rejects:bytes:delivery:dropped:)``.
+/// ``GPSMonitor/events(satellites:sentences:rejects:bytes:delivery:dropped:)``. The owned,
+/// `Sendable` form of what the reader's ``NMEAReader/Event/decoded(_:)`` and
+/// ``NMEAReader/Event/read(_:)`` borrow.
 public enum GPSEvent: Sendable {
-    /// A completed epoch.
-    indirect case fix(Fix)
-    /// A completed satellite view.
-    case satellites(SatelliteView)
+    /// A completed epoch: its sky (the satellite views gathered since the last one, with the
+    /// fix's dilutions), then its fix; or a sky alone, from a receiver that reports views
+    /// without fixes.
+    indirect case epoch(Epoch)
     /// A checksum-valid sentence, copied.
     case sentence(ReceivedSentence)
     /// Input that was rejected.
@@ -30,10 +32,10 @@ public enum GPSEvent: Sendable {
     /// packets, line ends and garbage included (a read may end in the middle of a sentence).
     case bytes([UInt8])
 
-    /// The fix, when this is one.
-    public var fix: Fix? { if case .fix(let fix) = self { fix } else { nil } }
-    /// The satellite view, when this is one.
-    public var satellites: SatelliteView? { if case .satellites(let view) = self { view } else { nil } }
+    /// The epoch, when this is one.
+    public var epoch: Epoch? { if case .epoch(let epoch) = self { epoch } else { nil } }
+    /// The epoch's fix, when this is an epoch with one.
+    public var fix: Fix? { if case .epoch(let epoch) = self { epoch.fix } else { nil } }
     /// The sentence, when this is one.
     public var sentence: ReceivedSentence? { if case .sentence(let sentence) = self { sentence } else { nil } }
     /// The reject, when this is one.

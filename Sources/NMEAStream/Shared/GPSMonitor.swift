@@ -6,8 +6,9 @@ import Synchronization
 /// A source's fixes, satellite views, sentences and rejects as signals that share one reader.
 ///
 /// Built the way ReactiveCocoa's `monitorLocations` is: a cold `Signal { observer in ... }`
-/// creates an ``NMEAReader``, attaches a delegate that turns fixes into `next`, a failure into
-/// `error` and the end of the stream into `completed`, starts it, and returns a disposable that
+/// creates an ``NMEAReader`` whose events (``NMEAReader/Event``) it turns into the signal's:
+/// an epoch, a sentence, a reject or the bytes read into `next`, a failure into `error` and
+/// the end of the stream into `completed`; it starts the reader, and returns a disposable that
 /// stops the reader and closes the device. That signal is shared with reference counting
 /// (`share()`): the device opens for the first subscriber of any of the four signals, stays
 /// open once for all of them, and closes when the last one disposes; a later subscriber opens
@@ -89,17 +90,13 @@ public final class GPSMonitor: Sendable {
             : .newest(capacity: Self.defaultCapacity))
         self.connection = connection
         let reading = Signal<GPSEvent, GPSError> { observer in
-            let reader = NMEAReader(source: source, readLoop: readLoop)
-            let proxy = SignalDelegate(observer: observer, connection: connection)
+            let forwarder = EventForwarder(observer: observer, connection: connection)
+            let reader = NMEAReader(source: source, readLoop: readLoop, observer: forwarder.take)
             connection.connect(reader)
-            reader.delegate = proxy
             reader.start()
             // Stops the reader and closes the device: returns once it is closed (or at once
-            // on the reader's queue). The delegate proxy lives as long as the reader runs.
-            return ActionDisposable {
-                reader.stop()
-                withExtendedLifetime(proxy) {}
-            }
+            // on the reader's queue).
+            return ActionDisposable { reader.stop() }
         }
         switch opening {
         case .onFirstSubscriber:
@@ -110,7 +107,7 @@ public final class GPSMonitor: Sendable {
             events = connection.signal
             manualConnection = connection
         }
-        latestFixes = events.compactMap { $0.fix }.share(replay: 1)
+        latestFixes = events.compactMap(\.fix).share(replay: 1)
     }
 
     /// Opens the source now and keeps it open until the result is disposed. With
@@ -131,7 +128,8 @@ public final class GPSMonitor: Sendable {
     /// Completed epochs, delivered by the monitor's ``delivery``.
     public var fixes: Signal<Fix, GPSError> { fixes(delivery: delivery) }
 
-    /// Completed satellite views, one per constellation and signal.
+    /// Completed satellite views, one per constellation and signal: an epoch's views come
+    /// together, when the epoch completes.
     public var satellites: Signal<SatelliteView, GPSError> { satellites(delivery: delivery) }
 
     /// Every checksum-valid sentence, copied (only while this signal has subscribers).
@@ -148,7 +146,17 @@ public final class GPSMonitor: Sendable {
 
     /// ``satellites`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
     public func satellites(delivery: BufferPolicy, dropped: DropCounter? = nil) -> Signal<SatelliteView, GPSError> {
-        buffered(interested([.satellites]) { $0.satellites }, "satellites", delivery, dropped)
+        let events = self.events
+        let views = Signal<SatelliteView, GPSError> { observer in
+            events.observe { event in
+                switch event {
+                case .next(let event): for view in event.epoch?.views ?? [] { observer.send(view) }
+                case .error(let error): observer.send(error: error)
+                case .completed: observer.sendCompleted()
+                }
+            }
+        }
+        return buffered(views, "satellites", delivery, dropped)
     }
 
     /// ``sentences`` buffered by `delivery` (see ``fixes(delivery:dropped:)``).
@@ -161,9 +169,9 @@ public final class GPSMonitor: Sendable {
         buffered(interested([.rejects]) { $0.rejected }, "rejects", delivery, dropped)
     }
 
-    /// Fixes, and satellite views, sentences, rejects and the bytes read as asked, in the
-    /// order the reader made them, through one buffer: for a consumer that needs them in the
-    /// receiver's order (a gpsd-protocol server sends each cycle's SKY before its TPV).
+    /// Epochs, and sentences, rejects and the bytes read as asked, in the order the reader
+    /// made them, through one buffer: for a consumer that needs them in the receiver's order.
+    /// With `satellites` false, only the epochs with a fix come, without their skies.
     /// Buffered by `delivery` (the monitor's ``delivery`` when `nil`); skipped events counted
     /// in `dropped` and in the monitor's ``dropped``.
     public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false, bytes: Bool = false,
@@ -180,14 +188,14 @@ public final class GPSMonitor: Sendable {
         chosen(satellites, sentences, false, bytes)
     }
 
-    /// Fixes and the kinds asked for, unbuffered.
+    /// Epochs and the kinds asked for, unbuffered.
     private func chosen(_ satellites: Bool, _ sentences: Bool, _ rejects: Bool, _ bytes: Bool) -> Signal<GPSEvent, GPSError> {
-        let kinds = [(satellites, ConnectionState.Kind.satellites), (sentences, .sentences), (rejects, .rejects), (bytes, .bytes)]
+        let kinds = [(sentences, ConnectionState.Kind.sentences), (rejects, .rejects), (bytes, .bytes)]
             .filter(\.0).map(\.1)
         return interested(kinds) { event -> GPSEvent? in
             switch event {
-            case .fix: event
-            case .satellites: satellites ? event : nil
+            case .epoch(let epoch):
+                satellites ? event : epoch.fix.map { .epoch(Epoch(sky: nil, fix: $0)) }
             case .sentence: sentences ? event : nil
             case .rejected: rejects ? event : nil
             case .bytes: bytes ? event : nil
@@ -236,10 +244,9 @@ extension GPSSource {
 /// (fixes always), and the reader now open.
 final class ConnectionState: Sendable {
     /// A kind of event sent only while it has subscribers.
-    enum Kind { case satellites, sentences, rejects, bytes }
+    enum Kind { case sentences, rejects, bytes }
 
     // The subscriber count of each kind: read for every event, so atomics, not a lock.
-    private let satellites = Atomic<Int>(0)
     private let sentences = Atomic<Int>(0)
     private let rejects = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
@@ -260,7 +267,6 @@ final class ConnectionState: Sendable {
 
     private func withCount<Result>(_ kind: Kind, _ body: (borrowing Atomic<Int>) -> Result) -> Result {
         switch kind {
-        case .satellites: body(satellites)
         case .sentences: body(sentences)
         case .rejects: body(rejects)
         case .bytes: body(bytes)
@@ -268,17 +274,19 @@ final class ConnectionState: Sendable {
     }
 }
 
-/// The delegate proxy of the `monitorLocations` pattern: reader callbacks become events.
+/// The observer half of the `monitorLocations` pattern: the reader's events become the
+/// signal's, each kind only while someone wants it.
 ///
 /// The events of one chunk are sent together when the reader has finished it: a subscriber's
-/// queue then wakes once for a burst rather than once per fix (each wake-up costs more than a
-/// fix to deliver). A device's chunk is what it sent in one go, so nothing waits longer than
-/// the read it came in.
-private final class SignalDelegate: NMEAReaderDelegate, @unchecked Sendable {
+/// queue then wakes once for a burst rather than once per epoch (each wake-up costs more than
+/// an epoch to deliver). A device's chunk is what it sent in one go, so nothing waits longer
+/// than the read it came in.
+private final class EventForwarder: Sendable {
     private let observer: Observer<GPSEvent, GPSError>
     private let connection: ConnectionState
-    /// The chunk's events, in order. Touched only on the reader's queue.
-    private var pending: [GPSEvent] = []
+    /// The chunk's events, in order. Touched only on the reader's queue (the lock is never
+    /// contended: it is there to make that checkable).
+    private let pending = Mutex<[GPSEvent]>([])
 
     init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState) {
         self.observer = observer
@@ -289,50 +297,46 @@ private final class SignalDelegate: NMEAReaderDelegate, @unchecked Sendable {
     /// all of them).
     private static let batch = 256
 
-    func reader(_ reader: NMEAReader, didUpdate fix: Fix) { add(.fix(fix)) }
-
-    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {
-        guard connection.wants(.satellites) else { return }
-        add(.satellites(satellites))
-    }
-
-    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {
-        guard connection.wants(.sentences) else { return }
-        add(.sentence(ReceivedSentence(sentence)))
-    }
-
-    func reader(_ reader: NMEAReader, didReject input: RejectedInput) {
-        guard connection.wants(.rejects) else { return }
-        add(.rejected(input))
-    }
-
-    func reader(_ reader: NMEAReader, didRead bytes: UnsafeRawBufferPointer) {
-        guard connection.wants(.bytes) else { return }
-        add(.bytes(Array(bytes)))
-    }
-
-    func reader(_ reader: NMEAReader, didLoseDevice path: String) { flush() }
-
-    func readerDidFinishChunk(_ reader: NMEAReader) { flush() }
-
-    func reader(_ reader: NMEAReader, didFailWith error: GPSError) {
-        flush()
-        observer.send(.error(error))
-    }
-
-    func readerDidFinish(_ reader: NMEAReader) {
-        flush()
-        observer.send(.completed)
+    func take(_ event: NMEAReader.Event) {
+        switch event {
+        case .decoded(.epoch(let epoch)): add(.epoch(epoch))
+        case .decoded(.sentence(let sentence)):
+            if connection.wants(.sentences) { add(.sentence(ReceivedSentence(sentence))) }
+        case .decoded(.rejected(let reject)):
+            if connection.wants(.rejects) { add(.rejected(reject)) }
+        case .read(let bytes):
+            if connection.wants(.bytes) { add(.bytes(Array(bytes))) }
+        case .lostDevice, .finishedChunk: flush()
+        case .failed(let error):
+            flush()
+            observer.send(.error(error))
+        case .finished:
+            flush()
+            observer.send(.completed)
+        case .choseDevice, .foundSpeed: break
+        }
     }
 
     private func add(_ event: GPSEvent) {
-        pending.append(event)
-        if pending.count >= Self.batch { flush() }
+        let full = pending.withLock { pending in
+            pending.append(event)
+            return pending.count >= Self.batch
+        }
+        if full { flush() }
     }
 
     private func flush() {
-        guard !pending.isEmpty else { return }
-        for event in pending { observer.send(.next(event)) }
-        pending.removeAll(keepingCapacity: true)
+        var events = pending.withLock { pending in
+            var taken: [GPSEvent] = []
+            swap(&taken, &pending)
+            return taken
+        }
+        guard !events.isEmpty else { return }
+        for event in events { observer.send(.next(event)) }
+        // The buffer goes back for the next chunk: no allocation per chunk.
+        events.removeAll(keepingCapacity: true)
+        pending.withLock { pending in
+            if pending.isEmpty { swap(&pending, &events) }
+        }
     }
 }

@@ -72,7 +72,7 @@ enum Fixtures {
     static func expectedFixes(_ bytes: [UInt8]) -> [Fix] {
         let decoder = NMEADecoder()
         var fixes: [Fix] = []
-        let collect: (NMEADecoder.Event) -> Void = { if case .fix(let fix) = $0 { fixes.append(fix) } }
+        let collect: (NMEADecoder.Event) -> Void = { if let fix = $0.fix { fixes.append(fix) } }
         decoder.feed(bytes, collect)
         decoder.finish(collect)
         return fixes

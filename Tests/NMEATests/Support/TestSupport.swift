@@ -13,6 +13,8 @@ struct Decoded {
     var sentences: [String] = []
     var decoded: [NMEASentence] = []
     var fixes: [Fix] = []
+    /// The epochs, each with its sky (its views) and fix.
+    var epochs: [Epoch] = []
     var views: [SatelliteView] = []
     var rejects: [RejectedInput] = []
     var statistics = NMEAStatistics()
@@ -28,8 +30,10 @@ func decode(_ bytes: [UInt8], chunkSizes: [Int] = [65_536], framer: NMEAFramer.C
         case .sentence(let raw):
             result.sentences.append(raw.text)
             if let sentence = NMEASentence.decode(raw) { result.decoded.append(sentence) }
-        case .fix(let fix): result.fixes.append(fix)
-        case .satellites(let view): result.views.append(view)
+        case .epoch(let epoch):
+            result.epochs.append(epoch)
+            result.views += epoch.views
+            if let fix = epoch.fix { result.fixes.append(fix) }
         case .rejected(let reject): result.rejects.append(reject)
         }
     }

@@ -68,18 +68,18 @@ struct Run {
                 lastSentence = nil
             }
             events.append(.rejected(reject))
-        case .fix(let fix):
+        case .epoch(let epoch):
             lastSentence = nil
+            views += epoch.views.count
+            if epoch.fix == nil, epoch.views.isEmpty { violations.append("an epoch with neither fix nor view") }
+            for view in epoch.views { events.append(.satellites(view)) }
+            guard let fix = epoch.fix else { break }
             fixes += 1
             if (fix.latitude == nil) != (fix.longitude == nil) { violations.append("half a position") }
             if let latitude = fix.latitude, !(abs(latitude) <= 90) { violations.append("latitude \(latitude)") }
             if let longitude = fix.longitude, !(abs(longitude) <= 180) { violations.append("longitude \(longitude)") }
             if fix.mode == .noFix, fix.latitude != nil { violations.append("a position without a fix") }
             events.append(.fix(fix))
-        case .satellites(let view):
-            lastSentence = nil
-            views += 1
-            events.append(.satellites(view))
         }
     }
 }

@@ -1,0 +1,50 @@
+import NMEA
+
+extension NMEAReader {
+    /// What a reader says, in input order, on its queue: the one type behind every
+    /// ``NMEAReaderDelegate`` call. What it borrows (a sentence, the bytes read) is valid
+    /// during the call only.
+    public enum Event {
+        /// One read of the source returned these bytes, unchanged; what is decoded from them
+        /// follows.
+        case read(UnsafeRawBufferPointer)
+        /// The decoder's sentences, epochs and rejects.
+        case decoded(NMEADecoder.Event)
+        /// ``GPSSource/automatic`` or ``GPSSource/watch`` chose this port (before opening it).
+        case choseDevice(SerialPortInfo)
+        /// With ``GPSSource/watch``: the device at this path went away.
+        case lostDevice(String)
+        /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second.
+        case foundSpeed(Int)
+        /// Everything decoded from one read has been delivered.
+        case finishedChunk
+        /// The source failed. Nothing follows.
+        case failed(GPSError)
+        /// The source ended. Nothing follows.
+        case finished
+    }
+}
+
+extension NMEAReaderDelegate {
+    /// Calls the method of `event`: an epoch becomes a call for the epoch, one per satellite
+    /// view, then one for its fix.
+    func reader(_ reader: NMEAReader, didSend event: NMEAReader.Event) {
+        switch event {
+        case .read(let bytes): self.reader(reader, didRead: bytes)
+        case .decoded(.sentence(let sentence)): self.reader(reader, didReceive: sentence)
+        case .decoded(.epoch(let epoch)):
+            self.reader(reader, didComplete: epoch)
+            if let sky = epoch.sky {
+                for view in sky.views { self.reader(reader, didUpdate: view) }
+            }
+            if let fix = epoch.fix { self.reader(reader, didUpdate: fix) }
+        case .decoded(.rejected(let reject)): self.reader(reader, didReject: reject)
+        case .choseDevice(let port): self.reader(reader, didChoose: port)
+        case .lostDevice(let path): self.reader(reader, didLoseDevice: path)
+        case .foundSpeed(let speed): self.reader(reader, didFindSpeed: speed)
+        case .finishedChunk: readerDidFinishChunk(reader)
+        case .failed(let error): self.reader(reader, didFailWith: error)
+        case .finished: readerDidFinish(reader)
+        }
+    }
+}
