@@ -379,7 +379,10 @@ public final class GPSDServer: @unchecked Sendable {
 
     func snapshot() -> ClientSession.ServerState {
         var latest: [String: (fix: Fix?, sky: Sky?)] = [:]
-        for device in served where device.isOpen { latest[device.path] = device.latest }
+        for device in served where device.isOpen {
+            let reports = device.latest
+            latest[device.path] = (reports.fix, reports.sky)
+        }
         return ClientSession.ServerState(devices: devices(), version: configuration.version, now: .now, latest: latest)
     }
 

@@ -25,14 +25,13 @@ final class ServedDevice: Sendable {
         /// What the open device said.
         var activated: UTCTime?
         var seenNMEA = false
-        var latestFix: Fix?
-        var latestSky: Sky?
+        /// What `?POLL` reports.
+        var latest = LatestReports()
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
             activated = nil
-            latestFix = nil
-            latestSky = nil
+            latest = LatestReports()
         }
     }
 
@@ -65,7 +64,7 @@ final class ServedDevice: Sendable {
     }
 
     /// Its latest fix and sky while it is open.
-    var latest: (fix: Fix?, sky: Sky?) { state.withLock { ($0.latestFix, $0.latestSky) } }
+    var latest: LatestReports { state.withLock { $0.latest } }
 
     /// Whether anyone watches it (so whether it is open, or lingering).
     var isOpen: Bool { state.withLock { $0.watch.isOpen } }
@@ -217,14 +216,10 @@ final class ServedDevice: Sendable {
     /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
         state.withLock { state in
-            if let fix = epoch.fix {
-                state.latestFix = fix
+            state.latest.take(epoch)
+            if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
-                if let sky = epoch.sky { state.latestSky = Self.latest(sky, after: state.latestSky) }
-            } else if let sky = epoch.sky {
-                // Views without a fix: a receiver that reports them alone.
-                state.latestSky = sky
             }
         }
         let clients = watchers { $0.wantsJSON(from: path) }
@@ -250,18 +245,6 @@ final class ServedDevice: Sendable {
         let clients = watchers { $0.wantsBytes(from: path) }
         guard !clients.isEmpty else { return }
         fanOut(ByteBufferAllocator().buffer(bytes: bytes), to: clients)
-    }
-
-    /// The sky `?POLL` reports after `sky`: `sky`, unless it has no views (its receiver sends
-    /// GSV only every few epochs) and `previous` had some, which are kept with `sky`'s dilutions,
-    /// as gpsd keeps its sky view until the next GSV.
-    static func latest(_ sky: Sky, after previous: Sky?) -> Sky {
-        guard sky.views.isEmpty, var kept = previous, !kept.views.isEmpty else { return sky }
-        kept.hdop = sky.hdop
-        kept.vdop = sky.vdop
-        kept.pdop = sky.pdop
-        kept.satellitesUsed = sky.satellitesUsed
-        return kept
     }
 
     /// `writer`'s object as one line of gpsd's output (CR LF: python3-gps parses nothing
