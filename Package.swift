@@ -99,7 +99,8 @@ let package = Package(
         .testTarget(
             name: "NMEAServerTests",
             dependencies: ["NMEAServer", "NMEAStream", "TestSupport",
-                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]
+                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOWebSocket", package: "swift-nio")]
         ),
         .testTarget(
             name: "GPSDProtocolTests",
