@@ -13,9 +13,8 @@ public final class NMEADecoder {
         case sentence(RawSentence)
         /// A completed epoch: the satellite views gathered since the last one, completed by its
         /// fix's dilutions, then the fix; or, from a receiver that reports views without fixes,
-        /// a sky alone. (Held indirectly: an epoch is large, and every event would otherwise be
-        /// copied at its size.)
-        indirect case epoch(Epoch)
+        /// a sky alone. (An epoch is a reference to its storage: the event stays small.)
+        case epoch(Epoch)
         /// Input that was rejected, with the reason. A malformed field comes right after its
         /// sentence (which is decoded and used without it), one reject per field.
         case rejected(RejectedInput)
@@ -173,8 +172,8 @@ public final class NMEADecoder {
         let handler: Handler
 
         mutating func epoch(_ epoch: borrowing Epoch) {
-            if epoch.fix != nil { core.pointee.statistics.fixes += 1 }
-            core.pointee.statistics.satelliteViews += epoch.sky?.views.count ?? 0
+            if epoch.hasFix { core.pointee.statistics.fixes += 1 }
+            core.pointee.statistics.satelliteViews += epoch.views.count
             let event = Event.epoch(copy epoch)
             handler(event)
         }

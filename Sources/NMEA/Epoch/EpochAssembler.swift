@@ -59,8 +59,8 @@
 public struct EpochAssembler: Sendable {
     /// What the assembler hands out.
     public enum Output: Sendable {
-        /// A completed epoch: its sky, then its fix (held indirectly: an epoch is large).
-        indirect case epoch(Epoch)
+        /// A completed epoch: its sky, then its fix.
+        case epoch(Epoch)
         /// A GSV group dropped with parts missing.
         case rejected(RejectedInput)
 
@@ -195,9 +195,12 @@ public struct EpochAssembler: Sendable {
     /// per view or per sky.
     private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, to sink: inout Sink) {
         sink.epoch(epoch)
-        guard var views = epoch.sky?.views else { return }
-        // The epoch's own reference goes first: the arrays are then unique unless kept.
-        epoch.sky = nil
+        // Kept by the sink: so are its views.
+        guard epoch.isUnique() else { return }
+        var views = epoch.views
+        guard !views.isEmpty else { return }
+        // The epoch goes first: the arrays are then this function's alone.
+        _ = consume epoch
         for view in views { sky.recycle(view.satellites) }
         views.removeAll(keepingCapacity: true)
         skies.recycle(views)

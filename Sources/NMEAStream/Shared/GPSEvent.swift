@@ -23,7 +23,7 @@ public enum GPSEvent: Sendable {
     /// A completed epoch: its sky (the satellite views gathered since the last one, with the
     /// fix's dilutions), then its fix; or a sky alone, from a receiver that reports views
     /// without fixes.
-    indirect case epoch(Epoch)
+    case epoch(Epoch)
     /// A checksum-valid sentence, copied.
     case sentence(ReceivedSentence)
     /// Input that was rejected.
