@@ -35,6 +35,10 @@ import Synchronization
 /// ``fixes(delivery:dropped:)`` and its siblings choose per subscription. The end of the
 /// stream, or its failure, is never dropped.
 ///
+/// A `for try await` loop over one of these signals' `values` has one buffer, its own: the
+/// values go from the reader's queue straight into the sequence, under the same policy
+/// (or the one given to `values(bufferingPolicy:dropped:)`), with no queue between.
+///
 /// A subscriber that joins while the device is open first receives the latest fix of that
 /// connection (not one from before a reconnect), then the live ones.
 ///
@@ -220,13 +224,19 @@ public final class GPSMonitor: Sendable {
 
     private func buffered<Value: Sendable>(_ signal: Signal<Value, GPSError>, _ label: String, _ delivery: BufferPolicy,
                                            _ dropped: DropCounter?) -> Signal<Value, GPSError> {
-        let total = self.dropped
-        return Signal { observer in
+        let total = self.dropped, isFinite = source.isFinite
+        return Signal({ observer in
             // A queue of its own for each subscription.
             let counter = DropCounter(alsoCounting: dropped, total)
             return signal.buffer(delivery, on: QueueScheduler(queue: DispatchQueue(label: "nmeastream.\(label)")), dropped: counter)
                 .observe(observer)
-        }
+        }, unbufferedValues: { valuesPolicy, valuesDropped in
+            // A `for await` loop: the sequence's buffer is the subscription's only one. It is
+            // filled on the reader's queue, so a device's (which never waits) skips ahead.
+            var policy = valuesPolicy ?? SignalValues.BufferingPolicy(delivery)
+            if !isFinite, case .lossless(let capacity) = policy { policy = .newest(capacity: capacity) }
+            return signal.values(bufferingPolicy: policy, dropped: DropCounter(alsoCounting: valuesDropped ?? dropped, total))
+        })
     }
 }
 

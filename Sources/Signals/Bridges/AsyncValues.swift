@@ -19,7 +19,14 @@ extension Signal {
     /// or when the sequence ends (the consuming task is cancelled, or the iteration stops and
     /// the sequence is released): that disposes the subscription and frees a sender waiting
     /// for room.
-    public var values: SignalValues<Value, Failure> { values(bufferingPolicy: .lossless(capacity: 256)) }
+    ///
+    /// A signal that delivers through a buffer of its own per subscription
+    /// (``buffer(_:on:dropped:)``) gives its values from before that buffer, with its policy:
+    /// the sequence's buffer is then the only one between the sender and the loop.
+    public var values: SignalValues<Value, Failure> {
+        if let unbufferedValues { return unbufferedValues(nil, nil) }
+        return values(bufferingPolicy: .lossless(capacity: 256))
+    }
 
     /// ``values`` with the buffering policy of your choice: `.newest(capacity: 1)` keeps only
     /// the latest value while the consumer is busy (a live position display), each value
@@ -27,6 +34,7 @@ extension Signal {
     /// failure, are never dropped by the policy.
     public func values(bufferingPolicy: SignalValues<Value, Failure>.BufferingPolicy,
                        dropped: DropCounter? = nil) -> SignalValues<Value, Failure> {
+        if let unbufferedValues { return unbufferedValues(bufferingPolicy, dropped) }
         let failure = Protected<Failure?>(nil)
         let room = bufferingPolicy.capacityBeforeWaiting.map(SignalValuesRoom.init(capacity:))
         let stream = AsyncStream(bufferingPolicy: bufferingPolicy.streamPolicy) { continuation in
@@ -67,6 +75,14 @@ public struct SignalValues<Value: Sendable, Failure: Error>: AsyncSequence, Send
         case newest(capacity: Int)
         /// Every value waits, however many: memory grows with a slow consumer.
         case unbounded
+
+        /// The policy of a ``Signal/buffer(_:on:dropped:)`` buffer, for a sequence.
+        public init(_ policy: BufferPolicy) {
+            switch policy {
+            case .lossless(let capacity): self = .lossless(capacity: capacity)
+            case .newest(let capacity): self = .newest(capacity: capacity)
+            }
+        }
 
         /// The newest `capacity` values wait (``newest(capacity:)``), as `AsyncStream` names it.
         public static func bufferingNewest(_ capacity: Int) -> Self { .newest(capacity: capacity) }

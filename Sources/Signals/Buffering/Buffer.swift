@@ -14,9 +14,13 @@ extension Signal {
     /// fixes.buffer(.newest(capacity: 8), on: QueueScheduler(), dropped: dropped)
     ///     .observe(next: { fix in draw(fix) })
     /// ```
+    ///
+    /// Its ``values`` skip this buffer: they are taken from this signal into the sequence's
+    /// buffer alone, with `policy` (and `dropped`) unless the sequence is given its own.
     @inlinable
     public func buffer(_ policy: BufferPolicy, on scheduler: some Scheduler, dropped: DropCounter? = nil) -> Signal {
-        Signal { observer in
+        let source = self
+        return Signal({ observer in
             let storage = BufferStorage(policy: policy, scheduler: scheduler, observer: observer, dropped: dropped)
             let upstream = observe { event in
                 switch event {
@@ -30,7 +34,9 @@ extension Signal {
                 storage.close()
                 upstream.dispose()
             }
-        }
+        }, unbufferedValues: { valuesPolicy, valuesDropped in
+            source.values(bufferingPolicy: valuesPolicy ?? SignalValues.BufferingPolicy(policy), dropped: valuesDropped ?? dropped)
+        })
     }
 }
 

@@ -16,10 +16,30 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let body: @Sendable (Observer<Value, Failure>) -> Disposable?
 
+    /// For a signal that delivers through a buffer of its own per subscription
+    /// (``buffer(_:on:dropped:)``): the values of the signal before that buffer, as an
+    /// `AsyncSequence` with the given policy (or the buffer's own, for `nil`) and drop counter
+    /// (the buffer's, for `nil`). ``values`` takes it, so that a `for await` loop has one buffer,
+    /// the sequence's, and no second one behind it.
+    @usableFromInline
+    let unbufferedValues: (@Sendable (SignalValues<Value, Failure>.BufferingPolicy?, DropCounter?) -> SignalValues<Value, Failure>)?
+
     /// Creates a signal whose `body` runs for each subscription.
     @inlinable
     public init(_ body: @escaping @Sendable (Observer<Value, Failure>) -> Disposable?) {
         self.body = body
+        unbufferedValues = nil
+    }
+
+    /// A signal whose `body` delivers through a buffer of its own, and whose values, as an
+    /// `AsyncSequence`, come from `unbufferedValues` instead (see ``values``).
+    @inlinable
+    package init(
+        _ body: @escaping @Sendable (Observer<Value, Failure>) -> Disposable?,
+        unbufferedValues: @escaping @Sendable (SignalValues<Value, Failure>.BufferingPolicy?, DropCounter?) -> SignalValues<Value, Failure>
+    ) {
+        self.body = body
+        self.unbufferedValues = unbufferedValues
     }
 
     /// Subscribes: runs the body with an observer that hands events to `action`.
