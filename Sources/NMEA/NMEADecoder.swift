@@ -171,9 +171,9 @@ public final class NMEADecoder {
         let core: CorePointer
         let handler: Handler
 
-        mutating func epoch(_ epoch: borrowing Epoch) {
-            if epoch.hasFix { core.pointee.statistics.fixes += 1 }
-            core.pointee.statistics.satelliteViews += epoch.views.count
+        mutating func epoch(_ epoch: borrowing Epoch, hasFix: Bool, viewCount: Int) {
+            if hasFix { core.pointee.statistics.fixes += 1 }
+            core.pointee.statistics.satelliteViews += viewCount
             let event = Event.epoch(copy epoch)
             handler(event)
         }

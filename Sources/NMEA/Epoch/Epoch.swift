@@ -41,9 +41,6 @@ public struct Epoch: Sendable {
     /// The epoch's satellite views, in the order they completed; empty when it had none.
     public var views: [SatelliteView] { storage.sky?.views ?? [] }
 
-    /// Whether it has a fix (without copying the fix out).
-    var hasFix: Bool { storage.fix != nil }
-
     /// Whether this is the only reference to its storage: nobody else kept the epoch.
     mutating func isUnique() -> Bool { isKnownUniquelyReferenced(&storage) }
 }

@@ -146,7 +146,7 @@ public struct EpochAssembler: Sendable {
         view.time = epoch.fix.timeOfDay.flatMap(epoch.dates.resolve)
         epoch.markUsed(in: &view.satellites)
         if let previous = skies.add(view) {
-            hand(Epoch(sky: previous, fix: nil), to: &sink)
+            hand(sky: previous, fix: nil, hasFix: false, to: &sink)
         }
     }
 
@@ -167,7 +167,7 @@ public struct EpochAssembler: Sendable {
         }
         if finish.deliver { deliver(&sink, startingNext: false) }
         if finish.startEpoch { epoch.startEpoch() }
-        if let views = skies.finish() { hand(Epoch(sky: views, fix: nil), to: &sink) }
+        if let views = skies.finish() { hand(sky: views, fix: nil, hasFix: false, to: &sink) }
     }
 
     private mutating func releaseHeld() {
@@ -187,21 +187,22 @@ public struct EpochAssembler: Sendable {
             fix.receivedAt = pendingReceivedAt
             pendingReceivedAt = nil
         }
-        hand(Epoch(sky: skies.finish(with: fix), fix: fix), to: &sink)
+        hand(sky: skies.finish(with: fix), fix: fix, hasFix: true, to: &sink)
     }
 
     /// Hands `epoch` to the sink, then takes back the storage of its views: what the sink
     /// did not keep is built into again, so a receiver that keeps no view costs no allocation
     /// per view or per sky.
-    private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, to sink: inout Sink) {
-        sink.epoch(epoch)
+    private mutating func hand<Sink: EpochSink>(sky: consuming Sky?, fix: consuming Fix?, hasFix: Bool, to sink: inout Sink) {
+        var views: [SatelliteView] = []
+        if let sky { views = sky.views }
+        var epoch = Epoch(sky: sky, fix: fix)
+        sink.epoch(epoch, hasFix: hasFix, viewCount: views.count)
         // Kept by the sink: so are its views.
-        guard epoch.isUnique() else { return }
-        var views = epoch.views
-        guard !views.isEmpty else { return }
+        guard !views.isEmpty, epoch.isUnique() else { return }
         // The epoch goes first: the arrays are then this function's alone.
         _ = consume epoch
-        for view in views { sky.recycle(view.satellites) }
+        for view in views { self.sky.recycle(view.satellites) }
         views.removeAll(keepingCapacity: true)
         skies.recycle(views)
     }

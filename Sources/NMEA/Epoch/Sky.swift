@@ -41,16 +41,14 @@ public struct Sky: Sendable, Hashable {
     /// of 0, as a receiver with no fix reports, says nothing either, as gpsd takes it).
     public var isEmpty: Bool { views.isEmpty && hdop == nil && vdop == nil && pdop == nil && (satellitesUsed ?? 0) == 0 }
 
-    /// The sky completed with `fix`'s dilutions, count of satellites used and, when its views
+    /// Completes the sky with `fix`'s dilutions, count of satellites used and, when its views
     /// had none, time.
-    func completed(by fix: Fix) -> Sky {
-        var sky = self
-        sky.time = time ?? fix.time
-        sky.hdop = fix.hdop
-        sky.vdop = fix.vdop
-        sky.pdop = fix.pdop
-        sky.satellitesUsed = fix.satellitesUsed
-        return sky
+    mutating func complete(by fix: borrowing Fix) {
+        if time == nil { time = fix.time }
+        hdop = fix.hdop
+        vdop = fix.vdop
+        pdop = fix.pdop
+        satellitesUsed = fix.satellitesUsed
     }
 }
 
@@ -96,8 +94,9 @@ public struct SkyAssembler: Sendable {
     /// The epoch's sky, which its fix completes: the views gathered so far (none when the
     /// receiver sent no GSV this epoch) with the fix's dilutions and count of satellites used;
     /// `nil` when there is nothing of that to report.
-    public mutating func finish(with fix: Fix) -> Sky? {
-        let sky = (finish() ?? Sky(views: [])).completed(by: fix)
+    public mutating func finish(with fix: borrowing Fix) -> Sky? {
+        var sky = finish() ?? Sky(views: [])
+        sky.complete(by: fix)
         return sky.isEmpty ? nil : sky
     }
 
