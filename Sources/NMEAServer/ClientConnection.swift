@@ -201,7 +201,7 @@ struct RequestBudget {
 final class GPSDClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
-    let connection: ClientConnection
+    private let connection: ClientConnection
 
     init(connection: ClientConnection) { self.connection = connection }
 

@@ -42,69 +42,64 @@ struct ChannelHandlerTests {
 
     // MARK: GPSDClientHandler
 
-    /// A client connection of a server that is never started (no device, no listener).
-    static func client(backlog: Int = 256 * 1024) throws -> (EmbeddedChannel, GPSDServer) {
-        let server = GPSDServer(configuration: .init(devices: [], listen: [], clientBacklog: backlog))
+    /// Runs `body` with a connected client of a server that is never started (no device, no
+    /// listener), then lets both go.
+    static func withClient(_ body: (EmbeddedChannel, ClientConnection) throws -> Void) throws {
+        let server = GPSDServer(configuration: .init(devices: [], listen: []))
         let channel = EmbeddedChannel()
+        defer {
+            _ = try? channel.finish()
+            server.stop()
+        }
         let connection = ClientConnection(channel: channel, server: server)
         try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
         try channel.connect(to: address).wait()
-        return (channel, server)
+        try body(channel, connection)
     }
 
     @Test("a gpsd client gets VERSION on connect, then a reply per request, in order, each a line of its own")
     func clientRequests() throws {
-        let (channel, server) = try Self.client()
-        defer {
-            _ = try? channel.finish()
-            server.stop()
+        try Self.withClient { channel, _ in
+            let version = try Self.written(channel)
+            #expect(version.hasPrefix("{\"class\":\"VERSION\"") && version.hasSuffix("\r\n"))
+            try channel.writeInbound(ByteBuffer(string: "?DEVICES;?WA"))
+            let devices = try Self.written(channel)
+            #expect(devices.hasPrefix("{\"class\":\"DEVICES\"") && devices.hasSuffix("\r\n"))
+            // The rest of a request split across reads.
+            try channel.writeInbound(ByteBuffer(string: "TCH={\"enable\":true,\"json\":true};\n"))
+            let watch = try Self.written(channel)
+            #expect(watch.contains("{\"class\":\"WATCH\",\"enable\":true,\"json\":true"))
+            try channel.writeInbound(ByteBuffer(string: "?NOSUCH;\n"))
+            #expect(try Self.written(channel).hasPrefix("{\"class\":\"ERROR\""))
         }
-        let version = try Self.written(channel)
-        #expect(version.hasPrefix("{\"class\":\"VERSION\"") && version.hasSuffix("\r\n"))
-        try channel.writeInbound(ByteBuffer(string: "?DEVICES;?WA"))
-        let devices = try Self.written(channel)
-        #expect(devices.hasPrefix("{\"class\":\"DEVICES\"") && devices.hasSuffix("\r\n"))
-        // The rest of a request split across reads.
-        try channel.writeInbound(ByteBuffer(string: "TCH={\"enable\":true,\"json\":true};\n"))
-        let watch = try Self.written(channel)
-        #expect(watch.contains("{\"class\":\"WATCH\",\"enable\":true,\"json\":true"))
-        try channel.writeInbound(ByteBuffer(string: "?NOSUCH;\n"))
-        #expect(try Self.written(channel).hasPrefix("{\"class\":\"ERROR\""))
     }
 
     @Test("while the client does not read its replies, no request is answered; they are answered in order once it reads")
     func clientBackpressure() throws {
-        let (channel, server) = try Self.client()
-        defer {
-            _ = try? channel.finish()
-            server.stop()
+        try Self.withClient { channel, _ in
+            _ = try Self.written(channel)
+            channel.isWritable = false
+            try channel.writeInbound(ByteBuffer(string: "?VERSION;\n?DEVICES;\n"))
+            #expect(try Self.written(channel).isEmpty, "answered past a full backlog")
+            channel.isWritable = true
+            channel.pipeline.fireChannelWritabilityChanged()
+            let replies = try Self.written(channel).split(separator: "\r\n").map { String($0.prefix(18)) }
+            #expect(replies == ["{\"class\":\"VERSION\"", "{\"class\":\"DEVICES\""])
         }
-        _ = try Self.written(channel)
-        channel.isWritable = false
-        try channel.writeInbound(ByteBuffer(string: "?VERSION;\n?DEVICES;\n"))
-        #expect(try Self.written(channel).isEmpty, "answered past a full backlog")
-        channel.isWritable = true
-        channel.pipeline.fireChannelWritabilityChanged()
-        let replies = try Self.written(channel).split(separator: "\r\n").map { String($0.prefix(18)) }
-        #expect(replies == ["{\"class\":\"VERSION\"", "{\"class\":\"DEVICES\""])
     }
 
     @Test("a report for a client whose backlog is full is dropped and counted, never queued")
     func clientDropsReports() throws {
-        let (channel, server) = try Self.client()
-        defer {
-            _ = try? channel.finish()
-            server.stop()
+        try Self.withClient { channel, connection in
+            _ = try Self.written(channel)
+            channel.isWritable = false
+            connection.deliver(ByteBuffer(string: "{\"class\":\"TPV\"}\r\n"))
+            #expect(connection.dropped.load(ordering: .relaxed) == 1)
+            #expect(try Self.written(channel).isEmpty)
+            channel.isWritable = true
+            connection.deliver(ByteBuffer(string: "{\"class\":\"TPV\"}\r\n"))
+            #expect(try Self.written(channel) == "{\"class\":\"TPV\"}\r\n")
         }
-        _ = try Self.written(channel)
-        let connection = try channel.pipeline.syncOperations.handler(type: GPSDClientHandler.self).connection
-        channel.isWritable = false
-        connection.deliver(ByteBuffer(string: "{\"class\":\"TPV\"}\r\n"))
-        #expect(connection.dropped.load(ordering: .relaxed) == 1)
-        #expect(try Self.written(channel).isEmpty)
-        channel.isWritable = true
-        connection.deliver(ByteBuffer(string: "{\"class\":\"TPV\"}\r\n"))
-        #expect(try Self.written(channel) == "{\"class\":\"TPV\"}\r\n")
     }
 
     // MARK: WebSocketGate
