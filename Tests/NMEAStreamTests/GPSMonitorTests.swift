@@ -271,3 +271,30 @@ struct ReadmeSignalExampleTests {
         #expect(missing.first?.hasPrefix("logger: ") == true && missing.first?.contains("/nonexistent/drive.nmea") == true)
     }
 }
+
+extension GPSMonitorTests {
+    @Test("a for-await loop has one buffer, filled on the reader's queue: while the loop stalls, the reader stops after its 256 values, not after a second buffer's too")
+    func valuesHaveOneBuffer() async throws {
+        let bytes = try Fixtures.bytes("sirf-cycle.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let long = Array((0..<200).map { _ in bytes }.joined())
+        let gps = GPSMonitor(source: .bytes(long), opening: .onConnect)
+        // Counts what the reader has sent, on the reader's own queue, before the loop's buffer.
+        let sent = Protected(0)
+        let counting = gps.eventsOnReaderQueue(satellites: false, sentences: false, bytes: false)
+            .observe(next: { event in if event.fix != nil { sent.withLock { $0 += 1 } } })
+        var iterator = gps.fixes.values.makeAsyncIterator()
+        let connection = gps.connect()
+        defer {
+            counting.dispose()
+            connection.dispose()
+        }
+        #expect(try await iterator.next() != nil)
+        try await Task.sleep(for: .milliseconds(300))
+        let stalled = sent.withLock { $0 }
+        #expect(stalled <= 256 + 2, "the reader sent \(stalled) fixes while the loop, with room for 256, stalled")
+        var count = 1
+        while try await iterator.next() != nil { count += 1 }
+        #expect(count == 200 * expected.count)
+    }
+}
