@@ -6,16 +6,28 @@
 /// sky and no fix. ``EpochAssembler`` (and so ``NMEADecoder``) hands them out, and gpsd's JSON
 /// renderer writes one as its `SKY` then its `TPV`.
 public struct Epoch: Sendable {
-    /// The sky and fix, in one immutable box: an epoch then travels from the decoder through
-    /// every subscriber at the size of a reference, not of a fix, and the assembler can tell
-    /// whether anyone kept it.
-    private final class Storage: Sendable {
-        let sky: Sky?
-        let fix: Fix?
+    /// The sky and fix, in one box: an epoch then travels from the decoder through every
+    /// subscriber at the size of a reference, not of a fix, and the assembler can tell whether
+    /// anyone kept it.
+    ///
+    /// Copy on write, as an array's buffer: the box is written only by ``EpochAssembler``,
+    /// through ``uniqueStorage()``, while it holds the only reference, so a box that has been
+    /// shared is never written again. That is why it can be `Sendable` with `var` fields. The
+    /// assembler builds each epoch into the box of the last one when nobody kept it: no
+    /// allocation and no copy of the fix per epoch (the decode benchmark guards this).
+    final class Storage: @unchecked Sendable {
+        // Written only by the box's one holder (see above): the run-time exclusivity check per
+        // access (about 1% of decoding) guards nothing.
+        @exclusivity(unchecked) var sky: Sky?
+        /// The fix, when `hasFix`. Not optional so that the assembler writes it in place: through
+        /// an optional, each access copied the whole fix.
+        @exclusivity(unchecked) var fix: Fix
+        @exclusivity(unchecked) var hasFix: Bool
 
         init(sky: Sky?, fix: Fix?) {
             self.sky = sky
-            self.fix = fix
+            self.fix = fix ?? Fix()
+            hasFix = fix != nil
         }
     }
 
@@ -29,12 +41,12 @@ public struct Epoch: Sendable {
     /// The epoch's sky; `nil` when it had no view, no dilution and no count of satellites used.
     public var sky: Sky? {
         get { storage.sky }
-        set { storage = Storage(sky: newValue, fix: storage.fix) }
+        set { storage = Storage(sky: newValue, fix: fix) }
     }
 
     /// The epoch's fix; `nil` for a sky that no fix completed.
     public var fix: Fix? {
-        get { storage.fix }
+        get { storage.hasFix ? storage.fix : nil }
         set { storage = Storage(sky: storage.sky, fix: newValue) }
     }
 
@@ -43,4 +55,11 @@ public struct Epoch: Sendable {
 
     /// Whether this is the only reference to its storage: nobody else kept the epoch.
     mutating func isUnique() -> Bool { isKnownUniquelyReferenced(&storage) }
+
+    /// The box, to write the sky and fix in place; the caller has checked ``isUnique()`` (or made
+    /// the epoch itself and shared it with nobody), and shares it with nobody until it is done.
+    mutating func uniqueStorage() -> Storage {
+        assert(isKnownUniquelyReferenced(&storage), "an epoch's box written while shared")
+        return storage
+    }
 }

@@ -76,6 +76,8 @@ public struct EpochAssembler: Sendable {
     private var finisher = FixFinisher()
     private var sky = SatelliteViewAssembler()
     private var skies = SkyAssembler()
+    /// The last epoch handed out, when nobody kept it: the next one is built in its box.
+    private var spare: Epoch?
     /// Sentences held for the next epoch (see ``CycleTracker``), as values: rare enough that
     /// the enum's round trip costs nothing that shows.
     private var held: [NMEASentence] = []
@@ -141,12 +143,12 @@ public struct EpochAssembler: Sendable {
     /// A GSV part, to the sky; a completed view takes the epoch's time and used flags. A view
     /// that starts another epoch's sky, in an epoch with no fix, ends the sky before it.
     mutating func addSatellites<Sink: EpochSink>(_ gsv: GSV, into sink: inout Sink) {
-        guard var view = sky.add(gsv, dropped: { sink.rejected($0) }) else { return }
+        guard var view = sky.add(gsv, spares: &skies, dropped: { sink.rejected($0) }) else { return }
         // Resolved once per completed view, not for every part.
         view.time = epoch.fix.timeOfDay.flatMap(epoch.dates.resolve)
         epoch.markUsed(in: &view.satellites)
         if let previous = skies.add(view) {
-            hand(sky: previous, fix: nil, hasFix: false, to: &sink)
+            hand(sky: previous, to: &sink)
         }
     }
 
@@ -167,7 +169,7 @@ public struct EpochAssembler: Sendable {
         }
         if finish.deliver { deliver(&sink, startingNext: false) }
         if finish.startEpoch { epoch.startEpoch() }
-        if let views = skies.finish() { hand(sky: views, fix: nil, hasFix: false, to: &sink) }
+        if let views = skies.finish() { hand(sky: views, to: &sink) }
     }
 
     private mutating func releaseHeld() {
@@ -179,32 +181,50 @@ public struct EpochAssembler: Sendable {
     /// first of the next epoch (the epoch ended because it came), so that its reception time
     /// is the next epoch's, not this one's.
     private mutating func deliver<Sink: EpochSink>(_ sink: inout Sink, startingNext: Bool) {
-        var fix = finisher.finish(epoch)
+        let receivedAt: UTCTime?
         if startingNext {
-            fix.receivedAt = receivedBeforeThis ?? sentenceReceivedAt
+            receivedAt = receivedBeforeThis ?? sentenceReceivedAt
             pendingReceivedAt = sentenceReceivedAt
         } else {
-            fix.receivedAt = pendingReceivedAt
+            receivedAt = pendingReceivedAt
             pendingReceivedAt = nil
         }
-        hand(sky: skies.finish(with: fix), fix: fix, hasFix: true, to: &sink)
+        var epoch = spare.take() ?? Epoch(sky: nil, fix: nil)
+        // Built in the box: the fix is copied once, from the accumulator. (The box's reference
+        // ends with the block, before the sink is asked whether it kept the epoch.)
+        let viewCount: Int
+        do {
+            let box = epoch.uniqueStorage()
+            finisher.finish(self.epoch, into: &box.fix)
+            box.fix.receivedAt = receivedAt
+            box.hasFix = true
+            box.sky = skies.finish(with: box.fix)
+            viewCount = box.sky?.views.count ?? 0
+        }
+        hand(consume epoch, hasFix: true, viewCount: viewCount, to: &sink)
     }
 
-    /// Hands `epoch` to the sink, then takes back the storage of its views: what the sink
-    /// did not keep is built into again, so a receiver that keeps no view costs no allocation
-    /// per view or per sky.
-    private mutating func hand<Sink: EpochSink>(sky: consuming Sky?, fix: consuming Fix?, hasFix: Bool, to sink: inout Sink) {
-        var views: [SatelliteView] = []
-        if let sky { views = sky.views }
-        var epoch = Epoch(sky: sky, fix: fix)
-        sink.epoch(epoch, hasFix: hasFix, viewCount: views.count)
-        // Kept by the sink: so are its views.
-        guard !views.isEmpty, epoch.isUnique() else { return }
-        // The epoch goes first: the arrays are then this function's alone.
-        _ = consume epoch
-        for view in views { self.sky.recycle(view.satellites) }
-        views.removeAll(keepingCapacity: true)
-        skies.recycle(views)
+    /// Hands out `sky` as an epoch without a fix.
+    private mutating func hand<Sink: EpochSink>(sky: consuming Sky, to sink: inout Sink) {
+        var epoch = spare.take() ?? Epoch(sky: nil, fix: nil)
+        let viewCount = sky.views.count
+        do {
+            let box = epoch.uniqueStorage()
+            box.sky = sky
+            box.hasFix = false
+        }
+        hand(consume epoch, hasFix: false, viewCount: viewCount, to: &sink)
+    }
+
+    /// Hands `epoch` to the sink, then, if the sink kept no reference to it, takes back its box
+    /// and the storage of its views: what the sink did not keep is built into again, so a
+    /// receiver that keeps nothing costs no allocation per epoch, per view or per sky.
+    private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, hasFix: Bool, viewCount: Int, to sink: inout Sink) {
+        sink.epoch(epoch, hasFix: hasFix, viewCount: viewCount)
+        guard epoch.isUnique() else { return }
+        let sky = epoch.uniqueStorage().sky.take()
+        spare = epoch
+        if let sky, !sky.views.isEmpty { skies.recycle(sky.views) }
     }
 }
 

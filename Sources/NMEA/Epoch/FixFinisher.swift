@@ -18,9 +18,10 @@ struct FixFinisher: Sendable {
     private var previous: Reference?
     private var lastDelivered: Reference?
 
-    /// The fix `epoch` makes.
-    mutating func finish(_ epoch: borrowing EpochAccumulator) -> Fix {
-        var out = epoch.fix
+    /// Writes the fix `epoch` makes into `out` (in place: the assembler builds it in the box
+    /// it hands out).
+    mutating func finish(_ epoch: borrowing EpochAccumulator, into out: inout Fix) {
+        out = epoch.fix
         if out.altitudeMSL == nil { out.altitudeMSL = epoch.garminAltitude }
         if out.satellitesUsed == nil { out.satellitesUsed = epoch.usedCount }
         if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
@@ -41,7 +42,6 @@ struct FixFinisher: Sendable {
         if let time = out.time, let previous, let before = previous.time { derive(&out, at: time, from: previous, at: before) }
         lastDelivered = Reference(time: out.time, mode: out.mode, altitude: out.altitudeMSL, latitude: out.latitude,
                                   longitude: out.longitude)
-        return out
     }
 
     /// Climb from the change of altitude, and, when no sentence gave a speed, speed from the

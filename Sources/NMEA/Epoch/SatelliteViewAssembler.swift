@@ -33,11 +33,6 @@ public struct SatelliteViewAssembler: Sendable {
     public static let maximumParts = 64
 
     private var groups: [Group] = []
-    /// The satellites arrays of the last epoch's views (see ``recycle(_:)``): those their
-    /// receiver has let go of are built into again.
-    private var spares: [[Satellite]] = []
-    /// The most arrays kept for reuse (views in one epoch: a constellation and signal each).
-    private static let maximumSpares = 16
 
     /// Creates an assembler with no open group.
     public init() {}
@@ -46,13 +41,15 @@ public struct SatelliteViewAssembler: Sendable {
     /// knows the epoch, stamps it.
     public mutating func add(_ gsv: GSV) -> Result {
         var result = Result()
-        result.completed = add(gsv) { result.dropped = $0 }
+        var noSpares = SkyAssembler()
+        result.completed = add(gsv, spares: &noSpares, dropped: { result.dropped = $0 })
         return result
     }
 
     /// ``add(_:)`` for the decoder's hot path, with no result structure to copy: returns the
-    /// completed view, if any, and hands a dropped group to `dropped`.
-    mutating func add(_ gsv: GSV, dropped: (RejectedInput) -> Void) -> SatelliteView? {
+    /// completed view, if any, built in a satellites array from `spares` (of a view its receiver
+    /// let go of, see ``SkyAssembler/spareSatellites()``), and hands a dropped group to `dropped`.
+    mutating func add(_ gsv: GSV, spares: inout SkyAssembler, dropped: (RejectedInput) -> Void) -> SatelliteView? {
         // A part whose count or number was malformed (and reported so) has no place in a group.
         guard let messageCount = gsv.messageCount, let messageNumber = gsv.messageNumber else { return nil }
         guard messageCount <= Self.maximumParts else {
@@ -99,7 +96,7 @@ public struct SatelliteViewAssembler: Sendable {
         guard complete else { return nil }
 
         let hint = gsv.talker.constellation
-        var satellites = spares.popLast() ?? []
+        var satellites = spares.spareSatellites()
         // Unique (the last epoch's receiver let it go): emptied in place. Still shared: a fresh
         // buffer, the allocation a new array would have cost anyway.
         satellites.removeAll(keepingCapacity: true)
@@ -118,12 +115,5 @@ public struct SatelliteViewAssembler: Sendable {
         }
         return SatelliteView(talker: gsv.talker, signalID: gsv.signalID, satellitesInView: groups[slot].satellitesInView,
                              satellites: satellites)
-    }
-
-    /// Keeps a reference to the satellites of a view handed out, so a later view can reuse
-    /// their storage once the receiver is done with them: no allocation per view for a
-    /// receiver that does not keep views.
-    mutating func recycle(_ satellites: [Satellite]) {
-        if spares.count < Self.maximumSpares { spares.append(satellites) }
     }
 }

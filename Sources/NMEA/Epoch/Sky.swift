@@ -58,8 +58,15 @@ public struct Sky: Sendable, Hashable {
 /// reported, which also gives it the fix's dilutions), or, for a receiver that reports views
 /// without fixes, when a view comes that belongs to another epoch: another time, or a talker
 /// and signal already in the sky (the receiver has started its next round).
+///
+/// It also keeps the views of the last sky handed out that nobody kept (``recycle(_:)``): the
+/// next views are built in their satellites arrays, and the next sky in one of the two arrays
+/// of views that take turns, so a receiver that keeps no sky costs no allocation per view or
+/// per sky.
 public struct SkyAssembler: Sendable {
     private var pending: [SatelliteView] = []
+    /// The views of the last sky handed back, whose satellites arrays are built into again.
+    private var returned: [SatelliteView] = []
 
     /// An assembler with nothing gathered.
     public init() {}
@@ -83,12 +90,20 @@ public struct SkyAssembler: Sendable {
         return Sky(views: views)
     }
 
-    /// Takes back the views array of a sky handed out, emptied, to gather the next sky in:
-    /// no allocation per epoch when its receiver let it go.
+    /// Takes back the views of a sky handed out that nobody kept.
     mutating func recycle(_ views: consuming [SatelliteView]) {
-        guard pending.isEmpty else { return }
-        views.removeAll(keepingCapacity: true)
-        pending = views
+        // The array the views before them were taken from gathers the next sky.
+        if pending.isEmpty, pending.capacity < returned.capacity {
+            returned.removeAll(keepingCapacity: true)
+            swap(&pending, &returned)
+        }
+        returned = views
+    }
+
+    /// The satellites array of a view handed back, to build the next view in; empty (with no
+    /// storage) when none is left.
+    mutating func spareSatellites() -> [Satellite] {
+        returned.popLast()?.satellites ?? []
     }
 
     /// The epoch's sky, which its fix completes: the views gathered so far (none when the
