@@ -198,7 +198,7 @@ public struct EpochAssembler: Sendable {
             finisher.finish(self.epoch, into: &box.fix)
             box.fix.receivedAt = receivedAt
             box.hasFix = true
-            box.sky = skies.finish(with: box.fix)
+            box.sky = skies.finish(with: Sky.Completion(box.fix))
             viewCount = box.sky?.views.count ?? 0
         }
         hand(consume epoch, hasFix: true, viewCount: viewCount, to: &sink)

@@ -44,11 +44,36 @@ public struct Sky: Sendable, Hashable {
     /// Completes the sky with `fix`'s dilutions, count of satellites used and, when its views
     /// had none, time.
     mutating func complete(by fix: borrowing Fix) {
+        complete(by: Completion(fix))
+    }
+
+    mutating func complete(by fix: Completion) {
         if time == nil { time = fix.time }
         hdop = fix.hdop
         vdop = fix.vdop
         pdop = fix.pdop
         satellitesUsed = fix.satellitesUsed
+    }
+
+    /// What a sky takes from its fix: read field by field, so that a fix stored in a class (an
+    /// epoch's box) is not copied whole to be borrowed.
+    struct Completion {
+        var time: UTCTime?
+        var hdop: Double?
+        var vdop: Double?
+        var pdop: Double?
+        var satellitesUsed: Int?
+
+        init(_ fix: borrowing Fix) {
+            time = fix.time
+            hdop = fix.hdop
+            vdop = fix.vdop
+            pdop = fix.pdop
+            satellitesUsed = fix.satellitesUsed
+        }
+
+        /// Whether it gives a sky with no views anything to report (see ``Sky/isEmpty``).
+        var isEmpty: Bool { hdop == nil && vdop == nil && pdop == nil && (satellitesUsed ?? 0) == 0 }
     }
 }
 
@@ -110,9 +135,15 @@ public struct SkyAssembler: Sendable {
     /// receiver sent no GSV this epoch) with the fix's dilutions and count of satellites used;
     /// `nil` when there is nothing of that to report.
     public mutating func finish(with fix: borrowing Fix) -> Sky? {
+        finish(with: Sky.Completion(fix))
+    }
+
+    mutating func finish(with fix: Sky.Completion) -> Sky? {
+        // Most epochs of most receivers have no views: no sky to build when no dilution came.
+        if pending.isEmpty, fix.isEmpty { return nil }
         var sky = finish() ?? Sky(views: [])
         sky.complete(by: fix)
-        return sky.isEmpty ? nil : sky
+        return sky
     }
 
     private func startsAnother(_ view: SatelliteView, after last: SatelliteView) -> Bool {
