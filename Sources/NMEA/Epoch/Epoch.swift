@@ -50,6 +50,9 @@ public struct Epoch: Sendable {
         set { storage = Storage(sky: storage.sky, fix: newValue) }
     }
 
+    /// Whether the epoch has a fix: ``fix`` is not `nil` (asked without copying the fix out).
+    public var hasFix: Bool { storage.hasFix }
+
     /// The epoch's satellite views, in the order they completed; empty when it had none.
     public var views: [SatelliteView] { storage.sky?.views ?? [] }
 

@@ -92,6 +92,8 @@ public struct SkyAssembler: Sendable {
     private var pending: [SatelliteView] = []
     /// The views of the last sky handed back, whose satellites arrays are built into again.
     private var returned: [SatelliteView] = []
+    /// How many views the last sky had.
+    private var lastViewCount = 0
 
     /// An assembler with nothing gathered.
     public init() {}
@@ -102,6 +104,9 @@ public struct SkyAssembler: Sendable {
         if let last = pending.last, startsAnother(view, after: last) {
             completed = finish()
         }
+        // A fresh array (the last sky was kept) has room for as many views as the last sky at
+        // once, not after a growth per doubling.
+        if pending.capacity == 0 { pending.reserveCapacity(max(lastViewCount, 4)) }
         pending.append(view)
         return completed
     }
@@ -112,6 +117,7 @@ public struct SkyAssembler: Sendable {
         guard !pending.isEmpty else { return nil }
         var views: [SatelliteView] = []
         swap(&views, &pending)
+        lastViewCount = views.count
         return Sky(views: views)
     }
 

@@ -11,7 +11,9 @@ extension NMEAReader {
         /// The decoder's sentences, epochs and rejects.
         case decoded(NMEADecoder.Event)
         /// ``GPSSource/automatic`` or ``GPSSource/watch`` chose this port (before opening it).
-        case choseDevice(SerialPortInfo)
+        /// (Held indirectly, as is a failure: rare events, whose size every event would
+        /// otherwise be built and copied at.)
+        indirect case choseDevice(SerialPortInfo)
         /// With ``GPSSource/watch``: the device at this path went away.
         case lostDevice(String)
         /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second.
@@ -19,7 +21,7 @@ extension NMEAReader {
         /// Everything decoded from one read has been delivered.
         case finishedChunk
         /// The source failed. Nothing follows.
-        case failed(GPSError)
+        indirect case failed(GPSError)
         /// The source ended. Nothing follows.
         case finished
     }
