@@ -6,7 +6,10 @@
 # turns, and the table gives each figure's median over the rounds (the machine's noise moves
 # a single one-client run by 10 to 20%).
 #
-# usage: [ROUNDS=N] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
+# With BASELINE=/path/to/an/older/nmeastream, that build takes its turn too (as "baseline"), and
+# the table ends with nmeastream's figures as ratios to it, each the median of the rounds' ratios.
+#
+# usage: [ROUNDS=N] [BASELINE=path] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
 # Needs: cc, gpsd (Debian `gpsd`), and nmeastream built in release mode as the README builds
 # it for installing (swift build -c release --static-swift-stdlib --product nmeastream; or
 # NMEASTREAM=/path/to/nmeastream).
@@ -18,6 +21,12 @@ interval="${2:-50}"
 rounds="${ROUNDS:-1}"
 nmeastream="${NMEASTREAM:-$root/.build/release/nmeastream}"
 [ -x "$nmeastream" ] || { echo "server-latency: build nmeastream in release mode first ($nmeastream)" >&2; exit 1; }
+baseline="${BASELINE:-}"
+servers="floor gpsd nmeastream"
+if [ -n "$baseline" ]; then
+  [ -x "$baseline" ] || { echo "server-latency: no baseline at $baseline" >&2; exit 1; }
+  servers="floor gpsd baseline nmeastream"
+fi
 command -v gpsd >/dev/null || [ -x /usr/sbin/gpsd ] || { echo "server-latency: gpsd is not installed" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -26,7 +35,7 @@ cc -O2 -Wall -o "$work/floor" "$here/server-latency/floor.c"
 results="$work/results"
 for clients in 1 60 1000; do
   for round in $(seq "$rounds"); do
-    for server in floor gpsd nmeastream; do
+    for server in $servers; do
       if [ "$server" = floor ]; then
         line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$work/floor" '{device}' '{port}')
       elif [ "$server" = gpsd ]; then
@@ -34,7 +43,9 @@ for clients in 1 60 1000; do
         # pseudo-terminal once it has dropped its privileges).
         line=$("$work/latency" "$clients" "$epochs" "$interval" -- /usr/sbin/gpsd -b -N -n -S '{port}' -F "$work/gpsd.sock" '{device}')
       else
-        line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$nmeastream" serve '{device}' --speed 9600 --listen '127.0.0.1:{port}')
+        binary="$nmeastream"
+        [ "$server" = baseline ] && binary="$baseline"
+        line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$binary" serve '{device}' --speed 9600 --listen '127.0.0.1:{port}')
       fi
       echo "{\"server\":\"$server\",${line#\{}" | tee -a "$results"
     done
@@ -56,4 +67,17 @@ print(f"{'server':<11}{'clients':>8}{'rounds':>7}{'refused':>8}{'missed':>7}{'p5
 for r in rows:
     print(f"{r['server']:<11}{r['clients']:>8}{r['rounds']:>7}{r['refused']:>8g}{r['missed']:>7g}{r['p50_us']:>8g}{r['p99_us']:>8g}{r['max_us']:>8g}"
           f"{r['idle_cpu_s']:>11.2f}{r['serving_cpu_s']:>7.2f}{r['peak_kB'] / 1024:>8.1f}")
+# Against the baseline: per client count, the median over rounds of each round's ratio (a
+# round's two runs were made minutes apart at most).
+if any(r['server'] == 'baseline' for r in runs):
+    print()
+    print(f"{'nmeastream / baseline':<24}{'p50':>7}{'p99':>7}{'max':>7}{'CPU s':>7}{'peak MB':>8}")
+    for clients in dict.fromkeys(r['clients'] for r in runs if r['server'] == 'nmeastream'):
+        new = [r for r in runs if r['server'] == 'nmeastream' and r['clients'] == clients]
+        old = [r for r in runs if r['server'] == 'baseline' and r['clients'] == clients]
+        def ratio(name):
+            values = [n[name] / o[name] for n, o in zip(new, old) if o[name]]
+            return median(values) if values else float('nan')
+        print(f"{str(clients) + ' clients':<24}{ratio('p50_us'):>7.3f}{ratio('p99_us'):>7.3f}{ratio('max_us'):>7.3f}"
+              f"{ratio('serving_cpu_s'):>7.3f}{ratio('peak_kB'):>8.3f}")
 PY

@@ -1,7 +1,6 @@
 import CPlatform
 import Dispatch
 import NMEAStream
-import Synchronization
 
 /// Publishes a receiver's fixes and skies to an MQTT broker as gpsd JSON: each epoch's `SKY`
 /// to `TOPIC/NAME/sky` and its `TPV` to `TOPIC/NAME/tpv` (retained: a dashboard that connects
@@ -68,7 +67,7 @@ public final class FixPublisher: @unchecked Sendable {
     private let configuration: Configuration
     private let monitor: GPSMonitor
     private var connection: MQTTConnection!
-    private let state: Mutex<State>
+    private let state: Protected<State>
     private let finished = DispatchSemaphore(value: 0)
     /// Where messages are handed to libmosquitto, one batch at a time: two batches handed over
     /// from two threads at once (the source's, the network thread's) could pass each other.
@@ -102,7 +101,7 @@ public final class FixPublisher: @unchecked Sendable {
         }
         var initial = State(queue: queue)
         Self.count(&initial)
-        state = Mutex(initial)
+        state = Protected(initial)
         var handlers = MQTTConnection.Handlers()
         handlers.connected = { [weak self] in self?.connected() }
         handlers.disconnected = { [weak self] in self?.disconnected() }

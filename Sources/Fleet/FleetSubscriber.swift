@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import NMEA
-import Synchronization
+import Signals
 
 /// Reads a fleet's reports from an MQTT broker: the `TPV` (and `SKY`) lines that
 /// ``FixPublisher``s publish, each tagged with its vehicle, repeats dropped (QoS 1 may
@@ -50,7 +50,7 @@ public final class FleetSubscriber: @unchecked Sendable {
     public let filters: [String]
     private var connection: MQTTConnection!
     private let deliver: @Sendable (Report) -> Void
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let refused = DispatchSemaphore(value: 0)
     /// Used on libmosquitto's network thread only, one message at a time.
     private let decoder = JSONDecoder()

@@ -2,7 +2,6 @@ import CMosquitto
 import CPlatform
 import Dispatch
 import NMEAStream
-import Synchronization
 
 /// One connection to an MQTT broker through Eclipse's libmosquitto, on libmosquitto's own
 /// network thread (`mosquitto_loop_start`): it connects in the background, reconnects with
@@ -44,12 +43,12 @@ final class MQTTConnection: @unchecked Sendable {
 
     private let handle: OpaquePointer
     /// Whether it has connected once, and whether a fatal failure was told.
-    private let history = Mutex((connected: false, fatalTold: false))
+    private let history = Protected((connected: false, fatalTold: false))
     private let handlers: Handlers
     private let options: Options
     /// Where the first connection is tried; its retries, until made or stopped.
     private let connecting = DispatchQueue(label: "nmeastream.mqtt.connect")
-    private let attempts = Mutex((stopped: false, loopStarted: false, told: false))
+    private let attempts = Protected((stopped: false, loopStarted: false, told: false))
 
     /// libmosquitto's one-time set-up, done before the first client.
     private static let libraryReady: Void = { mosquitto_lib_init() }()

@@ -39,7 +39,7 @@ final class ClientConnection: @unchecked Sendable {
     /// channel is writable, before it returns; what comes then waits for its loop.
     private var isAnswering = false
     /// What the devices' queues read: the client's policy as of its last request.
-    private let policy = Mutex(WatchPolicy())
+    private let policy = Protected(WatchPolicy())
     /// Reports dropped because the client did not read.
     let dropped = Atomic<Int>(0)
 

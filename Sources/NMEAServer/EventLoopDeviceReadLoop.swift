@@ -19,7 +19,7 @@ import Synchronization
 final class EventLoopDeviceReadLoop: DeviceReadLoop {
     private let group: EventLoopGroup
     /// The loop the next device opened is read on; `nil` for the group's next.
-    private let preferred = Mutex<EventLoop?>(nil)
+    private let preferred = Protected<EventLoop?>(nil)
 
     init(group: EventLoopGroup) {
         self.group = group
@@ -74,7 +74,7 @@ private final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     /// Whether the reader stopped it, or it was already told of the end.
     private let isOver = Atomic<Bool>(false)
     /// The error the channel last caught (a read's errno), told when it ends.
-    private let failure = Mutex<Errno?>(nil)
+    private let failure = Protected<Errno?>(nil)
 
     init(queue: DispatchQueue, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
          ended: @escaping @Sendable (Errno?) -> Void) {

@@ -15,7 +15,7 @@ import NMEAStream
 /// // ...
 /// server.stop()
 /// ```
-public final class GPSDServer: @unchecked Sendable {
+public final class GPSDServer: Sendable {
     /// What the server serves, where, and its limits.
     public struct Configuration: Sendable {
         /// The devices served, by path, for as long as the server runs (one that goes away is
@@ -378,11 +378,8 @@ public final class GPSDServer: @unchecked Sendable {
     public var devicePaths: [String] { served.map(\.path) }
 
     func snapshot() -> ClientSession.ServerState {
-        var latest: [String: (fix: Fix?, sky: Sky?)] = [:]
-        for device in served where device.isOpen {
-            let reports = device.latest
-            latest[device.path] = (reports.fix, reports.sky)
-        }
+        var latest: [String: LatestReports] = [:]
+        for device in served where device.isOpen { latest[device.path] = device.latest }
         return ClientSession.ServerState(devices: devices(), version: configuration.version, now: .now, latest: latest)
     }
 

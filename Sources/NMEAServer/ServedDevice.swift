@@ -106,7 +106,7 @@ final class ServedDevice: Sendable {
         // disposed at once.
         // On the reader's queue, with no buffer: each event is rendered once and handed to the
         // clients' event loops, which never wait for a client.
-        subscription += monitor.eventsOnReaderQueue(satellites: true, sentences: false, bytes: false).observe(
+        subscription += monitor.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe(
             next: { [weak self] event in
                 if let epoch = event.epoch { self?.publish(epoch) }
             },
@@ -124,7 +124,7 @@ final class ServedDevice: Sendable {
         let change = state.withLock { $0.watch.updateRaw { $0.wantsSentences(from: path) || $0.wantsBytes(from: path) } }
         switch change {
         case .subscribe(let raw):
-            raw += monitor.eventsOnReaderQueue(satellites: false, sentences: true, bytes: true).observe { [weak self] event in
+            raw += monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: true).observe { [weak self] event in
                 switch event {
                 case .next(.sentence(let sentence)): self?.publish(sentence)
                 case .next(.bytes(let bytes)): self?.publish(bytes)

@@ -1,7 +1,6 @@
 import CPlatform
 import Dispatch
 import NMEAStream
-import Synchronization
 
 /// A receiver as a reference clock for chrony: one more subscriber of its ``GPSMonitor``
 /// (so the feed keeps the device open while it runs), that sends chronyd a `SOCK` sample of
@@ -18,7 +17,7 @@ import Synchronization
 ///                           devicePath: "/dev/ttyACM0")
 /// feed.start()
 /// ```
-public final class ChronyFeed: @unchecked Sendable {
+public final class ChronyFeed: Sendable {
     /// The device's path, as given.
     public let devicePath: String
     /// Where serial-time samples go.
@@ -29,7 +28,7 @@ public final class ChronyFeed: @unchecked Sendable {
     private let pps: String?
     private let socket: ChronySocket
     private let queue = DispatchQueue(label: "nmeastream.chrony")
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     private struct State {
         var sampler: SerialTimeSampler
@@ -70,7 +69,7 @@ public final class ChronyFeed: @unchecked Sendable {
         } catch {
             throw ChronyFeedError(errno: error)
         }
-        state = Mutex(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
+        state = Protected(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
     }
 
     /// What was sent so far.

@@ -84,7 +84,9 @@ struct SessionTests {
         var session = ClientSession()
         _ = session.handle(.success(.watch(["json": .bool(true)])), server: Self.server)
         var server = Self.server
-        server.latest["/dev/ttyACM0"] = (fix, nil)
+        var latest = LatestReports()
+        latest.take(Epoch(sky: nil, fix: fix))
+        server.latest["/dev/ttyACM0"] = latest
         let poll = session.handle(.success(.poll), server: server).replies.first?.line ?? ""
         #expect(poll == "{\"class\":\"POLL\",\"time\":\"2023-11-14T22:13:21.000Z\",\"active\":1,\"tpv\":[{\"class\":\"TPV\",\"device\":\"/dev/ttyACM0\",\"mode\":3,\"lat\":48.100000000,\"lon\":11.500000000}],\"sky\":[]}\r\n")
     }

@@ -281,7 +281,7 @@ extension GPSMonitorTests {
         let gps = GPSMonitor(source: .bytes(long), opening: .onConnect)
         // Counts what the reader has sent, on the reader's own queue, before the loop's buffer.
         let sent = Protected(0)
-        let counting = gps.eventsOnReaderQueue(satellites: false, sentences: false, bytes: false)
+        let counting = gps.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false)
             .observe(next: { event in if event.fix != nil { sent.withLock { $0 += 1 } } })
         var iterator = gps.fixes.values.makeAsyncIterator()
         let connection = gps.connect()

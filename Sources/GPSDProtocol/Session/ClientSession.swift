@@ -16,12 +16,12 @@ public struct ClientSession: Sendable {
         public var version: VersionInfo
         /// The time now, for `POLL`.
         public var now: UTCTime
-        /// The latest fix and sky of each open device, by path, for `POLL`.
-        public var latest: [String: (fix: Fix?, sky: Sky?)]
+        /// What `POLL` reports of each open device, by path.
+        public var latest: [String: LatestReports]
 
         /// Describes the server.
         public init(devices: [DeviceDescription], version: VersionInfo, now: UTCTime,
-                    latest: [String: (fix: Fix?, sky: Sky?)] = [:]) {
+                    latest: [String: LatestReports] = [:]) {
             self.devices = devices
             self.version = version
             self.now = now

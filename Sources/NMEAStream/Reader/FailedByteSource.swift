@@ -1,7 +1,7 @@
 import Dispatch
 
 /// A source that cannot start, and says why at once.
-final class FailedByteSource: ByteSource, @unchecked Sendable {
+final class FailedByteSource: ByteSource, Sendable {
     let error: GPSError
     let released = DispatchGroup()
 

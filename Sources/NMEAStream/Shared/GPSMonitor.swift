@@ -180,7 +180,7 @@ public final class GPSMonitor: Sendable {
     /// in `dropped` and in the monitor's ``dropped``.
     public func events(satellites: Bool = true, sentences: Bool = false, rejects: Bool = false, bytes: Bool = false,
                        delivery: BufferPolicy? = nil, dropped: DropCounter? = nil) -> Signal<GPSEvent, GPSError> {
-        buffered(chosen(satellites, sentences, rejects, bytes), "events", delivery ?? self.delivery, dropped)
+        buffered(chosen(satellites ? .whole : .fixesOnly, sentences, rejects, bytes), "events", delivery ?? self.delivery, dropped)
     }
 
     /// ``events(satellites:sentences:rejects:bytes:delivery:dropped:)`` with no buffer: the
@@ -188,18 +188,33 @@ public final class GPSMonitor: Sendable {
     /// consumer that only hands each event on without waiting (the gpsd-protocol server
     /// renders it and queues it for its clients' event loop): one that blocks holds up the
     /// reader and every other subscriber, and nothing is dropped for it.
-    package func eventsOnReaderQueue(satellites: Bool, sentences: Bool, bytes: Bool) -> Signal<GPSEvent, GPSError> {
-        chosen(satellites, sentences, false, bytes)
+    /// With `epochs` false, no epoch comes: for a consumer of sentences or bytes alone.
+    package func eventsOnReaderQueue(epochs: Bool, sentences: Bool, bytes: Bool) -> Signal<GPSEvent, GPSError> {
+        chosen(epochs ? .whole : .none, sentences, false, bytes)
     }
 
-    /// Epochs and the kinds asked for, unbuffered.
-    private func chosen(_ satellites: Bool, _ sentences: Bool, _ rejects: Bool, _ bytes: Bool) -> Signal<GPSEvent, GPSError> {
+    /// Which epochs a subscription takes.
+    private enum EpochChoice {
+        /// Every epoch, with its sky.
+        case whole
+        /// The epochs with a fix, without their skies.
+        case fixesOnly
+        /// None.
+        case none
+    }
+
+    /// The epochs and the kinds asked for, unbuffered.
+    private func chosen(_ epochs: EpochChoice, _ sentences: Bool, _ rejects: Bool, _ bytes: Bool) -> Signal<GPSEvent, GPSError> {
         let kinds = [(sentences, ConnectionState.Kind.sentences), (rejects, .rejects), (bytes, .bytes)]
             .filter(\.0).map(\.1)
         return interested(kinds) { event -> GPSEvent? in
             switch event {
             case .epoch(let epoch):
-                satellites ? event : epoch.fix.map { .epoch(Epoch(sky: nil, fix: $0)) }
+                switch epochs {
+                case .whole: event
+                case .fixesOnly: epoch.sky == nil ? event : epoch.fix.map { .epoch(Epoch(sky: nil, fix: $0)) }
+                case .none: nil
+                }
             case .sentence: sentences ? event : nil
             case .rejected: rejects ? event : nil
             case .bytes: bytes ? event : nil
@@ -296,7 +311,7 @@ private final class EventForwarder: Sendable {
     private let connection: ConnectionState
     /// The chunk's events, in order. Touched only on the reader's queue (the lock is never
     /// contended: it is there to make that checkable).
-    private let pending = Mutex<[GPSEvent]>([])
+    private let pending = Protected<[GPSEvent]>([])
 
     init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState) {
         self.observer = observer
