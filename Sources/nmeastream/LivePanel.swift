@@ -13,7 +13,7 @@ final class LivePanel {
     init(title: String) { self.title = title }
 
     /// Whether standard output is a terminal (where the panel replaces the line per fix).
-    static var isWanted: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var isWanted: Bool { Syscall.isTerminal(STDOUT_FILENO) }
 
     /// Takes a satellite view; the table shows the latest view of each constellation and signal.
     func update(_ view: SatelliteView) {

@@ -13,7 +13,7 @@ final class ProgressBar {
     /// A bar for `path`, or `nil` when standard error is not a terminal or the size is unknown
     /// (standard input, a pipe).
     init?(path: String) {
-        guard isatty(STDERR_FILENO) == 1, path != "-" else { return nil }
+        guard Syscall.isTerminal(STDERR_FILENO), path != "-" else { return nil }
         guard let status = try? Syscall.status(path), status.kind == .regular, status.size > 0 else { return nil }
         total = status.size
     }

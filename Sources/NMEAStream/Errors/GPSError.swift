@@ -90,7 +90,7 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// this user may inspect).
     static func processesHolding(_ path: String) -> [String] {
         let target = Syscall.resolvedPath(path)
-        let me = getpid()
+        let me = Syscall.processID
         var holders: [String] = []
         for name in Syscall.directoryEntries("/proc") ?? [] {
             guard let pid = Int32(name), pid != me else { continue }

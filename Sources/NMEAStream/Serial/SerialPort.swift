@@ -15,7 +15,7 @@ final class SerialPort {
     let descriptor: Int32
     /// `false` when the device could only be opened for reading.
     let isWritable: Bool
-    private var saved: termios
+    private let saved: termios
     private var isRestored = false
     /// Until it is closed or handed over.
     private var ownsDescriptor = true
@@ -40,20 +40,22 @@ final class SerialPort {
         }
         // A terminal is what answers tcgetattr (isatty asks the same question, but inside
         // glibc, where umockdev's emulated devices cannot answer it).
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else {
-            let error = Errno.current
+        let settings: termios
+        do throws(Errno) {
+            settings = try Syscall.terminalSettings(fd)
+        } catch {
             Syscall.close(fd)
             throw error == .notATerminal || error == .invalidArgument ? .notATerminal(path: path) : .openFailed(path: path, errno: error)
         }
         // TIOCEXCL keeps other non-root processes out; flock tells cooperating processes
         // (gpsd and others that lock) that it is taken, root included.
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let error = Errno.current
+        do throws(Errno) {
+            try Syscall.lockExclusively(fd)
+        } catch {
             Syscall.close(fd)
             throw error == .wouldBlock ? .busy(path: path, holders: GPSError.processesHolding(path)) : .openFailed(path: path, errno: error)
         }
-        _ = nmeastream_ioctl(fd, UInt(TIOCEXCL))
+        Syscall.setExclusive(fd, true)
         descriptor = fd
         isWritable = writable
         saved = settings
@@ -87,14 +89,17 @@ final class SerialPort {
             cfsetispeed(&settings, constant)
             cfsetospeed(&settings, constant)
         }
-        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { throw .openFailed(path: path, errno: .current) }
-        tcflush(descriptor, TCIFLUSH)
+        do throws(Errno) {
+            try Syscall.setTerminalSettings(descriptor, settings)
+        } catch {
+            throw .openFailed(path: path, errno: error)
+        }
+        Syscall.discardInput(descriptor)
     }
 
     /// The speed the device is set to now, or `nil` for one outside ``SerialSpeed/supported``.
     var currentSpeed: Int? {
-        var settings = termios()
-        guard tcgetattr(descriptor, &settings) == 0 else { return nil }
+        guard var settings = try? Syscall.terminalSettings(descriptor) else { return nil }
         return SerialSpeed.bitsPerSecond(termios: cfgetispeed(&settings))
     }
 
@@ -114,8 +119,8 @@ final class SerialPort {
     func restore() {
         guard !isRestored else { return }
         isRestored = true
-        _ = nmeastream_ioctl(descriptor, UInt(TIOCNXCL))
-        _ = tcsetattr(descriptor, TCSANOW, &saved)
+        Syscall.setExclusive(descriptor, false)
+        try? Syscall.setTerminalSettings(descriptor, saved)
     }
 
     /// Gives the descriptor to whoever closes it (a read loop): from now on ``close()`` only
