@@ -231,6 +231,10 @@ struct EpochAssemblerTests {
         #expect(kept.views == again.views)
         #expect(Set(kept.views.map { $0.satellites.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }).count
             == kept.views.count)
+        // Once views are seen to be kept, a new one has room for its own satellites, not for the
+        // largest common group (the first epoch's, made before anything was kept, have that).
+        let afterTheFirst = kept.views.dropFirst(8).filter { $0.satellites.count <= 16 }
+        #expect(!afterTheFirst.isEmpty && afterTheFirst.allSatisfy { $0.satellites.capacity < 32 })
         // Let go of: the next epoch's views reuse the storage, so no allocation per view.
         let decoder = NMEADecoder()
         var addresses: [Int] = []

@@ -221,7 +221,10 @@ public struct EpochAssembler: Sendable {
     /// receiver that keeps nothing costs no allocation per epoch, per view or per sky.
     private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, hasFix: Bool, viewCount: Int, to sink: inout Sink) {
         sink.epoch(epoch, hasFix: hasFix, viewCount: viewCount)
-        guard epoch.isUnique() else { return }
+        guard epoch.isUnique() else {
+            if viewCount > 0 { skies.lastSkyKept() }
+            return
+        }
         let sky = epoch.uniqueStorage().sky.take()
         spare = epoch
         if let sky, !sky.views.isEmpty { skies.recycle(sky.views) }

@@ -100,8 +100,7 @@ public struct SatelliteViewAssembler: Sendable {
         // Unique (the last epoch's receiver let it go): emptied in place. Still shared: a fresh
         // buffer, the allocation a new array would have cost anyway.
         satellites.removeAll(keepingCapacity: true)
-        // Room for the common groups at once, so a recycled buffer serves any of them.
-        satellites.reserveCapacity(max(messageCount * 4, 32))
+        satellites.reserveCapacity(spares.satelliteCapacity(for: messageCount * 4))
         // GPS 1-32 from a GPS or combined talker, most satellites of most views, mapped here
         // without the call the other numbering ranges take.
         let gpsNumbering = hint == nil || hint == .gps

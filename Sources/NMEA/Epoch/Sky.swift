@@ -94,6 +94,8 @@ public struct SkyAssembler: Sendable {
     private var returned: [SatelliteView] = []
     /// How many views the last sky had.
     private var lastViewCount = 0
+    /// Whether the last sky handed out was kept by its receiver.
+    private var isKept = false
 
     /// An assembler with nothing gathered.
     public init() {}
@@ -123,6 +125,7 @@ public struct SkyAssembler: Sendable {
 
     /// Takes back the views of a sky handed out that nobody kept.
     mutating func recycle(_ views: consuming [SatelliteView]) {
+        isKept = false
         // The array the views before them were taken from gathers the next sky.
         if pending.isEmpty, pending.capacity < returned.capacity {
             returned.removeAll(keepingCapacity: true)
@@ -136,6 +139,15 @@ public struct SkyAssembler: Sendable {
     mutating func spareSatellites() -> [Satellite] {
         returned.popLast()?.satellites ?? []
     }
+
+    /// Notes that the last sky handed out was kept by its receiver (nothing comes back).
+    mutating func lastSkyKept() { isKept = true }
+
+    /// The room to give a view's satellites array for `count` satellites. While skies come
+    /// back, room for the common groups at once, so that a recycled array serves any of them;
+    /// while they are kept, room for `count` exactly, so that a kept view takes no more memory
+    /// than it holds.
+    func satelliteCapacity(for count: Int) -> Int { isKept ? count : max(count, 32) }
 
     /// The epoch's sky, which its fix completes: the views gathered so far (none when the
     /// receiver sent no GSV this epoch) with the fix's dilutions and count of satellites used;
