@@ -306,12 +306,14 @@ final class ConnectionState: Sendable {
 /// queue then wakes once for a burst rather than once per epoch (each wake-up costs more than
 /// an epoch to deliver). A device's chunk is what it sent in one go, so nothing waits longer
 /// than the read it came in.
-private final class EventForwarder: Sendable {
+private final class EventForwarder: @unchecked Sendable {
     private let observer: Observer<GPSEvent, GPSError>
     private let connection: ConnectionState
-    /// The chunk's events, in order. Touched only on the reader's queue (the lock is never
-    /// contended: it is there to make that checkable).
-    private let pending = Protected<[GPSEvent]>([])
+    /// The chunk's events, in order. Touched only on the reader's queue (the reader calls
+    /// ``take(_:)`` there and nowhere else): hence `@unchecked Sendable`. A lock here, never
+    /// contended, cost about 2% of the monitor's pipeline stage with one subscriber (two lock
+    /// operations per epoch).
+    private var pending: [GPSEvent] = []
 
     init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState) {
         self.observer = observer
@@ -343,25 +345,17 @@ private final class EventForwarder: Sendable {
     }
 
     private func add(_ event: GPSEvent) {
-        let full = pending.withLock { pending in
-            pending.append(event)
-            return pending.count >= Self.batch
-        }
-        if full { flush() }
+        pending.append(event)
+        if pending.count >= Self.batch { flush() }
     }
 
     private func flush() {
-        var events = pending.withLock { pending in
-            var taken: [GPSEvent] = []
-            swap(&taken, &pending)
-            return taken
-        }
+        var events: [GPSEvent] = []
+        swap(&events, &pending)
         guard !events.isEmpty else { return }
         for event in events { observer.send(.next(event)) }
         // The buffer goes back for the next chunk: no allocation per chunk.
         events.removeAll(keepingCapacity: true)
-        pending.withLock { pending in
-            if pending.isEmpty { swap(&pending, &events) }
-        }
+        if pending.isEmpty { swap(&pending, &events) }
     }
 }
