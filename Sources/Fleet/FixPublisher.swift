@@ -16,7 +16,7 @@ import NMEAStream
 /// back, they are sent in order. A message may reach the broker twice (QoS 1: it was sent,
 /// the connection broke before the acknowledgement); subscribers drop repeats by vehicle and
 /// time.
-public final class FixPublisher: @unchecked Sendable {
+public final class FixPublisher: Sendable {
     /// Where and how to publish.
     public struct Configuration: Sendable {
         /// The broker, and the topic prefix.
@@ -66,7 +66,7 @@ public final class FixPublisher: @unchecked Sendable {
 
     private let configuration: Configuration
     private let monitor: GPSMonitor
-    private var connection: MQTTConnection!
+    private let connection: MQTTConnection
     private let state: Protected<State>
     private let finished = DispatchSemaphore(value: 0)
     /// Where messages are handed to libmosquitto, one batch at a time: two batches handed over
@@ -102,11 +102,12 @@ public final class FixPublisher: @unchecked Sendable {
         var initial = State(queue: queue)
         Self.count(&initial)
         state = Protected(initial)
+        let later = LaterOwner<FixPublisher>()
         var handlers = MQTTConnection.Handlers()
-        handlers.connected = { [weak self] in self?.connected() }
-        handlers.disconnected = { [weak self] in self?.disconnected() }
-        handlers.published = { [weak self] messageID in self?.acknowledged(messageID) }
-        handlers.fatal = { [weak self] text in self?.refused(text) }
+        handlers.connected = { later.owner?.connected() }
+        handlers.disconnected = { later.owner?.disconnected() }
+        handlers.published = { messageID in later.owner?.acknowledged(messageID) }
+        handlers.fatal = { text in later.owner?.refused(text) }
         if let waiting = configuration.waiting { handlers.waiting = waiting }
         do throws(MQTTError) {
             connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
@@ -114,6 +115,7 @@ public final class FixPublisher: @unchecked Sendable {
         } catch {
             throw .broker(error)
         }
+        later.set(self)
     }
 
     /// What it has done so far.

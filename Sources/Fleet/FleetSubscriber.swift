@@ -12,7 +12,7 @@ import Signals
 ///
 /// With a client ID, the broker keeps the subscriber's session while it is away (QoS 1), and
 /// delivers what was published meanwhile when it comes back.
-public final class FleetSubscriber: @unchecked Sendable {
+public final class FleetSubscriber: Sendable {
     /// One report, as published.
     public struct Report: Sendable {
         /// The vehicle: the topic level before `tpv` or `sky` (its `device` in the JSON is
@@ -48,7 +48,7 @@ public final class FleetSubscriber: @unchecked Sendable {
     /// The topic filter subscribed to: the URL's, or `TOPIC/+/tpv` and `TOPIC/+/sky` when it
     /// has no wildcard.
     public let filters: [String]
-    private var connection: MQTTConnection!
+    private let connection: MQTTConnection
     private let deliver: @Sendable (Report) -> Void
     private let state = Protected(State())
     private let refused = DispatchSemaphore(value: 0)
@@ -73,17 +73,20 @@ public final class FleetSubscriber: @unchecked Sendable {
                 deliver: @escaping @Sendable (Report) -> Void) throws(MQTTError) {
         filters = url.hasWildcards ? [url.topic] : [url.topic + "/+/tpv"] + (skies ? [url.topic + "/+/sky"] : [])
         self.deliver = deliver
+        let later = LaterOwner<FleetSubscriber>()
         var handlers = MQTTConnection.Handlers()
-        handlers.connected = { [weak self] in self?.connected() }
-        handlers.disconnected = { [weak self] in self?.state.withLock { $0.counts.connected = false } }
-        handlers.message = { [weak self] topic, payload in self?.received(topic: topic, payload: payload) }
+        handlers.connected = { later.owner?.connected() }
+        handlers.disconnected = { later.owner?.state.withLock { $0.counts.connected = false } }
+        handlers.message = { topic, payload in later.owner?.received(topic: topic, payload: payload) }
         handlers.waiting = waiting
-        handlers.fatal = { [weak self] text in
-            self?.state.withLock { $0.counts.refusal = text }
-            self?.refused.signal()
+        handlers.fatal = { text in
+            guard let owner = later.owner else { return }
+            owner.state.withLock { $0.counts.refusal = text }
+            owner.refused.signal()
         }
         connection = try MQTTConnection(.init(url: url, clientID: clientID, cleanSession: clientID == nil,
                                               password: password, caFile: caFile), handlers: handlers)
+        later.set(self)
     }
 
     /// What it has seen so far.
