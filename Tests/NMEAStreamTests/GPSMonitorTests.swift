@@ -149,7 +149,8 @@ struct GPSMonitorTests {
         #expect(problems.withLock { $0 }.isEmpty)
         #expect(openDescriptorCount(path) == 0, "all gone: closed")
         let keep = anchor.observe(gps.fixes)
-        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(eventually { openDescriptorCount(path) == 1 },
+                "open \(openDescriptorCount(path)) times; the subscriber's error: \(String(describing: anchor.error))")
         keep.dispose()
         #expect(openDescriptorCount(path) == 0)
     }
