@@ -20,6 +20,16 @@ func stopOnSignals(hangUp: HangUp = .stops, _ stop: @escaping @Sendable () -> Vo
     let stopping = hangUp == .stops ? [SIGINT, SIGTERM, SIGHUP] : [SIGINT, SIGTERM]
     for number in stopping + (hangUp == .ignored ? [SIGHUP] : []) { nmeastream_ignore_signal(number) }
     let received = Protected(0)
+    // A source listens only once Dispatch has registered it, after resume() returns; the
+    // signal is ignored meanwhile, so one sent in between would be lost (a SIGTERM right after
+    // start would not stop the command). Returns once every source is registered.
+    let registered = DispatchGroup()
+    func listening(_ source: DispatchSourceSignal) -> DispatchSourceSignal {
+        registered.enter()
+        source.setRegistrationHandler { registered.leave() }
+        source.resume()
+        return source
+    }
     var sources = stopping.map { number in
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
@@ -30,14 +40,14 @@ func stopOnSignals(hangUp: HangUp = .stops, _ stop: @escaping @Sendable () -> Vo
             if count > 1 { _exit(130) }
             stop()
         }
-        source.resume()
-        return source
+        return listening(source)
     }
     if hangUp == .ignored {
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         source.setEventHandler { printError("SIGHUP: there is no configuration to reload; still running (SIGTERM stops)") }
-        source.resume()
-        sources.append(source)
+        sources.append(listening(source))
     }
+    // Bounded: a registration that never came would otherwise hang the command at start.
+    _ = registered.wait(timeout: .now() + .seconds(2))
     return sources
 }
