@@ -171,8 +171,8 @@ public final class NMEADecoder {
         let core: CorePointer
         let handler: Handler
 
-        mutating func epoch(_ epoch: borrowing Epoch, hasFix: Bool, viewCount: Int) {
-            if hasFix { core.pointee.statistics.fixes += 1 }
+        mutating func epoch(_ epoch: borrowing Epoch, viewCount: Int) {
+            if epoch.hasFix { core.pointee.statistics.fixes += 1 }
             core.pointee.statistics.satelliteViews += viewCount
             let event = Event.epoch(copy epoch)
             handler(event)

@@ -201,7 +201,7 @@ public struct EpochAssembler: Sendable {
             box.sky = skies.finish(with: Sky.Completion(box.fix))
             viewCount = box.sky?.views.count ?? 0
         }
-        hand(consume epoch, hasFix: true, viewCount: viewCount, to: &sink)
+        hand(consume epoch, viewCount: viewCount, to: &sink)
     }
 
     /// Hands out `sky` as an epoch without a fix.
@@ -213,14 +213,14 @@ public struct EpochAssembler: Sendable {
             box.sky = sky
             box.hasFix = false
         }
-        hand(consume epoch, hasFix: false, viewCount: viewCount, to: &sink)
+        hand(consume epoch, viewCount: viewCount, to: &sink)
     }
 
     /// Hands `epoch` to the sink, then, if the sink kept no reference to it, takes back its box
     /// and the storage of its views: what the sink did not keep is built into again, so a
     /// receiver that keeps nothing costs no allocation per epoch, per view or per sky.
-    private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, hasFix: Bool, viewCount: Int, to sink: inout Sink) {
-        sink.epoch(epoch, hasFix: hasFix, viewCount: viewCount)
+    private mutating func hand<Sink: EpochSink>(_ epoch: consuming Epoch, viewCount: Int, to sink: inout Sink) {
+        sink.epoch(epoch, viewCount: viewCount)
         guard epoch.isUnique() else {
             if viewCount > 0 { skies.lastSkyKept() }
             return

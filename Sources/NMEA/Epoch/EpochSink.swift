@@ -4,9 +4,10 @@
 /// without being wrapped in an ``EpochAssembler/Output`` (held in a heap box) on the way; the
 /// public closure API wraps a closure in a ``ClosureEpochSink``.
 protocol EpochSink {
-    /// A completed epoch: its sky, then its fix; whether it has a fix and how many views, told
-    /// apart so that counting them reads nothing back from the epoch's storage.
-    mutating func epoch(_ epoch: borrowing Epoch, hasFix: Bool, viewCount: Int)
+    /// A completed epoch: its sky, then its fix; and how many views it has, told apart so that
+    /// counting them copies nothing out of the epoch's storage (``Epoch/hasFix`` copies nothing
+    /// either).
+    mutating func epoch(_ epoch: borrowing Epoch, viewCount: Int)
     /// A GSV group dropped with parts missing.
     mutating func rejected(_ reject: consuming RejectedInput)
 }
@@ -15,6 +16,6 @@ protocol EpochSink {
 struct ClosureEpochSink: EpochSink {
     let emit: (EpochAssembler.Output) -> Void
 
-    mutating func epoch(_ epoch: borrowing Epoch, hasFix: Bool, viewCount: Int) { emit(.epoch(copy epoch)) }
+    mutating func epoch(_ epoch: borrowing Epoch, viewCount: Int) { emit(.epoch(copy epoch)) }
     mutating func rejected(_ reject: consuming RejectedInput) { emit(.rejected(reject)) }
 }
