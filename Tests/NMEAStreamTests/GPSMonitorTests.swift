@@ -189,6 +189,34 @@ extension GPSMonitorTests {
 }
 
 extension GPSMonitorTests {
+    @Test("observe over a device follows the same rule as values: asked lossless, a stalled subscriber makes the monitor skip ahead, counted, never wait")
+    func observeOverDeviceSkipAhead() throws {
+        let bytes = try Fixtures.bytes("sirf-cycle.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let terminal = try PseudoTerminal()
+        let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600))
+        let counter = DropCounter()
+        let stall = DispatchSemaphore(value: 0)
+        let received = Protected(0)
+        let subscription = gps.fixes(delivery: .lossless(capacity: 4), dropped: counter).observe(next: { _ in
+            if received.withLock({ $0 += 1; return $0 }) == 1 { stall.wait() }
+        })
+        defer {
+            stall.signal()
+            subscription.dispose()
+        }
+        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        for _ in 0..<20 { terminal.write(bytes) }
+        // The reader goes on while the subscriber stalls: all but the buffer's 4 and the one
+        // in the handler are skipped.
+        #expect(eventually { counter.count >= 20 * expected.count - 4 - 1 - 2 },
+                "the subscription dropped \(counter.count) of \(20 * expected.count)")
+        #expect(gps.dropped.count == counter.count)
+    }
+}
+
+extension GPSMonitorTests {
     @Test("values over a log holds its reader back: while the loop stalls, another subscriber of the same monitor gets no further than the buffers allow, and then every fix")
     func valuesOverLogWaits() async throws {
         let bytes = try Fixtures.bytes("sirf-cycle.nmea")

@@ -43,6 +43,40 @@ struct BufferTests {
         #expect(dropped.count == 3)
     }
 
+    @Test("a sender that never waits: lossless skips ahead at its capacity, counted, in the buffer and in values alike; a scheduler per subscription")
+    func senderNeverWaits() async throws {
+        let scheduler = TestScheduler()
+        let made = Protected(0)
+        let subject = Subject<Int, TestError>()
+        let dropped = DropCounter()
+        let signal = subject.signal.buffer(.lossless(capacity: 3), senderWaits: false, dropped: dropped) {
+            made.withLock { $0 += 1 }
+            return scheduler
+        }
+        let recorder = Recorder<Int, TestError>()
+        let first = recorder.observe(signal)
+        let second = Recorder<Int, TestError>().observe(signal)
+        #expect(made.withLock { $0 } == 2)
+        // The sender is this thread, which would wait forever for a scheduler that has not run.
+        for value in 1...10 { subject.send(value) }
+        scheduler.run()
+        #expect(recorder.values == [8, 9, 10])
+        #expect(dropped.count == 14, "7 skipped by each of the two subscriptions")
+        first.dispose()
+        second.dispose()
+
+        // Asked lossless, the sequence skips ahead too; its own counter and the buffer's count.
+        let own = DropCounter()
+        var iterator = signal.values(bufferingPolicy: .lossless(capacity: 2), dropped: own).makeAsyncIterator()
+        for value in 11...15 { subject.send(value) }
+        subject.sendCompleted()
+        var received: [Int] = []
+        while let value = try await iterator.next() { received.append(value) }
+        #expect(received == [14, 15])
+        #expect(own.count == 3)
+        #expect(dropped.count == 14 + 3)
+    }
+
     @Test("lossless: every value in order, however many, when they fit")
     func losslessInOrder() {
         let scheduler = TestScheduler()

@@ -32,8 +32,11 @@ import Synchronization
 ///   newest, and every value it skips is counted (``dropped``, and the counter a
 ///   subscription may pass).
 ///
-/// ``fixes(delivery:dropped:)`` and its siblings choose per subscription. The end of the
-/// stream, or its failure, is never dropped.
+/// ``fixes(delivery:dropped:)`` and its siblings choose per subscription. A device never
+/// waits for a subscriber, whatever it asks: a lossless policy on a device keeps its capacity
+/// but skips ahead past it, counted (waiting would leave the bytes in the kernel's small
+/// terminal buffer, which drops them without a word). The same rule holds for `observe`,
+/// `values` and the delegate. The end of the stream, or its failure, is never dropped.
 ///
 /// A `for try await` loop over one of these signals' `values` has one buffer, its own: the
 /// values go from the reader's queue straight into the sequence, under the same policy
@@ -237,21 +240,13 @@ public final class GPSMonitor: Sendable {
         }
     }
 
+    /// `signal` through one buffer per subscription, on a queue of its own. A device never
+    /// waits for a subscriber: its lossless policies skip ahead (see ``Signal/buffer(_:senderWaits:dropped:scheduler:)``).
     private func buffered<Value: Sendable>(_ signal: Signal<Value, GPSError>, _ label: String, _ delivery: BufferPolicy,
                                            _ dropped: DropCounter?) -> Signal<Value, GPSError> {
-        let total = self.dropped, isFinite = source.isFinite
-        return Signal({ observer in
-            // A queue of its own for each subscription.
-            let counter = DropCounter(alsoCounting: dropped, total)
-            return signal.buffer(delivery, on: QueueScheduler(queue: DispatchQueue(label: "nmeastream.\(label)")), dropped: counter)
-                .observe(observer)
-        }, unbufferedValues: { valuesPolicy, valuesDropped in
-            // A `for await` loop: the sequence's buffer is the subscription's only one. It is
-            // filled on the reader's queue, so a device's (which never waits) skips ahead.
-            var policy = valuesPolicy ?? SignalValues.BufferingPolicy(delivery)
-            if !isFinite, case .lossless(let capacity) = policy { policy = .newest(capacity: capacity) }
-            return signal.values(bufferingPolicy: policy, dropped: DropCounter(alsoCounting: valuesDropped ?? dropped, total))
-        })
+        signal.buffer(delivery, senderWaits: source.isFinite, dropped: DropCounter(alsoCounting: dropped, self.dropped)) {
+            QueueScheduler(queue: DispatchQueue(label: "nmeastream.\(label)"))
+        }
     }
 }
 

@@ -16,13 +16,28 @@ extension Signal {
     /// ```
     ///
     /// Its ``values`` skip this buffer: they are taken from this signal into the sequence's
-    /// buffer alone, with `policy` (and `dropped`) unless the sequence is given its own.
+    /// buffer alone, with `policy` unless the sequence is given its own; what the sequence
+    /// skips is counted in `dropped`, and also in the counter it is given.
     @inlinable
     public func buffer(_ policy: BufferPolicy, on scheduler: some Scheduler, dropped: DropCounter? = nil) -> Signal {
+        buffer(policy, senderWaits: true, dropped: dropped) { scheduler }
+    }
+
+    /// ``buffer(_:on:dropped:)`` on a scheduler made for each subscription by `makeScheduler`
+    /// (a queue of its own, say).
+    ///
+    /// With `senderWaits` false, the sender must never be held up (a receiver does not wait
+    /// for its reader): a lossless policy, the buffer's or one given to ``values``, keeps its
+    /// capacity but skips ahead past it, each value skipped counted, instead of making the
+    /// sender wait. This is the one place that rule is applied, for every way of consuming.
+    @inlinable
+    package func buffer<S: Scheduler>(_ policy: BufferPolicy, senderWaits: Bool, dropped: DropCounter?,
+                                      scheduler makeScheduler: @escaping @Sendable () -> S) -> Signal {
         let source = self
+        let policy = senderWaits ? policy : .newest(capacity: policy.capacity)
         return Signal({ observer in
-            let storage = BufferStorage(policy: policy, scheduler: scheduler, observer: observer, dropped: dropped)
-            let upstream = observe { event in
+            let storage = BufferStorage(policy: policy, scheduler: makeScheduler(), observer: observer, dropped: dropped)
+            let upstream = source.observe { event in
                 switch event {
                 case .next(let value): storage.send(value)
                 case .error, .completed: storage.terminate(event)
@@ -35,7 +50,10 @@ extension Signal {
                 upstream.dispose()
             }
         }, unbufferedValues: { valuesPolicy, valuesDropped in
-            source.values(bufferingPolicy: valuesPolicy ?? SignalValues.BufferingPolicy(policy), dropped: valuesDropped ?? dropped)
+            var valuesPolicy = valuesPolicy ?? SignalValues.BufferingPolicy(policy)
+            if !senderWaits, case .lossless(let capacity) = valuesPolicy { valuesPolicy = .newest(capacity: capacity) }
+            let counter = valuesDropped.map { DropCounter(alsoCounting: $0, dropped) } ?? dropped
+            return source.values(bufferingPolicy: valuesPolicy, dropped: counter)
         })
     }
 }
