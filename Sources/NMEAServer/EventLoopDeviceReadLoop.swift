@@ -25,6 +25,9 @@ final class EventLoopDeviceReadLoop: DeviceReadLoop {
         self.group = group
     }
 
+    /// No event loop's thread waits: a device is released on its loop.
+    var mayWaitForRelease: Bool { MultiThreadedEventLoopGroup.currentEventLoop == nil }
+
     /// Reads the next device opened on `loop`.
     func prefer(_ loop: EventLoop) { preferred.withLock { $0 = loop } }
 

@@ -6,18 +6,19 @@ import NMEAStream
 /// One receiver the server shares: its ``GPSMonitor``, the clients that watch it, and what it
 /// said last. The device opens when its first watcher comes (it subscribes to the monitor:
 /// one more subscriber, like any other) and closes when the last one leaves, after the
-/// server's linger.
+/// server's linger, which the monitor keeps.
+///
+/// Nothing here waits for the device: a subscription disposed on an event loop returns at
+/// once (the monitor does not wait for a release where its read loop says it may not), and
+/// the monitor opens the device again only once the previous one is released.
 final class ServedDevice: Sendable {
     let path: String
     /// The device's shared signals: the server's watchers are one subscriber, and each of
     /// ``GPSDServer/subscribeToDevices(_:)``'s subscribers another.
     let monitor: GPSMonitor
-    private let linger: Duration
     /// Where the device is read: on the loop of a watcher when it opens.
     private let readLoop: EventLoopDeviceReadLoop
     private let state = Protected(State())
-    /// Entered while a subscription to the device is disposed off the event loops.
-    private let closing = DispatchGroup()
 
     private struct State {
         /// Who watches, and whether it is open: what to do is decided there.
@@ -52,10 +53,9 @@ final class ServedDevice: Sendable {
     /// A device read on `group`'s loops (each time it opens, on a watcher's).
     init(path: String, speed: SerialSpeed, linger: Duration, group: EventLoopGroup) {
         self.path = path
-        self.linger = linger
         let readLoop = EventLoopDeviceReadLoop(group: group)
         self.readLoop = readLoop
-        monitor = GPSMonitor(source: .serial(path: path, speed: speed), readLoop: readLoop)
+        monitor = GPSMonitor(source: .serial(path: path, speed: speed), linger: linger, readLoop: readLoop)
     }
 
     /// How the server describes it now.
@@ -66,27 +66,25 @@ final class ServedDevice: Sendable {
     /// Its latest fix and sky while it is open.
     var latest: LatestReports { state.withLock { $0.latest } }
 
-    /// Whether anyone watches it (so whether it is open, or lingering).
+    /// Whether anyone watches it (so whether it is open).
     var isOpen: Bool { state.withLock { $0.watch.isOpen } }
 
     /// `client` watches it from now on; the first watcher opens it.
     func attach(_ client: ClientConnection) {
-        state.withLock { $0.watch.attach(client) }?.dispose()
+        state.withLock { $0.watch.attach(client) }
         subscribeIfWatched()
         updateRaw()
     }
 
     /// `client` no longer watches it; after the last one (and the linger), it closes.
     func detach(_ client: ClientConnection) {
-        let action = state.withLock { $0.watch.detach(client, lingers: linger > .zero) }
-        updateRaw()
-        switch action {
-        case .none: break
-        case .close: close { $0.closeIfUnwatched() }
-        case .linger:
-            let timer = QueueScheduler(queue: .global()).schedule(after: linger) { [weak self] in self?.close { $0.closeIfUnwatched() } }
-            state.withLock { $0.watch.lingerStarted(timer) }
+        let subscriptions = state.withLock { state in
+            let subscriptions = state.watch.detach(client)
+            if !subscriptions.isEmpty { state.forget() }
+            return subscriptions
         }
+        for subscription in subscriptions { subscription.dispose() }
+        updateRaw()
     }
 
     /// Opens the device (subscribes to its monitor) unless it is open, retired or unwatched:
@@ -132,14 +130,7 @@ final class ServedDevice: Sendable {
                 }
             }
         case .unsubscribe(let raw):
-            // Off the event loops, as close() does: the device may be closing meanwhile, and
-            // then this is its last subscription, whose dispose waits for the device's loop
-            // (the caller's, when a client's request changes its watch).
-            closing.enter()
-            DispatchQueue.global().async { [closing] in
-                raw.dispose()
-                closing.leave()
-            }
+            raw.dispose()
         case .none: break
         }
     }
@@ -176,26 +167,6 @@ final class ServedDevice: Sendable {
         for client in watchers { client.send(line) }
     }
 
-    /// Closes the device off the event loops (closing waits for the loop the device is read
-    /// on, which may be the caller's); a watcher that comes meanwhile opens it once it is
-    /// closed.
-    private func close(_ decide: (inout ServedDeviceStateMachine<ClientConnection>) -> [Disposable]) {
-        let subscriptions = state.withLock { state in
-            let subscriptions = decide(&state.watch)
-            if !subscriptions.isEmpty { state.forget() }
-            return subscriptions
-        }
-        guard !subscriptions.isEmpty else { return }
-        closing.enter()
-        DispatchQueue.global().async { [self] in
-            // Returns once the device is closed.
-            for subscription in subscriptions { subscription.dispose() }
-            state.withLock { $0.watch.closed() }
-            closing.leave()
-            subscribeIfWatched()
-        }
-    }
-
     /// Closes it now, linger or not, and returns once it is closed (the server stops its loops
     /// only after that). Not on an event loop.
     func closeNow() {
@@ -204,7 +175,7 @@ final class ServedDevice: Sendable {
             return state.watch.closeNow()
         }
         for subscription in subscriptions { subscription.dispose() }
-        closing.wait()
+        monitor.endLingering()
     }
 
     /// The watchers that `want` what is about to be sent.

@@ -5,20 +5,17 @@ import Signals
 /// lock and does it (subscribes, disposes, writes to clients, starts timers) outside it.
 ///
 /// The device is open while it has a subscription to its monitor. The first watcher opens it;
-/// the last one leaving closes it, at once or after the linger. A close runs off the event
-/// loops, and a watcher that comes meanwhile opens it again once it is closed. A device that
-/// fails is lost: its watchers are told once and it is tried again while they watch. A device
-/// unplugged is retired: closed, its watchers told and let go, never opened again.
+/// the last one leaving disposes the subscription at once (the monitor keeps the device open
+/// for the server's linger, and a watcher that comes meanwhile joins it: there is one linger,
+/// the monitor's). A device that fails is lost: its watchers are told once and it is tried
+/// again while they watch. A device unplugged is retired: closed, its watchers told and let
+/// go, never opened again.
 struct ServedDeviceStateMachine<Watcher: AnyObject> {
     private(set) var watchers: [ObjectIdentifier: Watcher] = [:]
     /// The subscription to the monitor, while the device is open.
     private(set) var subscription: Disposable?
     /// The subscription to its sentences and bytes, while open and some watcher wants them.
     private(set) var raw: Disposable?
-    /// The linger's timer, while it runs.
-    private var lingering: Disposable?
-    /// Being closed: it opens again only once it is.
-    private(set) var isClosing = false
     /// It failed or went away while watched, and its watchers were told.
     private(set) var isLost = false
     /// No longer served: it opens no more.
@@ -31,38 +28,24 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
 
     var isOpen: Bool { subscription != nil }
 
-    /// `watcher` watches from now on. Returns a linger's timer to cancel.
-    mutating func attach(_ watcher: Watcher) -> Disposable? {
-        guard !isRetired else { return nil }
+    /// `watcher` watches from now on (unless the device is retired).
+    mutating func attach(_ watcher: Watcher) {
+        guard !isRetired else { return }
         watchers[ObjectIdentifier(watcher)] = watcher
-        return stopLingering()
     }
 
-    /// What to do once a watcher has left.
-    enum DetachAction: Equatable {
-        /// Nothing: others watch, or it was no watcher.
-        case none
-        /// The last one left: close now (``closeIfUnwatched()``).
-        case close
-        /// The last one left: close after the linger (``closeIfUnwatched()``), unless a
-        /// watcher comes back.
-        case linger
+    /// `watcher` no longer watches. Returns what to dispose when it was the last one: the
+    /// device's subscriptions (closed by the monitor, after its linger).
+    mutating func detach(_ watcher: Watcher) -> Disposals {
+        guard watchers.removeValue(forKey: ObjectIdentifier(watcher)) != nil, watchers.isEmpty else { return [] }
+        return letGo()
     }
 
-    /// `watcher` no longer watches.
-    mutating func detach(_ watcher: Watcher, lingers: Bool) -> DetachAction {
-        guard watchers.removeValue(forKey: ObjectIdentifier(watcher)) != nil, watchers.isEmpty else { return .none }
-        return lingers ? .linger : .close
-    }
-
-    /// The linger's timer started: kept to be cancelled by a watcher that comes back.
-    mutating func lingerStarted(_ timer: Disposable) { lingering = timer }
-
-    /// Opens it with `subscription` unless it is open, closing, retired or unwatched: checked
-    /// and claimed at once, so that it is never opened twice. Returns the watcher whose event
+    /// Opens it with `subscription` unless it is open, retired or unwatched: checked and
+    /// claimed at once, so that it is never opened twice. Returns the watcher whose event
     /// loop should read it, or `nil` when it is not to be opened.
     mutating func open(with subscription: Disposable) -> Watcher? {
-        guard !isRetired, !isClosing, self.subscription == nil, let first = watchers.values.first else { return nil }
+        guard !isRetired, self.subscription == nil, let first = watchers.values.first else { return nil }
         self.subscription = subscription
         return first
     }
@@ -75,7 +58,7 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
         case none
         /// Subscribe with this disposable.
         case subscribe(CompoundDisposable)
-        /// Dispose it (off the event loops).
+        /// Dispose it.
         case unsubscribe(Disposable)
     }
 
@@ -117,34 +100,15 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     /// Unplugged: returns what to dispose and the watchers to tell (unless they were told when
     /// reading failed); it forgets them and never opens again.
     mutating func retire() -> (disposals: Disposals, tell: [Watcher]) {
-        let timer = stopLingering()
         let tell = isLost ? [] : Array(watchers.values)
         isRetired = true
         isLost = true
         watchers = [:]
-        return ([timer].compactMap { $0 } + letGo(), tell)
+        return (letGo(), tell)
     }
 
-    /// Closes it: returns what to dispose, off the event loops (then call ``closed()``).
-    private mutating func close() -> Disposals {
-        if subscription != nil { isClosing = true }
-        return letGo()
-    }
-
-    /// The last watcher left (and the linger, if any, ended): closes it unless a watcher came
-    /// back meanwhile.
-    mutating func closeIfUnwatched() -> Disposals {
-        lingering = nil
-        return watchers.isEmpty ? close() : []
-    }
-
-    /// The close is done: it may open again.
-    mutating func closed() { isClosing = false }
-
-    /// The server stops: closes it now, linger or not.
-    mutating func closeNow() -> Disposals {
-        [stopLingering()].compactMap { $0 } + letGo()
-    }
+    /// The server stops: its subscriptions, to dispose.
+    mutating func closeNow() -> Disposals { letGo() }
 
     /// Keeps another subscriber's `subscription` until it is retired; `false` when it already
     /// is (dispose it at once).
@@ -158,11 +122,6 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     mutating func takeOthers() -> Disposals {
         defer { others = [] }
         return others
-    }
-
-    private mutating func stopLingering() -> Disposable? {
-        defer { lingering = nil }
-        return lingering
     }
 
     /// Forgets the subscriptions: the raw one first, since disposing the main one last closes

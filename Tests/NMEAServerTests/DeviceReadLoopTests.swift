@@ -96,4 +96,44 @@ struct DeviceReadLoopTests {
         #expect(recorder.fixes == 1)
         withExtendedLifetime(reader) {}
     }
+
+    @Test("a monitor read on an event loop: the last dispose, on that loop, returns without waiting for the loop; a subscriber right after opens the device once the old one is released, never twice")
+    func disposeOnTheLoop() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let gps = GPSMonitor(source: .serial(path: path, speed: 9600), readLoop: EventLoopDeviceReadLoop(group: group))
+        let loop = group.next()
+        let fixes = Atomic<Int>(0)
+        let first = Protected<Disposable?>(nil), second = Protected<Disposable?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            first.withLock { $0 = gps.fixes.observe { _ in } }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(terminal.waitUntilConfigured())
+        // The device is released on this very loop: a dispose that waited for it would never return.
+        loop.execute {
+            first.withLock { $0 }?.dispose()
+            second.withLock { $0 = gps.fixes.observe(next: { _ in fixes.add(1, ordering: .relaxed) }) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the dispose on the loop returned")
+        var most = 0
+        let reopened = eventually {
+            let open = openDescriptorCount(path)
+            most = max(most, open)
+            return open == 1 && gps.currentReader != nil && terminal.waitUntilConfigured()
+        }
+        #expect(reopened)
+        #expect(most <= 1, "never two opens")
+        terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1) + SyntheticEpochs.epoch(2))
+        #expect(eventually { fixes.load(ordering: .relaxed) >= 2 }, "the new subscriber reads the device")
+        // Off the loops, the last dispose returns once the device is closed.
+        second.withLock { $0 }?.dispose()
+        #expect(openDescriptorCount(path) == 0)
+    }
 }

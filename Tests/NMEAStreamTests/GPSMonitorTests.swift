@@ -189,6 +189,30 @@ extension GPSMonitorTests {
 }
 
 extension GPSMonitorTests {
+    @Test("linger: the device stays open that long after the last subscriber, one back within it joins the same reader, and endLingering closes it at once")
+    func linger() throws {
+        let terminal = try PseudoTerminal()
+        let path = terminal.devicePath
+        let gps = GPSMonitor(source: .serial(path: path, speed: 9600), linger: .milliseconds(600))
+        let first = gps.fixes.observe { _ in }
+        #expect(eventually { openDescriptorCount(path) == 1 && gps.currentReader != nil })
+        let reader = try #require(gps.currentReader)
+        first.dispose()
+        #expect(openDescriptorCount(path) == 1, "lingering")
+        let second = gps.satellites.observe { _ in }
+        #expect(gps.currentReader === reader, "joined the open device")
+        second.dispose()
+        #expect(eventually { openDescriptorCount(path) == 0 }, "closed once the linger is over")
+        let third = gps.fixes.observe { _ in }
+        #expect(eventually { openDescriptorCount(path) == 1 })
+        third.dispose()
+        #expect(openDescriptorCount(path) == 1, "lingering")
+        gps.endLingering()
+        #expect(openDescriptorCount(path) == 0, "closed before endLingering returned")
+    }
+}
+
+extension GPSMonitorTests {
     @Test("observe over a device follows the same rule as values: asked lossless, a stalled subscriber makes the monitor skip ahead, counted, never wait")
     func observeOverDeviceSkipAhead() throws {
         let bytes = try Fixtures.bytes("sirf-cycle.nmea")

@@ -78,6 +78,32 @@ struct NMEAReaderTests {
         reader.stop()
     }
 
+    @Test("stop(then:) returns without waiting; its closure runs once the device is closed, and no delegate call follows it; a reader never started calls it at once")
+    func stopWithoutWaiting() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let (terminal, reader, recorder) = try startReadingPseudoTerminal()
+        terminal.write(bytes.prefix(bytes.count / 2))
+        #expect(recorder.wait { recorder.sentences > 0 })
+        let closedWhenReleased = Protected<Int?>(nil)
+        let released = DispatchSemaphore(value: 0)
+        let path = terminal.devicePath
+        reader.stop {
+            closedWhenReleased.withLock { $0 = openDescriptorCount(path) }
+            released.signal()
+        }
+        #expect(released.wait(timeout: .now() + 10) == .success)
+        #expect(closedWhenReleased.withLock { $0 } == 0)
+        let sentences = recorder.sentences
+        terminal.write(bytes.suffix(bytes.count / 2))
+        usleep(100_000)
+        #expect(recorder.sentences == sentences, "no delegate call after the release")
+
+        let idle = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600))
+        let idleReleased = DispatchSemaphore(value: 0)
+        idle.stop { idleReleased.signal() }
+        #expect(idleReleased.wait(timeout: .now() + 10) == .success)
+    }
+
     @Test("a device that cannot be opened fails with its error, and nothing stays open")
     func openFailure() throws {
         let reader = NMEAReader(source: .serial(path: "/dev/ttyNMEASTREAM-none", speed: 9600))

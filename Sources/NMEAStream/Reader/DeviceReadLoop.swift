@@ -23,6 +23,17 @@ public protocol DeviceReadLoop: Sendable {
     func startReading(_ descriptor: Int32, on queue: DispatchQueue,
                       chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       ended: @escaping @Sendable (Errno?) -> Void) -> any DeviceReading
+
+    /// Whether the calling thread may block until a device read by this loop is released.
+    /// `false` on the loop's own threads: releasing needs them, and an event loop must not
+    /// block. Where it may not, the last dispose returns at once and the device closes soon
+    /// after; a subscriber that comes meanwhile opens it once it is closed.
+    var mayWaitForRelease: Bool { get }
+}
+
+extension DeviceReadLoop {
+    /// Any thread may wait (the default): the loop releases a device on threads of its own.
+    public var mayWaitForRelease: Bool { true }
 }
 
 /// A device being read by a ``DeviceReadLoop``.

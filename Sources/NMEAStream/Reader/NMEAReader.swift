@@ -87,7 +87,15 @@ public final class NMEAReader: @unchecked Sendable {
         self.readLoop = readLoop ?? DispatchDeviceReadLoop()
         queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
         queue.setSpecific(key: queueKey, value: ())
+        queue.setSpecific(key: Self.anyReaderKey, value: ())
     }
+
+    /// Set on every reader's queue.
+    private static let anyReaderKey = DispatchSpecificKey<Void>()
+
+    /// Whether the caller runs on some reader's queue (where waiting for a reader to release
+    /// its device could wait for the caller itself).
+    package static var isOnAReadersQueue: Bool { DispatchQueue.getSpecific(key: anyReaderKey) != nil }
 
     deinit {
         // A reader dropped while running stops its source, on the queue the source runs on;
@@ -120,38 +128,46 @@ public final class NMEAReader: @unchecked Sendable {
     /// Opens the source and starts reading, on the reader's queue; a failure to open arrives as
     /// ``NMEAReaderDelegate/reader(_:didFailWith:)``. Does nothing when already started.
     public func start() {
-        queue.async { [self] in
-            guard bytes == nil, !isFinished else { return }
-            let bytes: any ByteSource = switch source {
-            case .serial(let path, let speed):
-                SerialByteSource(path: path, speed: speed, readLoop: readLoop, huntWindow: huntWindow) { [weak self] speed in
+        queue.async { [self] in open() }
+    }
+
+    /// ``start()`` once everything entered in `previous` has left (a device released by the
+    /// reader before this one), without waiting for it.
+    package func start(after previous: DispatchGroup) {
+        previous.notify(queue: queue) { [self] in open() }
+    }
+
+    private func open() {
+        guard bytes == nil, !isFinished else { return }
+        let bytes: any ByteSource = switch source {
+        case .serial(let path, let speed):
+            SerialByteSource(path: path, speed: speed, readLoop: readLoop, huntWindow: huntWindow) { [weak self] speed in
+                guard let self else { return }
+                send(.foundSpeed(speed))
+            }
+        case .log(let path, .asFastAsPossible): LogByteSource(path: path)
+        case .log(let path, .recorded(let speed, let keepingGaps)):
+            PacedLogByteSource(path: path, speed: speed, keepingGaps: keepingGaps)
+        case .bytes(let data): MemoryByteSource(bytes: data)
+        case .automatic:
+            automaticSource()
+        case .watch:
+            WatchingByteSource(
+                readLoop: readLoop, huntWindow: huntWindow,
+                chosen: { [weak self] port in
+                    guard let self else { return }
+                    send(.choseDevice(port))
+                },
+                lost: { [weak self] path in self?.deviceLost(path) },
+                speedFound: { [weak self] speed in
                     guard let self else { return }
                     send(.foundSpeed(speed))
-                }
-            case .log(let path, .asFastAsPossible): LogByteSource(path: path)
-            case .log(let path, .recorded(let speed, let keepingGaps)):
-                PacedLogByteSource(path: path, speed: speed, keepingGaps: keepingGaps)
-            case .bytes(let data): MemoryByteSource(bytes: data)
-            case .automatic:
-                automaticSource()
-            case .watch:
-                WatchingByteSource(
-                    readLoop: readLoop, huntWindow: huntWindow,
-                    chosen: { [weak self] port in
-                        guard let self else { return }
-                        send(.choseDevice(port))
-                    },
-                    lost: { [weak self] path in self?.deviceLost(path) },
-                    speedFound: { [weak self] speed in
-                        guard let self else { return }
-                        send(.foundSpeed(speed))
-                    })
-            }
-            self.bytes = bytes
-            decoder = NMEADecoder()
-            bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
-                        end: { [weak self] error in self?.end(error) })
+                })
         }
+        self.bytes = bytes
+        decoder = NMEADecoder()
+        bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
+                    end: { [weak self] error in self?.end(error) })
     }
 
     /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered; the
@@ -195,6 +211,16 @@ public final class NMEAReader: @unchecked Sendable {
             let released = queue.sync { halt() }
             released?.wait()
         }
+    }
+
+    /// Stops reading without waiting: `released` runs, on the reader's queue, once the source
+    /// is closed (at once when none was open). No delegate call follows the reader's next
+    /// turn on its queue (this call's own, on the reader's queue).
+    public func stop(then released: @escaping @Sendable () -> Void) {
+        let halting: @Sendable () -> Void = { [self] in
+            if let group = halt() { group.notify(queue: queue, execute: released) } else { released() }
+        }
+        if DispatchQueue.getSpecific(key: queueKey) != nil { halting() } else { queue.async(execute: halting) }
     }
 
     @discardableResult

@@ -57,10 +57,15 @@ public final class GPSMonitor: Sendable {
     /// Every value skipped by every subscription of this monitor so far (only
     /// ``BufferPolicy/newest(capacity:)`` skips).
     public let dropped = DropCounter()
+    /// The shared events; disposing a subscription waits for the device's release where the
+    /// caller may wait.
     private let events: Signal<GPSEvent, GPSError>
+    /// The latest fix replayed, then the live ones; the same wait.
     private let latestFixes: Signal<Fix, GPSError>
     private let connection: ConnectionState
     private let manualConnection: MulticastConnection<GPSEvent, GPSError>?
+    /// Ends the linger under way, if any.
+    private let endLinger: (@Sendable () -> Void)?
 
     /// The reader of the connection now open, if any (for the tests of its lifetime).
     var currentReader: NMEAReader? { connection.reader }
@@ -84,14 +89,18 @@ public final class GPSMonitor: Sendable {
     ///     source: lossless for a log or bytes, newest for a device, each with
     ///     ``defaultCapacity``.
     ///   - opening: when the source opens.
+    ///   - linger: with `.onFirstSubscriber`, how long the source stays open after the last
+    ///     subscriber left: one that comes within it joins the open device (zero, the default:
+    ///     closed at once).
     ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for a
     ///     Dispatch read source on the reader's queue. With a loop of the caller's, the reader
     ///     decodes, and unbuffered subscribers run, on that loop's thread: a subscriber that
-    ///     blocks (a lossless buffer that is full, say) then holds up the loop, and the last
-    ///     dispose, which waits until the device is closed, must not run on that loop.
+    ///     blocks holds up the loop. The last dispose waits until the device is closed, except
+    ///     where the loop says it may not wait (``DeviceReadLoop/mayWaitForRelease``): there it
+    ///     returns at once, and the next open waits for the release instead.
     public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
-                readLoop: (any DeviceReadLoop)? = nil) {
-        let connection = ConnectionState()
+                linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil) {
+        let connection = ConnectionState(readLoop: readLoop)
         self.source = source
         self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
             : .newest(capacity: Self.defaultCapacity))
@@ -100,21 +109,41 @@ public final class GPSMonitor: Sendable {
             let forwarder = EventForwarder(observer: observer, connection: connection)
             let reader = NMEAReader(source: source, readLoop: readLoop, observer: forwarder.take)
             connection.connect(reader)
-            reader.start()
-            // Stops the reader and closes the device: returns once it is closed (or at once
-            // on the reader's queue).
-            return ActionDisposable { reader.stop() }
+            // Opens once the device of the connection before is released.
+            reader.start(after: connection.releases)
+            // Stops the reader without waiting: this runs inside the shared connection's
+            // disconnect, which must never block on the device (a thread that connects would
+            // wait behind it). The public subscriptions wait, at their edge, where they may.
+            return ActionDisposable { connection.release(reader) }
         }
+        let shared: Signal<GPSEvent, GPSError>
         switch opening {
+        case .onFirstSubscriber where linger > .zero:
+            let lingering = reading.multicast { Subject<GPSEvent, GPSError>() }
+                .lingeringRefCount(linger: linger, on: QueueScheduler(queue: DispatchQueue(label: "nmeastream.linger")))
+            shared = lingering.signal
+            endLinger = lingering.endLinger
+            manualConnection = nil
         case .onFirstSubscriber:
-            events = reading.share()
+            shared = reading.share()
+            endLinger = nil
             manualConnection = nil
         case .onConnect:
             let connection = reading.multicast { Subject<GPSEvent, GPSError>() }
-            events = connection.signal
+            shared = connection.signal
+            endLinger = nil
             manualConnection = connection
         }
-        latestFixes = events.compactMap(\.fix).share(replay: 1)
+        let waitForRelease: @Sendable () -> Void = { connection.waitForRelease() }
+        events = shared.on(disposed: waitForRelease)
+        latestFixes = shared.compactMap(\.fix).share(replay: 1).on(disposed: waitForRelease)
+    }
+
+    /// Ends the linger now, if the last subscriber has left and it runs, and returns once the
+    /// device is closed (where the caller may wait): for a program that stops.
+    package func endLingering() {
+        endLinger?()
+        connection.waitForRelease()
     }
 
     /// Opens the source now and keeps it open until the result is disposed. With
@@ -122,8 +151,12 @@ public final class GPSMonitor: Sendable {
     /// subscriber sees the stream from its start. With `.onFirstSubscriber` it counts as one
     /// more subscriber.
     public func connect() -> Disposable {
-        if let manualConnection { return manualConnection.connect() }
-        return events.observe { _ in }
+        guard let manualConnection else { return events.observe { _ in } }
+        let connected = manualConnection.connect(), connection = self.connection
+        return ActionDisposable {
+            connected.dispose()
+            connection.waitForRelease()
+        }
     }
 
     /// A monitor whose subscribers each keep up to `backlog` values and skip ahead past that.
@@ -276,7 +309,28 @@ final class ConnectionState: Sendable {
         weak var reader: NMEAReader?
     }
 
+    /// What reads the devices (`nil`: Dispatch read sources).
+    private let readLoop: (any DeviceReadLoop)?
+
+    init(readLoop: (any DeviceReadLoop)?) { self.readLoop = readLoop }
+
     func connect(_ reader: NMEAReader) { readerNow.withLock { $0.reader = reader } }
+
+    /// Entered while a reader stopped releases its device: the next reader opens after.
+    let releases = DispatchGroup()
+
+    /// Stops `reader` without waiting; its release is tracked in ``releases``.
+    func release(_ reader: NMEAReader) {
+        releases.enter()
+        reader.stop { [releases] in releases.leave() }
+    }
+
+    /// Returns once every reader stopped has released its device, unless the caller may not
+    /// wait: on a reader's queue (the release may need it), or where the read loop says so.
+    func waitForRelease() {
+        guard !NMEAReader.isOnAReadersQueue, readLoop?.mayWaitForRelease ?? true else { return }
+        releases.wait()
+    }
 
     /// The reader of the connection now open, while it exists (for the tests of its lifetime).
     var reader: NMEAReader? { readerNow.withLock { $0.reader } }

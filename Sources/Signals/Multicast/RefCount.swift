@@ -94,6 +94,18 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
         if let ticket { connection.operations.complete(through: ticket) }
     }
+
+    /// Ends a linger under way now, as if its time had come.
+    @usableFromInline
+    func endLinger() {
+        let (timer, ticket) = lock.withLock { () -> (Disposable?, SerialOperations.Ticket?) in
+            guard let timer = lingerTimer, count == 0 else { return (nil, nil) }
+            lingerTimer = nil
+            return (timer.disposable, connection.prepareDisconnect(periodGeneration))
+        }
+        timer?.dispose()
+        if let ticket { connection.operations.complete(through: ticket) }
+    }
 }
 
 extension MulticastConnection {
@@ -109,6 +121,29 @@ extension MulticastConnection {
     @inlinable
     public func refCount(linger: Duration, on scheduler: some Scheduler) -> Signal<Value, Failure> {
         RefCount(connection: self, linger: (linger, scheduler)).signal
+    }
+}
+
+/// A ``MulticastConnection/refCount(linger:on:)`` signal, and what ends its linger early.
+package struct LingeringSignal<Value: Sendable, Failure: Error>: Sendable {
+    /// The shared signal.
+    package let signal: Signal<Value, Failure>
+    private let refCount: RefCount<Value, Failure>
+
+    init(_ refCount: RefCount<Value, Failure>) {
+        self.refCount = refCount
+        signal = refCount.signal
+    }
+
+    /// Disconnects now if the last observer has left and the linger runs (a program that
+    /// stops does not wait for it); does nothing otherwise.
+    package func endLinger() { refCount.endLinger() }
+}
+
+extension MulticastConnection {
+    /// ``refCount(linger:on:)`` with a handle that can end the linger early.
+    package func lingeringRefCount(linger: Duration, on scheduler: some Scheduler) -> LingeringSignal<Value, Failure> {
+        LingeringSignal(RefCount(connection: self, linger: (linger, scheduler)))
     }
 }
 

@@ -9,7 +9,13 @@ extension Signal {
         terminated: (@Sendable () -> Void)? = nil,
         disposed: (@Sendable () -> Void)? = nil
     ) -> Signal {
-        Signal { observer in
+        if event == nil, next == nil, error == nil, completed == nil, terminated == nil, let disposed {
+            // Only the end: the observer goes to this signal's body unwrapped, with no step
+            // added to each event's way.
+            let body = self.body
+            return Signal { observer in CompoundDisposable([body(observer), ActionDisposable(disposed)].compactMap { $0 }) }
+        }
+        return Signal { observer in
             let subscription = observe { passing in
                 event?(passing)
                 switch passing {
