@@ -127,7 +127,7 @@ public final class FixPublisher: Sendable {
         try connection.start()
         let subscription = monitor.events(satellites: true, delivery: .lossless(capacity: 1024)).observe(
             next: { [weak self] event in self?.take(event) },
-            error: { [weak self] error in self?.sourceEnded(error) },
+            failed: { [weak self] error in self?.sourceEnded(error) },
             completed: { [weak self] in self?.sourceEnded(nil) })
         state.withLock { $0.subscription = subscription }
     }

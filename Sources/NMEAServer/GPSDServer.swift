@@ -363,7 +363,7 @@ public final class GPSDServer: Sendable {
             case .next(.added(let port)) where port.kind == .gps: self?.addDevice(port.path)
             case .next(.removed(let path)) where !named.contains(path): self?.removeDevice(path)
             case .next: break
-            case .error(let error): failure.withLock { $0 = error }
+            case .failed(let error): failure.withLock { $0 = error }
             case .completed: break
             }
         }

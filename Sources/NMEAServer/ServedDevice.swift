@@ -92,7 +92,7 @@ final class ServedDevice: Sendable {
     /// cannot open it twice (a second subscription, never disposed, would keep it open), and a
     /// retry after the last watcher left does not open it.
     private func subscribeIfWatched() {
-        let subscription = CompoundDisposable()
+        let subscription = CompositeDisposable()
         let opener = state.withLock { state -> ClientConnection? in
             guard let opener = state.watch.open(with: subscription) else { return nil }
             state.activated = UTCTime.now
@@ -108,7 +108,7 @@ final class ServedDevice: Sendable {
             next: { [weak self] event in
                 if let epoch = event.epoch { self?.publish(epoch) }
             },
-            error: { [weak self] _ in self?.lose(subscription) },
+            failed: { [weak self] _ in self?.lose(subscription) },
             completed: { [weak self] in self?.lose(subscription) })
         updateRaw()
     }
@@ -137,7 +137,7 @@ final class ServedDevice: Sendable {
 
     /// The device failed, or went away: its watchers are told (once, as gpsd tells them, with
     /// `activated` 0) and stay connected; it is tried again while they watch.
-    private func lose(_ subscription: CompoundDisposable) {
+    private func lose(_ subscription: CompositeDisposable) {
         let loss = state.withLock { state in
             let loss = state.watch.lose(subscription)
             if !loss.disposals.isEmpty { state.forget() }

@@ -57,7 +57,7 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     enum RawAction {
         case none
         /// Subscribe with this disposable.
-        case subscribe(CompoundDisposable)
+        case subscribe(CompositeDisposable)
         /// Dispose it.
         case unsubscribe(Disposable)
     }
@@ -67,7 +67,7 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     mutating func updateRaw(wants: (Watcher) -> Bool) -> RawAction {
         let wanted = isOpen && watchers.values.contains(where: wants)
         if wanted, raw == nil {
-            let subscription = CompoundDisposable()
+            let subscription = CompositeDisposable()
             raw = subscription
             return .subscribe(subscription)
         }

@@ -14,7 +14,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let due: Duration
         let sequence: Int
         let action: @Sendable () -> Void
-        let disposable: NopDisposable
+        let disposable: SimpleDisposable
     }
 
     private let lock = Lock()
@@ -35,7 +35,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
-        let disposable = NopDisposable()
+        let disposable = SimpleDisposable()
         lock.withLock {
             items.append(Item(due: clock + max(delay, .zero), sequence: sequence, action: action, disposable: disposable))
             sequence += 1

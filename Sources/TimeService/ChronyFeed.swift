@@ -101,7 +101,7 @@ public final class ChronyFeed: Sendable {
     private func subscribe() {
         let subscription = monitor.fixes(delivery: .newest(capacity: 4)).observe(
             next: { [weak self] fix in self?.take(fix) },
-            error: { [weak self] _ in self?.resubscribeLater() },
+            failed: { [weak self] _ in self?.resubscribeLater() },
             completed: { [weak self] in self?.resubscribeLater() })
         let keep = state.withLock { state -> Bool in
             guard state.running else { return false }

@@ -84,7 +84,7 @@ struct ListCommand: ParsableCommand {
                     writeFailure.withLock { $0 = error }
                     done.signal()
                 }
-            case .error(let error):
+            case .failed(let error):
                 failure.withLock { $0 = error }
                 done.signal()
             case .completed:

@@ -111,10 +111,10 @@ struct ServeCommand: ParsableCommand {
                     feed = try ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps)
                 } catch {
                     printError("\(path): \(error)")
-                    return ActionDisposable {}
+                    return BlockDisposable {}
                 }
                 feed.start()
-                return ActionDisposable {
+                return BlockDisposable {
                     feed.stop()
                     // What chronyd got: a user whose chrony shows no NMEA source sees why.
                     let counts = feed.counts

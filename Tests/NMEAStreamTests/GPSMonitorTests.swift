@@ -284,11 +284,11 @@ struct ReadmeSignalExampleTests {
         ended.enter()
         let track = gps.fixes.observe(
             next: { fix in lines.withLock { $0.append("\(fix.latitude ?? .nan) \(fix.longitude ?? .nan) \(fix.speed ?? .nan)") } },
-            error: { error in lines.withLock { $0.append("nmeastream: \(error)") }; ended.leave() },
+            failed: { error in lines.withLock { $0.append("nmeastream: \(error)") }; ended.leave() },
             completed: { ended.leave() })
         let sky = gps.satellites.observe(
             next: { view in views.withLock { $0 += view.satellites.isEmpty ? 0 : 1 } },
-            error: { _ in ended.leave() },
+            failed: { _ in ended.leave() },
             completed: { ended.leave() })
         let exited = DispatchSemaphore(value: 0)
         ended.notify(queue: .global()) { exited.signal() }

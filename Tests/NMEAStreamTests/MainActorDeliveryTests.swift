@@ -16,7 +16,7 @@ final class PositionModel {
                 self?.check()
                 self?.positions.append("\(fix.latitude ?? .nan) \(fix.longitude ?? .nan)")
             },
-            error: { [weak self] _ in self?.ended = true },
+            failed: { [weak self] _ in self?.ended = true },
             completed: { [weak self] in
                 self?.check()
                 self?.ended = true

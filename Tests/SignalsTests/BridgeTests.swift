@@ -14,7 +14,7 @@ struct BridgeTests {
 
     @Test("values of a failing signal throws its failure")
     func throwingValues() async {
-        let signal = Signal<Int, TestError>.just(1).merge(with: .fail(TestError()))
+        let signal = Signal<Int, TestError>.just(1).merge(with: .failed(TestError()))
         var received: [Int] = []
         await #expect(throws: TestError.self) {
             for try await value in signal.values { received.append(value) }
@@ -29,7 +29,7 @@ struct BridgeTests {
         let signal = Signal<Int, Never> { observer in
             probe.subscribed()
             let inner = subject.signal.observe(observer)
-            return ActionDisposable { inner.dispose(); probe.disposed() }
+            return BlockDisposable { inner.dispose(); probe.disposed() }
         }
         let consumer = Task {
             var count = 0
@@ -37,7 +37,7 @@ struct BridgeTests {
             return count
         }
         while probe.subscriptions == 0 { await Task.yield() }
-        subject.send(1)
+        subject.next(1)
         consumer.cancel()
         _ = await consumer.value
         #expect(probe.open == 0)
@@ -89,10 +89,10 @@ struct BoundedValuesTests {
         Signal { observer in
             let thread = Thread {
                 for value in 1...count {
-                    observer.send(value)
+                    observer.next(value)
                     sent.withLock { $0 += 1 }
                 }
-                observer.sendCompleted()
+                observer.completed()
             }
             thread.start()
             return nil
@@ -151,7 +151,7 @@ struct BoundedValuesTests {
         let signal = Signal<Int, Never> { observer in
             let thread = Thread {
                 for value in 1...1000 {
-                    observer.send(value)
+                    observer.next(value)
                     sent.withLock { $0 += 1 }
                 }
                 ended.withLock { $0 = true }
@@ -177,10 +177,10 @@ extension BoundedValuesTests {
         let signal = Signal<Int, Never> { observer in
             Task(executorPreference: executor) {
                 for value in 1...1000 {
-                    observer.send(value)
+                    observer.next(value)
                     sent.withLock { $0 += 1 }
                 }
-                observer.sendCompleted()
+                observer.completed()
             }
             return nil
         }

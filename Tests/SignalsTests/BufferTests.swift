@@ -17,8 +17,8 @@ struct BufferTests {
         let recorder = Recorder<Int, TestError>()
         let dropped = DropCounter()
         _ = recorder.observe(subject.signal.buffer(.newest(capacity: 3), on: scheduler, dropped: dropped))
-        for value in 1...10 { subject.send(value) }
-        subject.sendCompleted()
+        for value in 1...10 { subject.next(value) }
+        subject.completed()
         #expect(recorder.events.isEmpty, "nothing is delivered before the scheduler runs")
         scheduler.run()
         #expect(recorder.values == [8, 9, 10])
@@ -35,9 +35,9 @@ struct BufferTests {
         _ = subject.signal.buffer(.newest(capacity: 2), on: scheduler, dropped: dropped).observe { event in
             recorder.record(event)
             // The first value's handler is slow: five more arrive meanwhile.
-            if event.value == 1 { for value in 2...6 { subject.send(value) } }
+            if event.value == 1 { for value in 2...6 { subject.next(value) } }
         }
-        subject.send(1)
+        subject.next(1)
         scheduler.run()
         #expect(recorder.values == [1, 5, 6])
         #expect(dropped.count == 3)
@@ -58,7 +58,7 @@ struct BufferTests {
         let second = Recorder<Int, TestError>().observe(signal)
         #expect(made.withLock { $0 } == 2)
         // The sender is this thread, which would wait forever for a scheduler that has not run.
-        for value in 1...10 { subject.send(value) }
+        for value in 1...10 { subject.next(value) }
         scheduler.run()
         #expect(recorder.values == [8, 9, 10])
         #expect(dropped.count == 14, "7 skipped by each of the two subscriptions")
@@ -68,8 +68,8 @@ struct BufferTests {
         // Asked lossless, the sequence skips ahead too; its own counter and the buffer's count.
         let own = DropCounter()
         var iterator = signal.values(bufferingPolicy: .lossless(capacity: 2), dropped: own).makeAsyncIterator()
-        for value in 11...15 { subject.send(value) }
-        subject.sendCompleted()
+        for value in 11...15 { subject.next(value) }
+        subject.completed()
         var received: [Int] = []
         while let value = try await iterator.next() { received.append(value) }
         #expect(received == [14, 15])
@@ -83,8 +83,8 @@ struct BufferTests {
         let subject = Subject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         _ = recorder.observe(subject.signal.buffer(.lossless(capacity: 100), on: scheduler))
-        for value in 1...100 { subject.send(value) }
-        subject.send(error: TestError())
+        for value in 1...100 { subject.next(value) }
+        subject.failed(TestError())
         scheduler.run()
         #expect(recorder.values == Array(1...100))
         #expect(recorder.terminalCount == 1 && !recorder.isCompleted)
@@ -103,10 +103,10 @@ struct BufferTests {
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             for value in 1...50 {
-                subject.send(value)
+                subject.next(value)
                 sent.add(1, ordering: .relaxed)
             }
-            subject.sendCompleted()
+            subject.completed()
             done.signal()
         }
         // The observer is held in its first value (taken out with any other that waited then):
@@ -135,7 +135,7 @@ struct BufferTests {
         }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            for value in 1...5 { subject.send(value) }
+            for value in 1...5 { subject.next(value) }
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 0.2) == .timedOut, "the sender waits for room")
@@ -156,7 +156,7 @@ struct BufferTests {
         var expected: [Int] = []
         for round in 0..<10 {
             let values = (0..<(round % 3 + 1)).map { round * 10 + $0 }
-            values.forEach(subject.send)
+            values.forEach(subject.next)
             expected += values
             scheduler.run()
         }

@@ -35,11 +35,11 @@ final class ThermometerProxy: ThermometerDelegate, Sendable {
     let events = Subject<Double, ThermometerError>()
 
     func thermometer(_ thermometer: Thermometer, didMeasure celsius: Double) {
-        events.send(celsius)
+        events.next(celsius)
     }
 
     func thermometer(_ thermometer: Thermometer, didFailWith error: ThermometerError) {
-        events.send(error: error)
+        events.failed(error)
     }
 }
 
@@ -53,7 +53,7 @@ struct DocumentationExampleTests {
             let forwarding = proxy.events.signal.observe(observer)
             thermometer.delegate = proxy
             thermometer.start()
-            return ActionDisposable {
+            return BlockDisposable {
                 thermometer.stop()
                 forwarding.dispose()
                 _ = proxy
@@ -80,8 +80,8 @@ struct DocumentationExampleTests {
         let ticks = Signal<Int, Never> { observer in
             log.record(.next("open"))
             let timer = Signal<Int, Never>.interval(.milliseconds(100), on: scheduler)
-                .observe(next: { observer.send($0) })
-            return ActionDisposable { timer.dispose(); log.record(.next("close")) }
+                .observe(next: { observer.next($0) })
+            return BlockDisposable { timer.dispose(); log.record(.next("close")) }
         }.share()
         let a = ticks.observe(next: { _ in })
         let b = ticks.filter { $0.isMultiple(of: 2) }.observe(next: { _ in })

@@ -3,14 +3,14 @@ import Signals
 
 @Suite("Errors and side effects")
 struct ErrorOperatorTests {
-    @Test("catch goes on with the handler's signal; mapError transforms the failure")
+    @Test("flatMapError goes on with the handler's signal; mapError transforms the failure")
     func catchAndMapError() {
         let recorder = Recorder<Int, Never>()
-        _ = recorder.observe(Signal<Int, TestError>.fail(TestError()).catch { _ in .just(7) })
+        _ = recorder.observe(Signal<Int, TestError>.failed(TestError()).flatMapError { _ in .just(7) })
         #expect(recorder.values == [7] && recorder.isCompleted)
         struct Other: Error {}
         let mapped = Recorder<Int, Other>()
-        _ = mapped.observe(Signal<Int, TestError>.fail(TestError()).mapError { _ in Other() })
+        _ = mapped.observe(Signal<Int, TestError>.failed(TestError()).mapError { _ in Other() })
         #expect(mapped.terminalCount == 1)
     }
 
@@ -22,8 +22,8 @@ struct ErrorOperatorTests {
                 attempts += 1
                 return attempts
             }
-            observer.send(attempt)
-            if attempt < 3 { observer.send(error: TestError()) } else { observer.sendCompleted() }
+            observer.next(attempt)
+            if attempt < 3 { observer.failed(TestError()) } else { observer.completed() }
             return nil
         }
         let recovered = Recorder<Int, TestError>()
@@ -35,7 +35,7 @@ struct ErrorOperatorTests {
         #expect(exhausted.values == [1, 2])
         #expect(exhausted.terminalCount == 1 && !exhausted.isCompleted)
         let deep = Recorder<Int, TestError>()
-        _ = deep.observe(Signal<Int, TestError>.fail(TestError()).retry(upTo: 100_000))
+        _ = deep.observe(Signal<Int, TestError>.failed(TestError()).retry(upTo: 100_000))
         #expect(deep.terminalCount == 1)
     }
 
@@ -46,33 +46,51 @@ struct ErrorOperatorTests {
         let upstream = Signal<Int, TestError> { observer in
             probe.subscribed()
             let inner = subject.signal.observe(observer)
-            return ActionDisposable { inner.dispose(); probe.disposed() }
+            return BlockDisposable { inner.dispose(); probe.disposed() }
         }
         let recorder = Recorder<Int, TestError>()
         let subscription = recorder.observe(upstream.retry(upTo: 2))
         // The subject keeps its failure: every later attempt fails at once, until none is left.
-        subject.send(error: TestError())
+        subject.failed(TestError())
         #expect(probe.subscriptions == 3)
         #expect(probe.open == 0)
         #expect(recorder.terminalCount == 1)
         subscription.dispose()
     }
 
-    @Test("on(event:) runs side effects in order, and disposed once")
+    @Test("doOn(event:) runs side effects in order, and disposed once")
     func sideEffects() {
         let log = Recorder<String, Never>()
-        let signal = Signal<Int, Never>.just(1, 2).on(
+        let signal = Signal<Int, Never>.just(1, 2).doOn(
             event: { _ in log.record(.next("event")) },
             next: { log.record(.next("next \($0)")) },
             completed: { log.record(.next("completed")) },
             terminated: { log.record(.next("terminated")) },
             disposed: { log.record(.next("disposed")) }
-        ).doNext { log.record(.next("doNext \($0)")) }
+        ).doOn(next: { log.record(.next("then next \($0)")) })
         let subscription = signal.observe(next: { _ in })
         subscription.dispose()
         #expect(log.values == [
-            "event", "next 1", "doNext 1", "event", "next 2", "doNext 2",
+            "event", "next 1", "then next 1", "event", "next 2", "then next 2",
             "event", "completed", "terminated", "disposed",
         ])
+    }
+
+    @Test("doOn(disposed:) alone: every event passes unchanged, and disposed runs once, on dispose or after the end")
+    func disposedOnly() {
+        let subject = Subject<Int, TestError>()
+        let disposals = Protected(0)
+        let recorder = Recorder<Int, TestError>()
+        let subscription = recorder.observe(subject.signal.doOn(disposed: { disposals.withLock { $0 += 1 } }))
+        subject.next(1)
+        subject.next(2)
+        #expect(recorder.values == [1, 2] && disposals.withLock { $0 } == 0)
+        subscription.dispose()
+        subscription.dispose()
+        #expect(disposals.withLock { $0 } == 1)
+        let ended = Recorder<Int, TestError>()
+        _ = ended.observe(subject.signal.doOn(disposed: { disposals.withLock { $0 += 1 } }))
+        subject.failed(TestError())
+        #expect(ended.terminalCount == 1 && disposals.withLock { $0 } == 2)
     }
 }

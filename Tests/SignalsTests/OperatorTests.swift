@@ -3,7 +3,7 @@ import Signals
 
 @Suite("Operators")
 struct OperatorTests {
-    @Test("map, mapReplace, compactMap and filter transform values and pass terminal events")
+    @Test("map, replaceElements(with:), compactMap and filter transform values and pass terminal events")
     func transforms() {
         let source = Signal<Int, TestError>.from([1, 2, 3, 4])
         let mapped = Recorder<Int, TestError>()
@@ -11,13 +11,13 @@ struct OperatorTests {
         #expect(mapped.values == [10, 20, 30, 40])
         #expect(mapped.isCompleted)
         let replaced = Recorder<String, TestError>()
-        _ = replaced.observe(source.mapReplace("x"))
+        _ = replaced.observe(source.replaceElements(with: "x"))
         #expect(replaced.values == ["x", "x", "x", "x"])
         let compact = Recorder<Int, TestError>()
         _ = compact.observe(source.compactMap { $0 % 2 == 0 ? $0 : nil })
         #expect(compact.values == [2, 4])
         let filtered = Recorder<Int, TestError>()
-        _ = filtered.observe(Signal<Int, TestError>.fail(TestError()).filter { _ in true })
+        _ = filtered.observe(Signal<Int, TestError>.failed(TestError()).filter { _ in true })
         #expect(filtered.terminalCount == 1)
     }
 
@@ -25,7 +25,7 @@ struct OperatorTests {
     func takeAndSkip() {
         let probe = UpstreamProbe()
         let source = probe.signal { (observer: Observer<Int, Never>) in
-            for value in 1...10 { observer.send(value) }
+            for value in 1...10 { observer.next(value) }
         }
         let taken = Recorder<Int, Never>()
         _ = taken.observe(source.take(3))

@@ -10,7 +10,7 @@ struct RefCountTests {
     @Test("the first observer connects, the last one's dispose disconnects, the next reconnects")
     func connectDisconnectReconnect() {
         let probe = UpstreamProbe()
-        let shared = probe.signal { (observer: Observer<Int, Never>) in observer.send(probe.subscriptions) }.share()
+        let shared = probe.signal { (observer: Observer<Int, Never>) in observer.next(probe.subscriptions) }.share()
         let a = Recorder<Int, Never>()
         let b = Recorder<Int, Never>()
         let first = a.observe(shared)
@@ -37,12 +37,12 @@ struct RefCountTests {
         let shared = Signal<Int, Never> { observer in
             probe.subscribed()
             let inner = upstream.signal.observe(observer)
-            return ActionDisposable { inner.dispose(); probe.disposed() }
+            return BlockDisposable { inner.dispose(); probe.disposed() }
         }.share()
         let a = Recorder<Int, Never>()
         let first = a.observe(shared)
-        upstream.send(1)
-        upstream.sendCompleted()
+        upstream.next(1)
+        upstream.completed()
         #expect(a.isCompleted)
         // `upstream` is finished for good; a new connection subscribes to it again and completes.
         let b = Recorder<Int, Never>()
@@ -54,14 +54,14 @@ struct RefCountTests {
         #expect(probe.open == 0)
     }
 
-    @Test("share(replay:) replays only within the current connection")
+    @Test("share(limit:) replays only within the current connection")
     func replayWithinConnection() {
         let upstream = Subject<Int, Never>()
-        let shared = upstream.signal.share(replay: 1)
+        let shared = upstream.signal.share(limit: 1)
         let a = Recorder<Int, Never>()
         let first = a.observe(shared)
-        upstream.send(1)
-        upstream.send(2)
+        upstream.next(1)
+        upstream.next(2)
         let b = Recorder<Int, Never>()
         let second = b.observe(shared)
         #expect(b.values == [2])
@@ -69,7 +69,7 @@ struct RefCountTests {
         second.dispose()
         let c = Recorder<Int, Never>()
         _ = c.observe(shared)
-        upstream.send(3)
+        upstream.next(3)
         #expect(c.values == [3])
     }
 
@@ -125,7 +125,7 @@ struct RefCountTests {
             let shared = Signal<Int, Never> { _ in
                 let resource = Resource()
                 box.resource = resource
-                return ActionDisposable { _ = resource }
+                return BlockDisposable { _ = resource }
             }.multicast { subject }.refCount()
             let subscription = shared.observe(next: { _ in })
             #expect(box.resource != nil)
@@ -153,7 +153,7 @@ struct RefCountTests {
         #expect(weakCaptured != nil)
         subscription.dispose()
         #expect(weakCaptured == nil)
-        kept.withLock { $0 }?.send(1)  // dropped: nothing is delivered after dispose
+        kept.withLock { $0 }?.next(1)  // dropped: nothing is delivered after dispose
     }
 
     @Test("32 threads subscribing and disposing: one upstream per busy period, closed when idle",
@@ -163,8 +163,8 @@ struct RefCountTests {
         let shared = Signal<Int, Never> { observer in
             probe.subscribed()
             usleep(200)  // a connect that takes a while, like opening a device
-            observer.send(1)
-            return ActionDisposable { probe.disposed() }
+            observer.next(1)
+            return BlockDisposable { probe.disposed() }
         }.share()
         let rounds = 2000
         let closedUnderObserver = Protected(0)

@@ -8,10 +8,10 @@ struct SignalTests {
         let runs = Protected(0)
         let signal = Signal<Int, TestError> { observer in
             runs.withLock { $0 += 1 }
-            observer.send(1)
-            observer.sendCompleted()
-            observer.send(2)
-            observer.send(error: TestError())
+            observer.next(1)
+            observer.completed()
+            observer.next(2)
+            observer.failed(TestError())
             return nil
         }
         let first = Recorder<Int, TestError>()
@@ -31,16 +31,16 @@ struct SignalTests {
         let sender = Protected<Observer<Int, Never>?>(nil)
         let signal = Signal<Int, Never> { observer in
             sender.withLock { $0 = observer }
-            return ActionDisposable { released.withLock { $0 += 1 } }
+            return BlockDisposable { released.withLock { $0 += 1 } }
         }
         let recorder = Recorder<Int, Never>()
         let subscription = recorder.observe(signal)
         let observer = sender.withLock { $0 }!
-        observer.send(1)
+        observer.next(1)
         subscription.dispose()
         subscription.dispose()
-        observer.send(2)
-        observer.sendCompleted()
+        observer.next(2)
+        observer.completed()
         #expect(recorder.values == [1])
         #expect(recorder.events.count == 1)
         #expect(released.withLock { $0 } == 1)
@@ -51,8 +51,8 @@ struct SignalTests {
     func terminalReleases() {
         let released = Protected(false)
         let signal = Signal<Int, Never> { observer in
-            observer.sendCompleted()
-            return ActionDisposable { released.withLock { $0 = true } }
+            observer.completed()
+            return BlockDisposable { released.withLock { $0 = true } }
         }
         _ = signal.observe(next: { _ in })
         #expect(released.withLock { $0 })
@@ -67,7 +67,7 @@ struct SignalTests {
             recorder.record(event)
             if event.value == 2 { holder.dispose() }
         }
-        for value in 1...5 { subject.send(value) }
+        for value in 1...5 { subject.next(value) }
         #expect(recorder.values == [1, 2])
         #expect(recorder.events.count == 2)
     }
@@ -82,9 +82,9 @@ struct SignalTests {
         })
         let observer = sender.withLock { $0 }!
         onThreads(8) { thread in
-            for index in 0..<500 { observer.send(thread * 1000 + index) }
-            observer.sendCompleted()
-            for index in 0..<10 { observer.send(-index) }
+            for index in 0..<500 { observer.next(thread * 1000 + index) }
+            observer.completed()
+            for index in 0..<10 { observer.next(-index) }
         }
         let events = recorder.events
         #expect(events.filter(\.isTerminal).count == 1)

@@ -8,12 +8,12 @@ struct SubjectTests {
         let subject = Subject<Int, TestError>()
         let early = Recorder<Int, TestError>()
         _ = early.observe(subject.signal)
-        subject.send(1)
+        subject.next(1)
         let late = Recorder<Int, TestError>()
         _ = late.observe(subject.signal)
-        subject.send(2)
-        subject.send(error: TestError())
-        subject.send(3)
+        subject.next(2)
+        subject.failed(TestError())
+        subject.next(3)
         let after = Recorder<Int, TestError>()
         _ = after.observe(subject.signal)
         #expect(early.values == [1, 2])
@@ -26,13 +26,13 @@ struct SubjectTests {
     @Test("a replay subject replays its last values, then its terminal event")
     func replay() {
         let subject = Subject<Int, Never>(capacity: 2)
-        subject.send(1)
-        subject.send(2)
-        subject.send(3)
+        subject.next(1)
+        subject.next(2)
+        subject.next(3)
         let recorder = Recorder<Int, Never>()
         _ = recorder.observe(subject.signal)
-        subject.send(4)
-        subject.sendCompleted()
+        subject.next(4)
+        subject.completed()
         let late = Recorder<Int, Never>()
         _ = late.observe(subject.signal)
         #expect(recorder.values == [2, 3, 4])
@@ -43,7 +43,7 @@ struct SubjectTests {
 
     @Test("a property sends its current value, then each change")
     func property() {
-        let property = MutableProperty(1)
+        let property = Property(1)
         let recorder = Recorder<Int, Never>()
         _ = recorder.observe(property.signal)
         property.value = 2
@@ -58,9 +58,9 @@ struct SubjectTests {
         let recorder = Recorder<Int, Never>()
         _ = subject.signal.observe { event in
             recorder.record(event)
-            if event.value == 1 { subject.send(2) }
+            if event.value == 1 { subject.next(2) }
         }
-        subject.send(1)
+        subject.next(1)
         #expect(recorder.values == [1, 2])
     }
 
@@ -75,17 +75,17 @@ struct SubjectTests {
             switch value {
             case 1: laterSubscription.withLock { $0 }?.dispose()
             case 2: addedSubscription.withLock { $0 = added.observe(subject.signal) }
-            case 3: subject.sendCompleted()
+            case 3: subject.completed()
             default: break
             }
         })
         laterSubscription.withLock { $0 = later.observe(subject.signal) }
         let last = Recorder<Int, Never>()
         _ = last.observe(subject.signal)
-        subject.send(1)  // `later` is removed before its turn: it receives nothing
-        subject.send(2)  // `added` joins during this value: it receives the next ones only
-        subject.send(3)  // the end reaches every observer; the value that caused it goes no further
-        subject.send(4)
+        subject.next(1)  // `later` is removed before its turn: it receives nothing
+        subject.next(2)  // `added` joins during this value: it receives the next ones only
+        subject.next(3)  // the end reaches every observer; the value that caused it goes no further
+        subject.next(4)
         #expect(later.events.isEmpty)
         #expect(added.events.count == 1 && added.isCompleted)
         #expect(last.values == [1, 2])
@@ -109,7 +109,7 @@ struct SubjectTests {
         })
         subscriptions.withLock { $0.append(subject.signal.observe(next: { _ in })) }
         #expect(subject.observerCount == 3)
-        subject.send(1)
+        subject.next(1)
         #expect(subject.observerCount == 1)
         #expect(weakCaptured == nil)
         remover.dispose()

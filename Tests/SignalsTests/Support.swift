@@ -45,7 +45,7 @@ final class UpstreamProbe: @unchecked Sendable {
         Signal { [self] observer in
             subscribed()
             body(observer)
-            return ActionDisposable { [self] in disposed() }
+            return BlockDisposable { [self] in disposed() }
         }
     }
 }

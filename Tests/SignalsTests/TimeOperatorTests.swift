@@ -24,8 +24,8 @@ struct TimeOperatorTests {
 
     /// Sends `values` at the given virtual times (ms), then completes at `end`.
     func schedule(_ subject: Subject<Int, TestError>, _ values: [(Int64, Int)], end: Int64?, on scheduler: TestScheduler) {
-        for (time, value) in values { scheduler.schedule(after: .milliseconds(time)) { subject.send(value) } }
-        if let end { scheduler.schedule(after: .milliseconds(end)) { subject.sendCompleted() } }
+        for (time, value) in values { scheduler.schedule(after: .milliseconds(time)) { subject.next(value) } }
+        if let end { scheduler.schedule(after: .milliseconds(end)) { subject.completed() } }
     }
 
     @Test("delay shifts values and completion, not failures")
@@ -42,8 +42,8 @@ struct TimeOperatorTests {
         let failing = Subject<Int, TestError>()
         let failed = Timeline<Int>(scheduler)
         _ = failed.observe(failing.signal.delay(.milliseconds(100), on: scheduler))
-        failing.send(1)
-        failing.send(error: TestError())
+        failing.next(1)
+        failing.failed(TestError())
         scheduler.run()
         #expect(failed.entries.isEmpty)
         #expect(failed.endedAt == 160)
@@ -106,11 +106,11 @@ struct TimeOperatorTests {
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test("deliver(on:) and subscribe(on:) move the work onto the scheduler")
+    @Test("receive(on:) and subscribe(on:) move the work onto the scheduler")
     func schedulers() {
         let scheduler = TestScheduler()
         let recorder = Recorder<Int, Never>()
-        _ = recorder.observe(Signal<Int, Never>.just(1, 2).deliver(on: scheduler))
+        _ = recorder.observe(Signal<Int, Never>.just(1, 2).receive(on: scheduler))
         #expect(recorder.events.isEmpty)
         scheduler.advance()
         #expect(recorder.values == [1, 2] && recorder.isCompleted)

@@ -45,7 +45,7 @@ func pipelineBenchmarks() {
                 let gps = GPSMonitor(source: .bytes(bytes), opening: .onConnect)
                 let ended = DispatchSemaphore(value: 0)
                 let subscriptions = (0..<subscribers).map { _ in
-                    gps.fixes.observe(next: { blackHole($0) }, error: { _ in ended.signal() }, completed: { ended.signal() })
+                    gps.fixes.observe(next: { blackHole($0) }, failed: { _ in ended.signal() }, completed: { ended.signal() })
                 }
                 let connection = gps.connect()
                 for _ in 0..<subscribers { ended.wait() }

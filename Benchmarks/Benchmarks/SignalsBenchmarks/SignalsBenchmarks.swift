@@ -42,7 +42,7 @@ let benchmarks: @Sendable () -> Void = {
             let subscriptions = (0..<observers).map { _ in shared.observe(next: { counter.add($0) }) }
             let upstream = source.withLock { $0 }!
             benchmark.startMeasurement()
-            for event in 0..<(million / observers) { upstream.send(event) }
+            for event in 0..<(million / observers) { upstream.next(event) }
             benchmark.stopMeasurement()
             for subscription in subscriptions { subscription.dispose() }
             blackHole(counter.total)

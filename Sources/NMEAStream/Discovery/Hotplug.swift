@@ -18,19 +18,19 @@ public enum Hotplug {
     public static func events(on queue: DispatchQueue? = nil) -> Signal<HotplugEvent, GPSError> {
         Signal { observer in
             guard let udev = udev_new() else {
-                observer.send(.error(.discoveryFailed(detail: "udev is not available (udev_new failed)")))
+                observer.on(.failed(.discoveryFailed(detail: "udev is not available (udev_new failed)")))
                 return nil
             }
             guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
                 udev_unref(udev)
-                observer.send(.error(.discoveryFailed(detail: "cannot listen to udev events")))
+                observer.on(.failed(.discoveryFailed(detail: "cannot listen to udev events")))
                 return nil
             }
             udev_monitor_filter_add_match_subsystem_devtype(monitor, "tty", nil)
             guard udev_monitor_enable_receiving(monitor) == 0 else {
                 udev_monitor_unref(monitor)
                 udev_unref(udev)
-                observer.send(.error(.discoveryFailed(detail: "cannot listen to udev events")))
+                observer.on(.failed(.discoveryFailed(detail: "cannot listen to udev events")))
                 return nil
             }
             let handle = MonitorHandle(udev: udev, monitor: monitor)
@@ -40,14 +40,14 @@ public enum Hotplug {
             source.setEventHandler {
                 while let device = udev_monitor_receive_device(handle.monitor) {
                     defer { udev_device_unref(device) }
-                    if let event = event(for: device) { observer.send(.next(event)) }
+                    if let event = event(for: device) { observer.on(.next(event)) }
                 }
             }
             // The monitor's socket is closed once the source can no longer read it.
             source.setCancelHandler { handle.close() }
             handle.attach(source)
             source.resume()
-            return ActionDisposable { handle.cancel() }
+            return BlockDisposable { handle.cancel() }
         }
     }
 

@@ -7,7 +7,7 @@
 /// compiler holds you to it. A main-actor type cannot conform with main-actor methods (a
 /// `@MainActor` conformance is refused: its methods would run off the main actor); give it
 /// `nonisolated` methods that hand what they need to the main actor, or, simpler, subscribe to
-/// a ``GPSMonitor`` signal with `observeOnMainActor(next:error:completed:)`, whose handlers
+/// a ``GPSMonitor`` signal with `observeOnMainActor(next:failed:completed:)`, whose handlers
 /// run on the main actor.
 public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// An epoch completed: its sky, then its fix (as gpsd reports one, a `SKY` then a `TPV`).

@@ -45,7 +45,7 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
                 deviceGone(path, on: queue, deliver: deliver, end: end)
             case .next:
                 break
-            case .error(let error):
+            case .failed(let error):
                 stop()
                 end(error)
             case .completed:

@@ -114,7 +114,7 @@ public final class GPSMonitor: Sendable {
             // Stops the reader without waiting: this runs inside the shared connection's
             // disconnect, which must never block on the device (a thread that connects would
             // wait behind it). The public subscriptions wait, at their edge, where they may.
-            return ActionDisposable { connection.release(reader) }
+            return BlockDisposable { connection.release(reader) }
         }
         let shared: Signal<GPSEvent, GPSError>
         switch opening {
@@ -135,8 +135,8 @@ public final class GPSMonitor: Sendable {
             manualConnection = connection
         }
         let waitForRelease: @Sendable () -> Void = { connection.waitForRelease() }
-        events = shared.on(disposed: waitForRelease)
-        latestFixes = shared.compactMap(\.fix).share(replay: 1).on(disposed: waitForRelease)
+        events = shared.doOn(disposed: waitForRelease)
+        latestFixes = shared.compactMap(\.fix).share(limit: 1).doOn(disposed: waitForRelease)
     }
 
     /// Ends the linger now, if the last subscriber has left and it runs, and returns once the
@@ -153,7 +153,7 @@ public final class GPSMonitor: Sendable {
     public func connect() -> Disposable {
         guard let manualConnection else { return events.observe { _ in } }
         let connected = manualConnection.connect(), connection = self.connection
-        return ActionDisposable {
+        return BlockDisposable {
             connected.dispose()
             connection.waitForRelease()
         }
@@ -190,9 +190,9 @@ public final class GPSMonitor: Sendable {
         let views = Signal<SatelliteView, GPSError> { observer in
             events.observe { event in
                 switch event {
-                case .next(let event): for view in event.epoch?.views ?? [] { observer.send(view) }
-                case .error(let error): observer.send(error: error)
-                case .completed: observer.sendCompleted()
+                case .next(let event): for view in event.epoch?.views ?? [] { observer.next(view) }
+                case .failed(let error): observer.failed(error)
+                case .completed: observer.completed()
                 }
             }
         }
@@ -266,7 +266,7 @@ public final class GPSMonitor: Sendable {
         return Signal { observer in
             for kind in kinds { connection.subscribe(kind) }
             let upstream = events.compactMap(pick).observe(observer)
-            return ActionDisposable {
+            return BlockDisposable {
                 upstream.dispose()
                 for kind in kinds { connection.unsubscribe(kind) }
             }
@@ -385,10 +385,10 @@ private final class EventForwarder: @unchecked Sendable {
         case .lostDevice, .finishedChunk: flush()
         case .failed(let error):
             flush()
-            observer.send(.error(error))
+            observer.on(.failed(error))
         case .finished:
             flush()
-            observer.send(.completed)
+            observer.on(.completed)
         case .choseDevice, .foundSpeed: break
         }
     }
@@ -402,7 +402,7 @@ private final class EventForwarder: @unchecked Sendable {
         var events: [GPSEvent] = []
         swap(&events, &pending)
         guard !events.isEmpty else { return }
-        for event in events { observer.send(.next(event)) }
+        for event in events { observer.on(.next(event)) }
         // The buffer goes back for the next chunk: no allocation per chunk.
         events.removeAll(keepingCapacity: true)
         if pending.isEmpty { swap(&pending, &events) }

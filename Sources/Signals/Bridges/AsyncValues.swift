@@ -44,7 +44,7 @@ extension Signal {
                 case .next(let value):
                     guard room?.waitForRoom() ?? true else { return }
                     if case .dropped = continuation.yield(value) { dropped?.add(1) }
-                case .error(let error):
+                case .failed(let error):
                     failure.withLock { $0 = error }
                     continuation.finish()
                 case .completed:

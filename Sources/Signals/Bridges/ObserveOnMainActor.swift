@@ -21,14 +21,14 @@ extension Signal {
     @discardableResult
     public func observeOnMainActor(
         next: (@MainActor @Sendable (Value) -> Void)? = nil,
-        error: (@MainActor @Sendable (Failure) -> Void)? = nil,
+        failed: (@MainActor @Sendable (Failure) -> Void)? = nil,
         completed: (@MainActor @Sendable () -> Void)? = nil
     ) -> Disposable {
-        deliver(on: QueueScheduler(queue: .main)).observe { event in
+        receive(on: QueueScheduler(queue: .main)).observe { event in
             MainActor.assumeIsolated {
                 switch event {
                 case .next(let value): next?(value)
-                case .error(let failure): error?(failure)
+                case .failed(let failure): failed?(failure)
                 case .completed: completed?()
                 }
             }

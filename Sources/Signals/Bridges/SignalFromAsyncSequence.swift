@@ -8,14 +8,14 @@ extension Signal {
                 do throws(Failure) {
                     for try await value in sequence {
                         guard observer.isActive else { return }
-                        observer.send(value)
+                        observer.next(value)
                     }
-                    observer.sendCompleted()
+                    observer.completed()
                 } catch {
-                    observer.send(error: error)
+                    observer.failed(error)
                 }
             }
-            return ActionDisposable { task.cancel() }
+            return BlockDisposable { task.cancel() }
         }
     }
 }

@@ -40,10 +40,10 @@ extension Signal {
             let upstream = source.observe { event in
                 switch event {
                 case .next(let value): storage.send(value)
-                case .error, .completed: storage.terminate(event)
+                case .failed, .completed: storage.terminate(event)
                 }
             }
-            return ActionDisposable {
+            return BlockDisposable {
                 // Closed first: a sender waiting for room is freed before the upstream is
                 // disposed, which may wait for that sender's queue.
                 storage.close()
@@ -114,13 +114,13 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
             // Lossless: one lock for every value waiting, not one each.
             if let woken = state.withLock({ $0.takeAll(into: &batch) }) {
                 for _ in 0..<woken { room.signal() }
-                while let value = batch.removeFirst() { observer.send(.next(value)) }
+                while let value = batch.removeFirst() { observer.on(.next(value)) }
                 continue
             }
             let take = state.withLock { $0.take() }
             if take.wakeSender { room.signal() }
             guard let event = take.event else { return }
-            observer.send(event)
+            observer.on(event)
         }
     }
 }

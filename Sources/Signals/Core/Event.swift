@@ -1,15 +1,15 @@
 /// What a signal sends: any number of values, then at most one terminal event.
 ///
-/// Every observer sees `next* (error | completed)?`: nothing after a terminal event.
+/// Every observer sees `next* (failed | completed)?`: nothing after a terminal event.
 public enum Event<Value: Sendable, Failure: Error>: Sendable {
     /// A value.
     case next(Value)
     /// The signal failed; nothing follows.
-    case error(Failure)
+    case failed(Failure)
     /// The signal ended normally; nothing follows.
     case completed
 
-    /// `true` for ``error(_:)`` and ``completed``.
+    /// `true` for ``failed(_:)`` and ``completed``.
     @inlinable
     public var isTerminal: Bool {
         if case .next = self { return false }
@@ -28,7 +28,7 @@ public enum Event<Value: Sendable, Failure: Error>: Sendable {
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> Event<Other, Failure> {
         switch self {
         case .next(let value): .next(try transform(value))
-        case .error(let error): .error(error)
+        case .failed(let error): .failed(error)
         case .completed: .completed
         }
     }
@@ -38,7 +38,7 @@ public enum Event<Value: Sendable, Failure: Error>: Sendable {
     public func mapError<Other: Error>(_ transform: (Failure) -> Other) -> Event<Value, Other> {
         switch self {
         case .next(let value): .next(value)
-        case .error(let error): .error(transform(error))
+        case .failed(let error): .failed(transform(error))
         case .completed: .completed
         }
     }

@@ -6,21 +6,21 @@ public protocol EventReceiver<Value, Failure> {
     /// The failure received.
     associatedtype Failure: Error
     /// Receives `event`.
-    func send(_ event: Event<Value, Failure>)
+    func on(_ event: Event<Value, Failure>)
 }
 
 extension EventReceiver {
     /// Sends a value.
     @inlinable
-    public func send(_ value: Value) { send(.next(value)) }
+    public func next(_ value: Value) { on(.next(value)) }
 
     /// Ends the stream with `error`.
     @inlinable
-    public func send(error: Failure) { send(.error(error)) }
+    public func failed(_ error: Failure) { on(.failed(error)) }
 
     /// Ends the stream normally.
     @inlinable
-    public func sendCompleted() { send(.completed) }
+    public func completed() { on(.completed) }
 }
 
 extension Observer: EventReceiver {}

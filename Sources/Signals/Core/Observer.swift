@@ -94,7 +94,7 @@ public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendabl
 
     /// Sends `event`.
     @inlinable
-    public func send(_ event: Event<Value, Failure>) {
+    public func on(_ event: Event<Value, Failure>) {
         guard !event.isTerminal else { return sendTerminal(event) }
         delivery.lock()
         if !stopped.load(ordering: .acquiring), let handlers { deliver(event, to: handlers) }
@@ -153,7 +153,7 @@ public final class Observer<Value: Sendable, Failure: Error>: @unchecked Sendabl
     /// their own lock as usual.
     @inlinable
     func sendFromAdoptedSender(_ event: Event<Value, Failure>) {
-        guard adopted.load(ordering: .relaxed) else { return send(event) }
+        guard adopted.load(ordering: .relaxed) else { return on(event) }
         guard !event.isTerminal else { return sendTerminalFromAdoptedSender(event) }
         guard !stopped.load(ordering: .acquiring), let handlers else { return }
         deliver(event, to: handlers)

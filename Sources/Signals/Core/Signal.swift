@@ -2,9 +2,9 @@
 ///
 /// ```swift
 /// let ticks = Signal<Int, Never> { observer in
-///     observer.send(1)
-///     observer.send(2)
-///     observer.sendCompleted()
+///     observer.next(1)
+///     observer.next(2)
+///     observer.completed()
 ///     return nil
 /// }
 /// let subscription = ticks.observe(next: { print($0) })
@@ -62,7 +62,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         events: @escaping @Sendable (Event<Value, Failure>) -> Void,
         onTerminate: (@Sendable () -> Void)? = nil
     ) -> Disposable {
-        let subscription = CompoundDisposable()
+        let subscription = CompositeDisposable()
         let observer = Observer<Value, Failure>(
             values: values,
             events: events,
@@ -81,13 +81,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @discardableResult
     public func observe(
         next: (@Sendable (Value) -> Void)? = nil,
-        error: (@Sendable (Failure) -> Void)? = nil,
+        failed: (@Sendable (Failure) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         observe(values: next) { event in
             switch event {
             case .next(let value): next?(value)
-            case .error(let failure): error?(failure)
+            case .failed(let failure): failed?(failure)
             case .completed: completed?()
             }
         }
@@ -97,6 +97,6 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     @discardableResult
     public func observe(_ observer: Observer<Value, Failure>) -> Disposable {
-        observe { observer.send($0) }
+        observe { observer.on($0) }
     }
 }

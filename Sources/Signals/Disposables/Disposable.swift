@@ -9,7 +9,7 @@ public protocol Disposable: AnyObject, Sendable {
 }
 
 /// A disposable with nothing to release (it still records that it was disposed).
-public final class NopDisposable: Disposable {
+public final class SimpleDisposable: Disposable {
     private let disposed: Protected<Bool>
 
     /// Creates one, already disposed when `disposed` is true.

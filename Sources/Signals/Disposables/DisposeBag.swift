@@ -5,12 +5,12 @@
 /// final class Logger {
 ///     private let bag = DisposeBag()
 ///     init(fixes: Signal<Fix, GPSError>) {
-///         fixes.observe(next: { print($0) }).disposed(by: bag)
+///         fixes.observe(next: { print($0) }).dispose(in: bag)
 ///     }
 /// }
 /// ```
 public final class DisposeBag: Disposable {
-    private let compound = CompoundDisposable()
+    private let compound = CompositeDisposable()
 
     /// Creates an empty bag.
     public init() {}
@@ -28,5 +28,5 @@ public final class DisposeBag: Disposable {
 
 extension Disposable {
     /// Puts this disposable in `bag`, to be disposed with it.
-    public func disposed(by bag: DisposeBag) { bag.add(self) }
+    public func dispose(in bag: DisposeBag) { bag.add(self) }
 }

@@ -62,7 +62,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
         let prepared = prepareConnect()
         if let ticket = prepared.ticket { operations.complete(through: ticket) }
         let generation = prepared.generation
-        return ActionDisposable { [weak self] in self?.disconnect(generation) }
+        return BlockDisposable { [weak self] in self?.disconnect(generation) }
     }
 
     @inlinable

@@ -56,7 +56,7 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
         if let joined { attachment = joined.attach(observer) }
         // Every observer returns once the upstream of its period is connected.
         if let ticket { connection.operations.complete(through: ticket) }
-        return ActionDisposable { [weak self, attachment] in
+        return BlockDisposable { [weak self, attachment] in
             attachment?.dispose()
             self?.leave(period)
         }
@@ -155,10 +155,10 @@ extension Signal {
         multicast { Subject<Value, Failure>() }.refCount()
     }
 
-    /// ``share()`` that replays the last `replay` values of the current connection to each
+    /// ``share()`` that replays the last `limit` values of the current connection to each
     /// new observer.
     @inlinable
-    public func share(replay: Int) -> Signal {
-        multicast { Subject<Value, Failure>(capacity: replay) }.refCount()
+    public func share(limit: Int) -> Signal {
+        multicast { Subject<Value, Failure>(capacity: limit) }.refCount()
     }
 }

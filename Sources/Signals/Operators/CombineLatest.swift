@@ -11,21 +11,21 @@ extension Signal {
     ) -> Signal<Result, Failure> {
         Signal<Result, Failure> { observer in
             let state = CombineLatestState<Value, Other>()
-            let subscriptions = CompoundDisposable()
+            let subscriptions = CompositeDisposable()
             subscriptions += observeSide(under: state.lock, failingInto: observer, next: { value in
                 state.first = value
-                if let second = state.second { observer.send(reduce(value, second)) }
+                if let second = state.second { observer.next(reduce(value, second)) }
             }, completed: {
                 state.firstCompleted = true
-                if state.isFinished { observer.sendCompleted() }
+                if state.isFinished { observer.completed() }
             })
             guard observer.isActive else { return subscriptions }
             subscriptions += other.observeSide(under: state.lock, failingInto: observer, next: { value in
                 state.second = value
-                if let first = state.first { observer.send(reduce(first, value)) }
+                if let first = state.first { observer.next(reduce(first, value)) }
             }, completed: {
                 state.secondCompleted = true
-                if state.isFinished { observer.sendCompleted() }
+                if state.isFinished { observer.completed() }
             })
             return subscriptions
         }

@@ -9,9 +9,9 @@ extension Signal {
         Signal { observer in
             for value in sequence {
                 guard observer.isActive else { return nil }
-                observer.send(value)
+                observer.next(value)
             }
-            observer.sendCompleted()
+            observer.completed()
             return nil
         }
     }
@@ -19,7 +19,7 @@ extension Signal {
     /// Completes at once.
     public static var empty: Signal {
         Signal { observer in
-            observer.sendCompleted()
+            observer.completed()
             return nil
         }
     }
@@ -28,9 +28,9 @@ extension Signal {
     public static var never: Signal { Signal { _ in nil } }
 
     /// Fails at once with `error`.
-    public static func fail(_ error: Failure) -> Signal {
+    public static func failed(_ error: Failure) -> Signal {
         Signal { observer in
-            observer.send(error: error)
+            observer.failed(error)
             return nil
         }
     }

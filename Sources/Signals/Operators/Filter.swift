@@ -4,7 +4,7 @@ extension Signal {
         Signal { observer in
             observe { event in
                 if case .next(let value) = event, !isIncluded(value) { return }
-                observer.send(event)
+                observer.on(event)
             }
         }
     }

@@ -24,11 +24,11 @@ extension Signal {
             let outer = observe { event in
                 switch event {
                 case .next(let value): flattener.add(transform(value))
-                case .error(let error): observer.send(error: error)
+                case .failed(let error): observer.failed(error)
                 case .completed: flattener.outerCompleted()
                 }
             }
-            return CompoundDisposable([outer, ActionDisposable { flattener.dispose() }])
+            return CompositeDisposable([outer, BlockDisposable { flattener.dispose() }])
         }
     }
 }
@@ -82,7 +82,7 @@ private final class Flattener<Inner: Sendable, Failure: Error>: @unchecked Senda
     func outerCompleted() {
         lock.withLock {
             outerDone = true
-            if active.isEmpty && waiting.isEmpty { observer.sendCompleted() }
+            if active.isEmpty && waiting.isEmpty { observer.completed() }
         }
     }
 
@@ -110,13 +110,13 @@ private final class Flattener<Inner: Sendable, Failure: Error>: @unchecked Senda
         var next: (token: Int, signal: Signal<Inner, Failure>)?
         lock.withLock {
             guard active[token] != nil else { return }
-            guard case .completed = event else { return observer.send(event) }
+            guard case .completed = event else { return observer.on(event) }
             active[token] = nil
             if strategy == .concat, active.isEmpty, !waiting.isEmpty {
                 next = waiting.removeFirst()
                 active[next!.token] = .some(nil)
             } else if outerDone, active.isEmpty, waiting.isEmpty {
-                observer.sendCompleted()
+                observer.completed()
             }
         }
         if let next { subscribe(next.signal, next.token) }

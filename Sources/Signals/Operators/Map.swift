@@ -3,12 +3,12 @@ extension Signal {
     @inlinable
     public func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Signal<Other, Failure> {
         Signal<Other, Failure> { observer in
-            observe { observer.send($0.map(transform)) }
+            observe { observer.on($0.map(transform)) }
         }
     }
 
     /// Replaces each value with `value`.
-    public func mapReplace<Other: Sendable>(_ value: Other) -> Signal<Other, Failure> {
+    public func replaceElements<Other: Sendable>(with value: Other) -> Signal<Other, Failure> {
         map { _ in value }
     }
 
@@ -18,9 +18,9 @@ extension Signal {
         Signal<Other, Failure> { observer in
             observe { event in
                 switch event {
-                case .next(let value): if let other = transform(value) { observer.send(other) }
-                case .error(let error): observer.send(error: error)
-                case .completed: observer.sendCompleted()
+                case .next(let value): if let other = transform(value) { observer.next(other) }
+                case .failed(let error): observer.failed(error)
+                case .completed: observer.completed()
                 }
             }
         }

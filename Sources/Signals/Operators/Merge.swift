@@ -4,20 +4,20 @@ extension Signal {
     public static func merge(_ signals: [Signal]) -> Signal {
         Signal { observer in
             guard !signals.isEmpty else {
-                observer.sendCompleted()
+                observer.completed()
                 return nil
             }
             let remaining = Protected(signals.count)
-            let subscriptions = CompoundDisposable()
+            let subscriptions = CompositeDisposable()
             for signal in signals {
                 guard observer.isActive else { break }
                 subscriptions += signal.observe { event in
-                    guard case .completed = event else { return observer.send(event) }
+                    guard case .completed = event else { return observer.on(event) }
                     let isLast = remaining.withLock { remaining -> Bool in
                         remaining -= 1
                         return remaining == 0
                     }
-                    if isLast { observer.sendCompleted() }
+                    if isLast { observer.completed() }
                 }
             }
             return subscriptions

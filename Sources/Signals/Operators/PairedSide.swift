@@ -13,7 +13,7 @@ extension Signal {
             lock.withLock {
                 switch event {
                 case .next(let value): next(value)
-                case .error(let error): observer.send(error: error)
+                case .failed(let error): observer.failed(error)
                 case .completed: completed()
                 }
             }

@@ -37,14 +37,14 @@ private final class Retrier<Value: Sendable, Failure: Error>: @unchecked Sendabl
                 failedWhileSubscribing = false
             }
             subscription.inner = upstream.observe { [self] event in
-                guard case .error = event else { return observer.send(event) }
+                guard case .failed = event else { return observer.on(event) }
                 let action = lock.withLock { () -> (retry: Bool, now: Bool) in
                     guard retries > 0 else { return (false, false) }
                     retries -= 1
                     if subscribing { failedWhileSubscribing = true }
                     return (true, !subscribing)
                 }
-                if !action.retry { observer.send(event) } else if action.now { run() }
+                if !action.retry { observer.on(event) } else if action.now { run() }
             }
         } while lock.withLock({ () -> Bool in
             subscribing = false

@@ -8,7 +8,7 @@ extension Signal {
         Signal<Result, Failure> { observer in
             let accumulator = DeliveryState(initial)
             return observe { event in
-                observer.send(event.map { value in
+                observer.on(event.map { value in
                     accumulator.value = next(accumulator.value, value)
                     return accumulator.value
                 })

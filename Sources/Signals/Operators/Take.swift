@@ -4,16 +4,16 @@ extension Signal {
         precondition(count >= 0, "take needs a count of 0 or more")
         return Signal { observer in
             guard count > 0 else {
-                observer.sendCompleted()
+                observer.completed()
                 return nil
             }
             let taken = DeliveryState(0)
             return observe { event in
-                guard case .next = event else { return observer.send(event) }
+                guard case .next = event else { return observer.on(event) }
                 taken.value += 1
                 guard taken.value <= count else { return }
-                observer.send(event)
-                if taken.value == count { observer.sendCompleted() }
+                observer.on(event)
+                if taken.value == count { observer.completed() }
             }
         }
     }
@@ -27,7 +27,7 @@ extension Signal {
                     seen.value += 1
                     return
                 }
-                observer.send(event)
+                observer.on(event)
             }
         }
     }

@@ -7,8 +7,8 @@ extension Signal {
         until trigger: Signal<TriggerValue, TriggerFailure>
     ) -> Signal {
         Signal { observer in
-            let subscriptions = CompoundDisposable()
-            subscriptions += trigger.observe { _ in observer.sendCompleted() }
+            let subscriptions = CompositeDisposable()
+            subscriptions += trigger.observe { _ in observer.completed() }
             guard observer.isActive else { return subscriptions }
             subscriptions += observe(observer)
             return subscriptions

@@ -10,14 +10,14 @@ extension Signal {
     ) -> Signal<Result, Failure> {
         Signal<Result, Failure> { observer in
             let state = ZipState<Value, Other>()
-            let subscriptions = CompoundDisposable()
+            let subscriptions = CompositeDisposable()
             // After each value or completion: a finished side with nothing left ends the zip.
-            let endIfFinished: @Sendable () -> Void = { if state.isFinished { observer.sendCompleted() } }
+            let endIfFinished: @Sendable () -> Void = { if state.isFinished { observer.completed() } }
             subscriptions += observeSide(under: state.lock, failingInto: observer, next: { value in
                 if state.second.isEmpty {
                     state.first.append(value)
                 } else {
-                    observer.send(reduce(value, state.second.removeFirst()))
+                    observer.next(reduce(value, state.second.removeFirst()))
                 }
                 endIfFinished()
             }, completed: {
@@ -29,7 +29,7 @@ extension Signal {
                 if state.first.isEmpty {
                     state.second.append(value)
                 } else {
-                    observer.send(reduce(state.first.removeFirst(), value))
+                    observer.next(reduce(state.first.removeFirst(), value))
                 }
                 endIfFinished()
             }, completed: {

@@ -18,14 +18,14 @@ public struct QueueScheduler: Scheduler {
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
-        let disposable = NopDisposable()
+        let disposable = SimpleDisposable()
         queue.async { if disposable.claim() { action() } }
         return disposable
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
-        let disposable = NopDisposable()
+        let disposable = SimpleDisposable()
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.clampedNanoseconds))) {
             if disposable.claim() { action() }
         }
@@ -43,12 +43,12 @@ public struct ImmediateScheduler: Scheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         action()
-        return NopDisposable(disposed: true)
+        return SimpleDisposable(disposed: true)
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         action()
-        return NopDisposable(disposed: true)
+        return SimpleDisposable(disposed: true)
     }
 }

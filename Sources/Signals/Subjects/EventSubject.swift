@@ -1,4 +1,4 @@
-/// A hot signal fed by `send`, as ``Subject`` is: multicasting takes any of them.
+/// A hot signal fed by hand (``EventReceiver/on(_:)``), as ``Subject`` is: multicasting takes any of them.
 public protocol EventSubject<Value, Failure>: EventReceiver, AnyObject, Sendable {
     /// The subject as a signal.
     var signal: Signal<Value, Failure> { get }
@@ -20,7 +20,7 @@ struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
     /// only sender of: the library's own ``Subject`` adopts them (see ``ObserverList``).
     @inlinable
     init<S: EventSubject>(_ subject: S) where S.Value == Value, S.Failure == Failure {
-        send = { subject.send($0) }
+        send = { subject.on($0) }
         if let known = subject as? Subject<Value, Failure> {
             attach = { known.attach($0, exclusive: true) }
             lock = known.lock

@@ -42,19 +42,19 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
     func attach(_ observer: Observer<Value, Failure>, exclusive: Bool) -> Disposable? {
         lock.lock()
         defer { lock.unlock() }
-        for value in buffer { observer.send(value) }
+        for value in buffer { observer.next(value) }
         if let terminal {
-            observer.send(terminal)
+            observer.on(terminal)
             return nil
         }
         let token = observers.append(observer, exclusive: exclusive)
-        return ActionDisposable { [weak self] in self?.remove(token) }
+        return BlockDisposable { [weak self] in self?.remove(token) }
     }
 
     /// Sends `event` to every observer, keeping a value for replay; a terminal event ends the
     /// subject.
     @inlinable
-    public func send(_ event: Event<Value, Failure>) {
+    public func on(_ event: Event<Value, Failure>) {
         lock.lock()
         defer { lock.unlock() }
         guard terminal == nil else { return }
@@ -64,7 +64,7 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
                 if buffer.count == replayCapacity { buffer.removeFirst() }
                 buffer.append(value)
             }
-        case .error, .completed:
+        case .failed, .completed:
             terminal = event
         }
         guard !event.isTerminal else {

@@ -20,22 +20,22 @@ extension Signal {
                             defer { waiting.value = nil }
                             return waiting.value
                         }
-                        if let due { observer.send(due) }
+                        if let due { observer.next(due) }
                     }
-                case .error:
+                case .failed:
                     timer.dispose()
-                    observer.send(event)
+                    observer.on(event)
                 case .completed:
                     timer.dispose()
                     let last = waiting.withLock { waiting -> Value? in
                         defer { waiting.value = nil }
                         return waiting.value
                     }
-                    if let last { observer.send(last) }
-                    observer.sendCompleted()
+                    if let last { observer.next(last) }
+                    observer.completed()
                 }
             }
-            return CompoundDisposable([subscription, timer])
+            return CompositeDisposable([subscription, timer])
         }
     }
 }

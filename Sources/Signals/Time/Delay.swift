@@ -5,10 +5,10 @@ extension Signal {
         Signal { observer in
             let timers = ScheduledWork()
             let subscription = observe { event in
-                if case .error = event { return observer.send(event) }
-                timers.add(scheduler.schedule(after: interval) { observer.send(event) })
+                if case .failed = event { return observer.on(event) }
+                timers.add(scheduler.schedule(after: interval) { observer.on(event) })
             }
-            return CompoundDisposable([subscription, timers])
+            return CompositeDisposable([subscription, timers])
         }
     }
 }

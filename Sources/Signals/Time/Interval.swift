@@ -10,7 +10,7 @@ extension Signal where Value == Int {
                 let due = start + period * (tick + 1)
                 timer.inner = scheduler.schedule(after: due - scheduler.now) {
                     guard observer.isActive else { return }
-                    observer.send(tick)
+                    observer.next(tick)
                     schedule(tick + 1)
                 }
             }

@@ -18,8 +18,8 @@ extension Signal {
                     }
                     return (state.waiting, state.completedWhileWaiting)
                 }
-                if let value { observer.send(value) }
-                if completed { observer.sendCompleted() }
+                if let value { observer.next(value) }
+                if completed { observer.completed() }
             }
             let subscription = observe { event in
                 switch event {
@@ -39,21 +39,21 @@ extension Signal {
                         return .zero
                     }
                     if wait == .zero {
-                        observer.send(value)
+                        observer.next(value)
                     } else if let wait {
                         timer.inner = scheduler.schedule(after: wait, flush)
                     }
-                case .error:
-                    observer.send(event)
+                case .failed:
+                    observer.on(event)
                 case .completed:
                     let waiting = state.withLock { state in
                         state.completedWhileWaiting = state.timerPending
                         return state.timerPending
                     }
-                    if !waiting { observer.sendCompleted() }
+                    if !waiting { observer.completed() }
                 }
             }
-            return CompoundDisposable([subscription, timer])
+            return CompositeDisposable([subscription, timer])
         }
     }
 }

@@ -13,15 +13,15 @@ extension Signal {
                     return latest
                 }
                 timer.inner = scheduler.schedule(after: interval) {
-                    if latest.withLock({ $0 == token }) { observer.send(error: error) }
+                    if latest.withLock({ $0 == token }) { observer.failed(error) }
                 }
             }
             arm()
             let subscription = observe { event in
                 if case .next = event { arm() } else { timer.dispose() }
-                observer.send(event)
+                observer.on(event)
             }
-            return CompoundDisposable([timer, subscription])
+            return CompositeDisposable([timer, subscription])
         }
     }
 }

@@ -22,7 +22,7 @@ final class SignalRecorder<Value: Sendable>: @unchecked Sendable {
             case .next(let value):
                 lock.withLock { storedValues.append(value) }
                 onValue(value)
-            case .error(let error): lock.withLock { storedError = error }
+            case .failed(let error): lock.withLock { storedError = error }
             case .completed: lock.withLock { storedCompleted = true }
             }
         }

@@ -1,6 +1,6 @@
 extension Signal {
     /// Drops each value that `isEquivalent` finds equal to the value sent before it.
-    public func distinctUntilChanged(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
+    public func removeDuplicates(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
         Signal { observer in
             let previous = DeliveryState<Value?>(nil)
             return observe { event in
@@ -9,7 +9,7 @@ extension Signal {
                     previous.value = value
                     if let last, isEquivalent(last, value) { return }
                 }
-                observer.send(event)
+                observer.on(event)
             }
         }
     }
@@ -17,7 +17,7 @@ extension Signal {
 
 extension Signal where Value: Equatable {
     /// Drops each value equal to the value sent before it.
-    public func distinctUntilChanged() -> Signal {
-        distinctUntilChanged(by: ==)
+    public func removeDuplicates() -> Signal {
+        removeDuplicates(by: ==)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Its ``signal`` sends the current value at once to each new observer, then every new value.
 /// It never fails and never completes while the property lives.
-public final class MutableProperty<Value: Sendable>: @unchecked Sendable {
+public final class Property<Value: Sendable>: @unchecked Sendable {
     private let subject = Subject<Value, Never>(capacity: 1)
     // Held while a new value is stored and sent, so observers see the values in the order they
     // were stored; recursive, so a handler may read or set the property.
@@ -12,7 +12,7 @@ public final class MutableProperty<Value: Sendable>: @unchecked Sendable {
     /// Creates a property holding `initial`.
     public init(_ initial: Value) {
         current = initial
-        subject.send(initial)
+        subject.next(initial)
     }
 
     /// The current value. Setting it sends the new value to the observers.
@@ -21,7 +21,7 @@ public final class MutableProperty<Value: Sendable>: @unchecked Sendable {
         set {
             lock.withLock {
                 current = newValue
-                subject.send(newValue)
+                subject.next(newValue)
             }
         }
     }
@@ -30,7 +30,7 @@ public final class MutableProperty<Value: Sendable>: @unchecked Sendable {
     public func modify(_ transform: (inout Value) -> Void) {
         lock.withLock {
             transform(&current)
-            subject.send(current)
+            subject.next(current)
         }
     }
 

@@ -1,9 +1,9 @@
 extension Signal {
     /// Delivers every event on `scheduler`, in order when the scheduler runs its work in
     /// order (a serial queue, the test scheduler).
-    public func deliver(on scheduler: some Scheduler) -> Signal {
+    public func receive(on scheduler: some Scheduler) -> Signal {
         Signal { observer in
-            observe { event in scheduler.schedule { observer.send(event) } }
+            observe { event in scheduler.schedule { observer.on(event) } }
         }
     }
 
@@ -15,7 +15,7 @@ extension Signal {
         Signal { observer in
             let subscription = SerialDisposable()
             let start = scheduler.schedule { subscription.inner = observe(observer) }
-            return ActionDisposable {
+            return BlockDisposable {
                 start.dispose()
                 scheduler.schedule { subscription.dispose() }
             }

@@ -1,5 +1,5 @@
 /// Runs an action the first time it is disposed, and never again.
-public final class ActionDisposable: Disposable {
+public final class BlockDisposable: Disposable {
     private let action: Protected<(@Sendable () -> Void)?>
 
     /// Creates a disposable that runs `action` on its first ``dispose()``.

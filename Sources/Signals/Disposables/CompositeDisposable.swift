@@ -3,7 +3,7 @@
 /// Anything added after the compound was disposed is disposed at once. Children are disposed
 /// outside the compound's lock, in the order they were added, so a child may touch the
 /// compound (or dispose it again) while it is being disposed.
-public final class CompoundDisposable: Disposable {
+public final class CompositeDisposable: Disposable {
     private struct State {
         var children: [Disposable]? = []
     }
@@ -30,7 +30,7 @@ public final class CompoundDisposable: Disposable {
 
     /// Adds an action to run on disposal (at once when already disposed).
     public func add(_ action: @escaping @Sendable () -> Void) {
-        add(ActionDisposable(action))
+        add(BlockDisposable(action))
     }
 
     /// Disposes every child, once.
@@ -43,7 +43,7 @@ public final class CompoundDisposable: Disposable {
     }
 
     /// Adds `disposable` (the `+=` spelling of ``add(_:)-(Disposable?)``).
-    public static func += (compound: CompoundDisposable, disposable: Disposable?) {
+    public static func += (compound: CompositeDisposable, disposable: Disposable?) {
         compound.add(disposable)
     }
 }
