@@ -9,7 +9,7 @@ import Signals
 /// ```
 /// Work due at the same instant runs in the order it was scheduled. Thread-safe; work runs on
 /// the thread that advances the clock.
-public final class TestScheduler: Scheduler, @unchecked Sendable {
+public final class TestScheduler: Scheduler, Sendable {
     private struct Item {
         let due: Duration
         let sequence: Int
@@ -17,16 +17,18 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let disposable: SimpleDisposable
     }
 
-    private let lock = Lock()
-    // Guarded by `lock`.
-    private var clock: Duration
-    private var items: [Item] = []
-    private var sequence = 0
+    private struct State {
+        var clock: Duration
+        var items: [Item] = []
+        var sequence = 0
+    }
+
+    private let state: Protected<State>
 
     /// Creates a scheduler whose clock reads `start`.
-    public init(start: Duration = .zero) { clock = start }
+    public init(start: Duration = .zero) { state = Protected(State(clock: start)) }
 
-    public var now: Duration { lock.withLock { clock } }
+    public var now: Duration { state.withLock { $0.clock } }
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
@@ -36,9 +38,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
         let disposable = SimpleDisposable()
-        lock.withLock {
-            items.append(Item(due: clock + max(delay, .zero), sequence: sequence, action: action, disposable: disposable))
-            sequence += 1
+        state.withLock { state in
+            state.items.append(Item(due: state.clock + max(delay, .zero), sequence: state.sequence, action: action, disposable: disposable))
+            state.sequence += 1
         }
         return disposable
     }
@@ -53,26 +55,27 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         while let item = takeNext(dueBy: instant) {
             if item.disposable.claim() { item.action() }
         }
-        lock.withLock { clock = max(clock, instant) }
+        state.withLock { $0.clock = max($0.clock, instant) }
     }
 
     /// Runs everything scheduled, however far ahead, advancing the clock as it goes.
     public func run() {
-        while let due = lock.withLock({ items.map(\.due).min() }) {
+        while let due = state.withLock({ $0.items.map(\.due).min() }) {
             advance(to: due)
         }
     }
 
     /// The number of pending (not yet run, not cancelled) items.
-    public var pendingCount: Int { lock.withLock { items.filter { !$0.disposable.isDisposed }.count } }
+    public var pendingCount: Int { state.withLock { $0.items.filter { !$0.disposable.isDisposed }.count } }
 
     private func takeNext(dueBy instant: Duration) -> Item? {
-        lock.withLock {
+        state.withLock { state in
+            let items = state.items
             guard let index = items.indices.filter({ items[$0].due <= instant })
                 .min(by: { (items[$0].due, items[$0].sequence) < (items[$1].due, items[$1].sequence) })
             else { return nil }
-            let item = items.remove(at: index)
-            clock = max(clock, item.due)
+            let item = state.items.remove(at: index)
+            state.clock = max(state.clock, item.due)
             return item
         }
     }

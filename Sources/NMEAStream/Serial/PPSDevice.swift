@@ -4,7 +4,7 @@ import NMEA
 /// A kernel pulse-per-second device (`/dev/ppsN`, the Linux PPS API of `linux/pps.h`): the
 /// system time of each pulse's assert edge, as the kernel stamped it in its interrupt
 /// handler. A thin wrapper: opening, and `PPS_FETCH` with a time-out.
-public final class PPSDevice: @unchecked Sendable {
+public final class PPSDevice: Sendable {
     /// One pulse: when its assert edge came (the system clock, `CLOCK_REALTIME`), and the
     /// kernel's count of edges so far (a gap in it is a missed pulse).
     public struct Pulse: Sendable, Hashable {

@@ -13,13 +13,12 @@
 /// ``callAll(_:)`` calls a snapshot of the live delegates, outside the lock: a delegate may
 /// remove itself, or add another, from inside its callback (the change applies to the next
 /// call). Thread-safe.
-public final class MulticastDelegate<Delegate>: @unchecked Sendable {
+public final class MulticastDelegate<Delegate>: Sendable {
     private struct Entry {
         weak var object: AnyObject?
     }
 
-    private let lock = Lock()
-    private var entries: [Entry] = []  // Guarded by `lock`.
+    private let entries = Protected<[Entry]>([])
 
     /// Creates an empty list. `Delegate` must be a class or a class-bound protocol type.
     public init() {}
@@ -27,7 +26,7 @@ public final class MulticastDelegate<Delegate>: @unchecked Sendable {
     /// Adds `delegate`, unless it is in the list already. The list does not keep it alive.
     public func add(_ delegate: Delegate) {
         let object = Self.object(delegate)
-        lock.withLock {
+        entries.withLock { entries in
             entries.removeAll { $0.object == nil }
             if !entries.contains(where: { $0.object === object }) { entries.append(Entry(object: object)) }
         }
@@ -36,17 +35,17 @@ public final class MulticastDelegate<Delegate>: @unchecked Sendable {
     /// Removes `delegate` if it is in the list.
     public func remove(_ delegate: Delegate) {
         let object = Self.object(delegate)
-        lock.withLock { entries.removeAll { $0.object == nil || $0.object === object } }
+        entries.withLock { $0.removeAll { $0.object == nil || $0.object === object } }
     }
 
     /// Whether `delegate` is in the list.
     public func contains(_ delegate: Delegate) -> Bool {
         let object = Self.object(delegate)
-        return lock.withLock { entries.contains { $0.object === object } }
+        return entries.withLock { $0.contains { $0.object === object } }
     }
 
     /// The number of live delegates.
-    public var count: Int { lock.withLock { entries.count { $0.object != nil } } }
+    public var count: Int { entries.withLock { $0.count { $0.object != nil } } }
 
     /// Whether no live delegate is left.
     public var isEmpty: Bool { count == 0 }
@@ -56,7 +55,7 @@ public final class MulticastDelegate<Delegate>: @unchecked Sendable {
     /// On every event of a busy source: no allocation, one lock, and a snapshot that is the
     /// list itself (a copy only if the list changes during the calls).
     public func callAll(_ body: (Delegate) -> Void) {
-        guard let snapshot = lock.withLock({ entries.isEmpty ? nil : entries }) else { return }
+        guard let snapshot = entries.withLock({ $0.isEmpty ? nil : $0 }) else { return }
         var sawFreed = false
         for entry in snapshot {
             // The strong reference keeps each delegate alive through its call.
@@ -66,7 +65,7 @@ public final class MulticastDelegate<Delegate>: @unchecked Sendable {
             }
             body(object as! Delegate)
         }
-        if sawFreed { lock.withLock { entries.removeAll { $0.object == nil } } }
+        if sawFreed { entries.withLock { $0.removeAll { $0.object == nil } } }
     }
 
     private static func object(_ delegate: Delegate) -> AnyObject {

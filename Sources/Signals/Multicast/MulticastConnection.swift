@@ -8,7 +8,7 @@
 ///
 /// The paths that events take are inlinable, so that they are specialised for the caller's
 /// types (see ``Observer``).
-public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchecked Sendable {
+public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendable {
     /// What deciding a connect produced: the connection's generation and subject, and the
     /// ticket of the operation that subscribes the upstream (`nil` when it was connected).
     @usableFromInline
@@ -28,12 +28,19 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
     @usableFromInline let source: Signal<Value, Failure>
     @usableFromInline let makeSubject: @Sendable () -> SubjectHandle<Value, Failure>
     @usableFromInline let operations = SerialOperations()
-    @usableFromInline let lock = Lock()
-    // Guarded by `lock`. `subject` is `nil` between a disconnect and the next observer or connect.
-    @usableFromInline var subject: SubjectHandle<Value, Failure>?
-    @usableFromInline var generation = 0
-    @usableFromInline var connected = false
-    @usableFromInline var upstream: (generation: Int, disposable: Disposable)?
+    @usableFromInline let state = Protected(State())
+
+    @usableFromInline
+    struct State {
+        /// `nil` between a disconnect and the next observer or connect.
+        @usableFromInline var subject: SubjectHandle<Value, Failure>?
+        @usableFromInline var generation = 0
+        @usableFromInline var connected = false
+        @usableFromInline var upstream: (generation: Int, disposable: Disposable)?
+
+        @inlinable
+        init() {}
+    }
 
     @inlinable
     init(source: Signal<Value, Failure>, makeSubject: @escaping @Sendable () -> SubjectHandle<Value, Failure>) {
@@ -50,7 +57,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
     }
 
     /// Whether the upstream is connected (or being connected) now.
-    public var isConnected: Bool { lock.withLock { connected } }
+    public var isConnected: Bool { state.withLock { $0.connected } }
 
     /// Connects the upstream unless it is connected already, and returns once it is.
     ///
@@ -67,10 +74,10 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
 
     @inlinable
     func currentSubject() -> SubjectHandle<Value, Failure> {
-        lock.withLock {
-            if let subject { return subject }
+        state.withLock { state in
+            if let subject = state.subject { return subject }
             let fresh = makeSubject()
-            subject = fresh
+            state.subject = fresh
             return fresh
         }
     }
@@ -81,14 +88,14 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
     /// the caller then runs the ticket with ``SerialOperations/complete(through:wait:)``.
     @inlinable
     func prepareConnect(attach: ((SubjectHandle<Value, Failure>) -> Void)? = nil) -> Prepared {
-        lock.withLock {
-            let subject = self.subject ?? makeSubject()
-            self.subject = subject
+        state.withLock { state in
+            let subject = state.subject ?? makeSubject()
+            state.subject = subject
             attach?(subject)
-            if connected { return Prepared(generation: generation, subject: subject, ticket: nil) }
-            generation += 1
-            connected = true
-            let generation = self.generation
+            if state.connected { return Prepared(generation: state.generation, subject: subject, ticket: nil) }
+            state.generation += 1
+            state.connected = true
+            let generation = state.generation
             let ticket = operations.enqueue { [self] in
                 // Every upstream event takes the subject's lock to be delivered: taking it
                 // first, for the upstream observer too, makes that one lock per event.
@@ -96,7 +103,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
                 let disposable = source.observe(delivery: delivery, values: nil, events: subject.send) { [weak self] in
                     self?.disconnect(generation, wait: false)
                 }
-                lock.withLock { upstream = (generation, disposable) }
+                self.state.withLock { $0.upstream = (generation, disposable) }
             }
             return Prepared(generation: generation, subject: subject, ticket: ticket)
         }
@@ -106,14 +113,14 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
     /// the operation that unsubscribes the upstream. Runs no user code.
     @usableFromInline
     func prepareDisconnect(_ generation: Int) -> SerialOperations.Ticket? {
-        lock.withLock {
-            guard connected, self.generation == generation else { return nil }
-            connected = false
-            subject = nil
+        state.withLock { state in
+            guard state.connected, state.generation == generation else { return nil }
+            state.connected = false
+            state.subject = nil
             return operations.enqueue { [self] in
-                let disposable = lock.withLock { () -> Disposable? in
-                    guard let upstream, upstream.generation == generation else { return nil }
-                    self.upstream = nil
+                let disposable = self.state.withLock { state -> Disposable? in
+                    guard let upstream = state.upstream, upstream.generation == generation else { return nil }
+                    state.upstream = nil
                     return upstream.disposable
                 }
                 disposable?.dispose()
@@ -124,7 +131,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: @unchec
     /// The subject of connection `generation` if it is the current one and still connected.
     @usableFromInline
     func subject(ofGeneration generation: Int) -> SubjectHandle<Value, Failure>? {
-        lock.withLock { connected && self.generation == generation ? subject : nil }
+        state.withLock { $0.connected && $0.generation == generation ? $0.subject : nil }
     }
 
     /// Ends connection `generation`, if it is still the current one, and returns once the

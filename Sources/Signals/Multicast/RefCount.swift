@@ -6,17 +6,23 @@
 /// touches a later one, and an upstream that completed or failed ends its period, so the next
 /// observer connects anew even while observers of the old period are still leaving.
 @usableFromInline
-final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
+final class RefCount<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let connection: MulticastConnection<Value, Failure>
     @usableFromInline let linger: (duration: Duration, scheduler: any Scheduler)?
-    @usableFromInline let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline var count = 0
-    @usableFromInline var period = 0
-    @usableFromInline var periodGeneration = 0
-    @usableFromInline var periodTicket: SerialOperations.Ticket?
-    @usableFromInline var lingerTimer: (token: Int, disposable: SerialDisposable)?
-    @usableFromInline var nextTimerToken = 0
+    @usableFromInline let state = Protected(State())
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var count = 0
+        @usableFromInline var period = 0
+        @usableFromInline var periodGeneration = 0
+        @usableFromInline var periodTicket: SerialOperations.Ticket?
+        @usableFromInline var lingerTimer: (token: Int, disposable: SerialDisposable)?
+        @usableFromInline var nextTimerToken = 0
+
+        @inlinable
+        init() {}
+    }
 
     @inlinable
     init(connection: MulticastConnection<Value, Failure>, linger: (duration: Duration, scheduler: any Scheduler)?) {
@@ -36,20 +42,20 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
         // Decide "first observer", count this one and, for a new period, attach it and queue
         // the connect, all in one critical section: the decisions are queued in the order they
         // were made, so a connect can never overtake the disconnect of the period before.
-        let (period, joined, ticket) = lock.withLock { () -> (Int, (SubjectHandle<Value, Failure>)?, SerialOperations.Ticket?) in
-            cancelledTimer = lingerTimer?.disposable
-            lingerTimer = nil
-            count += 1
-            if count > 1 || cancelledTimer != nil, let subject = connection.subject(ofGeneration: periodGeneration) {
-                return (self.period, subject, periodTicket)
+        let (period, joined, ticket) = state.withLock { state -> (Int, (SubjectHandle<Value, Failure>)?, SerialOperations.Ticket?) in
+            cancelledTimer = state.lingerTimer?.disposable
+            state.lingerTimer = nil
+            state.count += 1
+            if state.count > 1 || cancelledTimer != nil, let subject = connection.subject(ofGeneration: state.periodGeneration) {
+                return (state.period, subject, state.periodTicket)
             }
-            self.period += 1
-            count = 1
+            state.period += 1
+            state.count = 1
             // A fresh subject has no replay and no observers: attaching runs no user code.
             let prepared = connection.prepareConnect { attachment = $0.attach(observer) }
-            periodGeneration = prepared.generation
-            periodTicket = prepared.ticket
-            return (self.period, nil, prepared.ticket)
+            state.periodGeneration = prepared.generation
+            state.periodTicket = prepared.ticket
+            return (state.period, nil, prepared.ticket)
         }
         cancelledTimer?.dispose()
         // Later observers attach outside the lock: a replay runs their handlers.
@@ -65,15 +71,15 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func leave(_ period: Int) {
         var timer: (token: Int, generation: Int, holder: SerialDisposable)?
-        let ticket = lock.withLock { () -> SerialOperations.Ticket? in
-            guard period == self.period, count > 0 else { return nil }
-            count -= 1
-            guard count == 0 else { return nil }
-            guard linger != nil else { return connection.prepareDisconnect(periodGeneration) }
-            nextTimerToken += 1
+        let ticket = state.withLock { state -> SerialOperations.Ticket? in
+            guard period == state.period, state.count > 0 else { return nil }
+            state.count -= 1
+            guard state.count == 0 else { return nil }
+            guard linger != nil else { return connection.prepareDisconnect(state.periodGeneration) }
+            state.nextTimerToken += 1
             let holder = SerialDisposable()
-            lingerTimer = (nextTimerToken, holder)
-            timer = (nextTimerToken, periodGeneration, holder)
+            state.lingerTimer = (state.nextTimerToken, holder)
+            timer = (state.nextTimerToken, state.periodGeneration, holder)
             return nil
         }
         if let ticket { connection.operations.complete(through: ticket) }
@@ -87,9 +93,9 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     private func lingerEnded(_ token: Int, _ generation: Int) {
-        let ticket = lock.withLock { () -> SerialOperations.Ticket? in
-            guard let timer = lingerTimer, timer.token == token, count == 0 else { return nil }
-            lingerTimer = nil
+        let ticket = state.withLock { state -> SerialOperations.Ticket? in
+            guard let timer = state.lingerTimer, timer.token == token, state.count == 0 else { return nil }
+            state.lingerTimer = nil
             return connection.prepareDisconnect(generation)
         }
         if let ticket { connection.operations.complete(through: ticket) }
@@ -98,10 +104,10 @@ final class RefCount<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// Ends a linger under way now, as if its time had come.
     @usableFromInline
     func endLinger() {
-        let (timer, ticket) = lock.withLock { () -> (Disposable?, SerialOperations.Ticket?) in
-            guard let timer = lingerTimer, count == 0 else { return (nil, nil) }
-            lingerTimer = nil
-            return (timer.disposable, connection.prepareDisconnect(periodGeneration))
+        let (timer, ticket) = state.withLock { state -> (Disposable?, SerialOperations.Ticket?) in
+            guard let timer = state.lingerTimer, state.count == 0 else { return (nil, nil) }
+            state.lingerTimer = nil
+            return (timer.disposable, connection.prepareDisconnect(state.periodGeneration))
         }
         timer?.dispose()
         if let ticket { connection.operations.complete(through: ticket) }

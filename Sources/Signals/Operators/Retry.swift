@@ -13,42 +13,45 @@ extension Signal {
     }
 }
 
-/// One ``Signal/retry(upTo:)`` subscription. Guarded by `lock`: the retries left and whether
-/// an attempt is being subscribed (a failure during it is retried by the loop in ``run()``).
-private final class Retrier<Value: Sendable, Failure: Error>: @unchecked Sendable {
+/// One ``Signal/retry(upTo:)`` subscription: the retries left and whether an attempt is being
+/// subscribed (a failure during it is retried by the loop in ``run()``).
+private final class Retrier<Value: Sendable, Failure: Error>: Sendable {
+    private struct State {
+        var retries: Int
+        var subscribing = false
+        var failedWhileSubscribing = false
+    }
+
     let subscription = SerialDisposable()
     private let upstream: Signal<Value, Failure>
     private let observer: Observer<Value, Failure>
-    private let lock = Lock()
-    private var retries: Int
-    private var subscribing = false
-    private var failedWhileSubscribing = false
+    private let state: Protected<State>
 
     init(upstream: Signal<Value, Failure>, observer: Observer<Value, Failure>, retries: Int) {
         self.upstream = upstream
         self.observer = observer
-        self.retries = retries
+        state = Protected(State(retries: retries))
     }
 
     func run() {
         repeat {
-            lock.withLock {
-                subscribing = true
-                failedWhileSubscribing = false
+            state.withLock { state in
+                state.subscribing = true
+                state.failedWhileSubscribing = false
             }
             subscription.inner = upstream.observe { [self] event in
                 guard case .failed = event else { return observer.on(event) }
-                let action = lock.withLock { () -> (retry: Bool, now: Bool) in
-                    guard retries > 0 else { return (false, false) }
-                    retries -= 1
-                    if subscribing { failedWhileSubscribing = true }
-                    return (true, !subscribing)
+                let action = state.withLock { state -> (retry: Bool, now: Bool) in
+                    guard state.retries > 0 else { return (false, false) }
+                    state.retries -= 1
+                    if state.subscribing { state.failedWhileSubscribing = true }
+                    return (true, !state.subscribing)
                 }
                 if !action.retry { observer.on(event) } else if action.now { run() }
             }
-        } while lock.withLock({ () -> Bool in
-            subscribing = false
-            return failedWhileSubscribing
+        } while state.withLock({ state -> Bool in
+            state.subscribing = false
+            return state.failedWhileSubscribing
         }) && !subscription.isDisposed
     }
 }

@@ -3,32 +3,35 @@
 /// Timers count as disposed once they have run (see ``Scheduler``). Finished timers are
 /// dropped as new ones come, so a long-lived subscription keeps only
 /// the ones still pending.
-final class ScheduledWork: Disposable, @unchecked Sendable {
-    private let lock = Lock()
-    // Guarded by `lock`; `nil` once disposed.
-    private var pending: [Disposable]? = []
-    private var pruneAt = 32
+final class ScheduledWork: Disposable, Sendable {
+    private struct State {
+        /// `nil` once disposed.
+        var pending: [Disposable]? = []
+        var pruneAt = 32
+    }
 
-    var isDisposed: Bool { lock.withLock { pending == nil } }
+    private let state = Protected(State())
+
+    var isDisposed: Bool { state.withLock { $0.pending == nil } }
 
     /// Keeps `timer` to cancel it on dispose (cancels it at once when already disposed).
     func add(_ timer: Disposable) {
-        let added = lock.withLock { () -> Bool in
-            guard pending != nil else { return false }
-            if pending!.count >= pruneAt {
-                pending!.removeAll { $0.isDisposed }
-                pruneAt = max(32, pending!.count * 2)
+        let added = state.withLock { state -> Bool in
+            guard state.pending != nil else { return false }
+            if state.pending!.count >= state.pruneAt {
+                state.pending!.removeAll { $0.isDisposed }
+                state.pruneAt = max(32, state.pending!.count * 2)
             }
-            pending!.append(timer)
+            state.pending!.append(timer)
             return true
         }
         if !added { timer.dispose() }
     }
 
     func dispose() {
-        let timers = lock.withLock { () -> [Disposable] in
-            defer { pending = nil }
-            return pending ?? []
+        let timers = state.withLock { state -> [Disposable] in
+            defer { state.pending = nil }
+            return state.pending ?? []
         }
         for timer in timers { timer.dispose() }
     }
