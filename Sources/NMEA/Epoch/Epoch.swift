@@ -53,6 +53,13 @@ public struct Epoch: Sendable {
     /// Whether the epoch has a fix: ``fix`` is not `nil` (asked without copying the fix out).
     public var hasFix: Bool { storage.hasFix }
 
+    /// Calls `body` with the epoch's fix, read in place in the epoch's box rather than copied
+    /// out of it as ``fix`` is (a fix is a few hundred bytes); returns `nil`, without calling
+    /// `body`, for a sky that no fix completed.
+    public func withFix<Result>(_ body: (Fix) throws -> Result) rethrows -> Result? {
+        storage.hasFix ? try body(storage.fix) : nil
+    }
+
     /// The epoch's satellite views, in the order they completed; empty when it had none.
     public var views: [SatelliteView] { storage.sky?.views ?? [] }
 

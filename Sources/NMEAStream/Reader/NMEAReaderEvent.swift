@@ -36,10 +36,10 @@ extension NMEAReaderDelegate {
         case .decoded(.sentence(let sentence)): self.reader(reader, didReceive: sentence)
         case .decoded(.epoch(let epoch)):
             self.reader(reader, didComplete: epoch)
-            if let sky = epoch.sky {
-                for view in sky.views { self.reader(reader, didUpdate: view) }
-            }
-            if let fix = epoch.fix { self.reader(reader, didUpdate: fix) }
+            // Each view and the fix borrowed where they are, not copied out for the call.
+            let views = epoch.views
+            for index in views.indices { self.reader(reader, didUpdate: views[index]) }
+            epoch.withFix { self.reader(reader, didUpdate: $0) }
         case .decoded(.rejected(let reject)): self.reader(reader, didReject: reject)
         case .choseDevice(let port): self.reader(reader, didChoose: port)
         case .lostDevice(let path): self.reader(reader, didLoseDevice: path)
