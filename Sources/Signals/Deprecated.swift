@@ -76,7 +76,20 @@ extension Signal {
     @available(*, deprecated, renamed: "removeDuplicates()")
     public func distinctUntilChanged() -> Signal where Value: Equatable { removeDuplicates() }
 
+    /// Renamed ``removeDuplicates(by:)``.
+    @available(*, deprecated, renamed: "removeDuplicates(by:)")
+    public func distinctUntilChanged(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
+        removeDuplicates(by: isEquivalent)
+    }
+
     /// Renamed ``failed(_:)``.
     @available(*, deprecated, renamed: "failed(_:)")
     public static func fail(_ error: Failure) -> Signal { failed(error) }
+}
+
+extension Event {
+    /// Renamed ``failed(_:)``. (A pattern `case .error` cannot be forwarded: rename it to
+    /// `case .failed`.)
+    @available(*, deprecated, renamed: "failed")
+    public static func error(_ failure: Failure) -> Event { .failed(failure) }
 }
