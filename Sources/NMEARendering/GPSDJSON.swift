@@ -6,7 +6,8 @@ import NMEA
 /// course to 4, dilutions to 2. A field is left out when its value is unknown, as gpsd does.
 public enum GPSDJSON {
     /// Writes `fix` as a gpsd `TPV` object: `class`, `mode`, `status` (when not a plain fix),
-    /// `time`, `lat`, `lon` (degrees), `altHAE`, `altMSL`, `geoidSep` (metres), `speed`, `climb`
+    /// `time`, `lat`, `lon` (degrees), `altHAE`, `altMSL`, `alt` (the same as `altMSL`, as gpsd
+    /// still sends it for older clients), `geoidSep` (metres), `speed`, `climb`
     /// (m/s), `track`, `magvar` (degrees), `eph`, `epx`, `epy`, `epv` (metres, from GST, one
     /// standard deviation), `dgpsAge` (seconds since the last differential correction) and
     /// `dgpsSta` (the reference station). `device`, when given, follows `class`, as gpsd's
@@ -22,6 +23,9 @@ public enum GPSDJSON {
         writer.number("lon", fix.longitude, decimals: 9)
         writer.number("altHAE", fix.altitudeHAE, decimals: 3)
         writer.number("altMSL", fix.altitudeMSL, decimals: 3)
+        // gpsd's deprecated `alt`, the same altitude: older libgps and Python's `gps` module
+        // read it (their `fix.altitude`).
+        writer.number("alt", fix.altitudeMSL, decimals: 3)
         writer.number("geoidSep", fix.geoidSeparation, decimals: 3)
         writer.number("speed", fix.speed, decimals: 3)
         writer.number("track", fix.track, decimals: 4)

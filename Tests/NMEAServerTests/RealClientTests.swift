@@ -130,6 +130,25 @@ struct RealClientTests {
         #expect(fixes.allSatisfy { $0.hasSuffix(feed.terminal.devicePath) })
     }
 
+    @Test("Python's gps module: fix.altitude, which it reads from alt, is the fix's altitude above mean sea level", .enabled(if: hasPythonGPS, "python3-gps is not installed"))
+    func pythonAltitude() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let script = """
+            import gps, math, sys
+            session = gps.gps(host="127.0.0.1", port="\(feed.port)", mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+            for report in session:
+                if report["class"] == "TPV" and report.get("mode", 0) == 3:
+                    print("altitude", session.fix.altitude, session.fix.altMSL)
+                    sys.exit(0 if math.isfinite(session.fix.altitude) else 1)
+            """
+        let (status, output) = try run(Self.python, ["-c", script])
+        #expect(status == 0, "\(output)")
+        let line = output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("altitude ") }
+        let values = line?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
+        #expect(values.count == 2 && values[0] == values[1], "\(output)")
+    }
+
     @Test("cgps in a terminal (tmux): the screen shows the position and the satellite table", .enabled(if: hasCgpsAndTmux, "gpsd-clients or tmux is not installed"))
     func cgpsScreen() throws {
         let feed = try Feed()
