@@ -66,6 +66,17 @@ struct RealClientTests {
         }
     }
 
+    /// Runs `body` in Python with `gps`, `math` and `sys` imported and `session`, a `gps.gps`
+    /// watching `feed`'s server in JSON.
+    func runPython(watching feed: Feed, _ body: String) throws -> (status: Int32, output: String) {
+        let script = """
+            import gps, math, sys
+            session = gps.gps(host="127.0.0.1", port="\(feed.port)", mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+
+            """ + body
+        return try run(Self.python, ["-c", script])
+    }
+
     func run(_ executable: String, _ arguments: [String], seconds: Double = 20) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -112,9 +123,7 @@ struct RealClientTests {
     func pythonGPS() throws {
         let feed = try Feed()
         defer { feed.finish() }
-        let script = """
-            import gps, sys
-            session = gps.gps(host="127.0.0.1", port="\(feed.port)", mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+        let (status, output) = try runPython(watching: feed, """
             seen = 0
             for report in session:
                 if report["class"] == "TPV" and "lat" in report and "time" in report:
@@ -122,8 +131,7 @@ struct RealClientTests {
                     seen += 1
                     if seen == 3:
                         sys.exit(0)
-            """
-        let (status, output) = try run(Self.python, ["-c", script])
+            """)
         #expect(status == 0, "\(output)")
         let fixes = output.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("fix ") }
         #expect(fixes.count == 3, "\(output)")
@@ -134,15 +142,12 @@ struct RealClientTests {
     func pythonAltitude() throws {
         let feed = try Feed()
         defer { feed.finish() }
-        let script = """
-            import gps, math, sys
-            session = gps.gps(host="127.0.0.1", port="\(feed.port)", mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+        let (status, output) = try runPython(watching: feed, """
             for report in session:
                 if report["class"] == "TPV" and report.get("mode", 0) == 3:
                     print("altitude", session.fix.altitude, session.fix.altMSL)
                     sys.exit(0 if math.isfinite(session.fix.altitude) else 1)
-            """
-        let (status, output) = try run(Self.python, ["-c", script])
+            """)
         #expect(status == 0, "\(output)")
         let line = output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("altitude ") }
         let values = line?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
