@@ -6,19 +6,24 @@ import NMEA
 /// course to 4, dilutions to 2. A field is left out when its value is unknown, as gpsd does.
 public enum GPSDJSON {
     /// Writes `fix` as a gpsd `TPV` object: `class`, `mode`, `status` (when not a plain fix),
-    /// `time`, `lat`, `lon` (degrees), `altHAE`, `altMSL`, `alt` (the same as `altMSL`, as gpsd
-    /// still sends it for older clients), `geoidSep` (metres), `speed`, `climb`
-    /// (m/s), `track`, `magvar` (degrees), `eph`, `epx`, `epy`, `epv` (metres, from GST, one
-    /// standard deviation), `dgpsAge` (seconds since the last differential correction) and
-    /// `dgpsSta` (the reference station). `device`, when given, follows `class`, as gpsd's
-    /// server sends it.
+    /// `time`, `ept` (seconds), `lat`, `lon` (degrees), `altHAE`, `altMSL`, `alt` (the same as
+    /// `altMSL`, as gpsd still sends it for older clients), `epx`, `epy`, `epv` (metres),
+    /// `geoidSep` (metres), `speed`, `climb` (m/s), `track`, `magtrack`, `magvar` (degrees), `epd`
+    /// (degrees), `eps`, `epc` (m/s), `eph`, `sep` (metres), `dgpsAge` (seconds since the last
+    /// differential correction) and `dgpsSta` (the reference station). The `ep…` and `sep`
+    /// fields are the fix's ``Fix/errorEstimates``, with gpsd's decimals. `device`, when
+    /// given, follows `class`, as gpsd's server sends it.
     public static func writeTPV(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "TPV")
         if let device { writer.string("device", device) }
         writer.integer("mode", fix.mode.rawValue)
         if let status = fix.gpsdStatus, status != 1, fix.mode >= .twoD { writer.integer("status", status) }
-        if let time = fix.time { writer.time("time", time) }
+        let estimates = fix.errorEstimates
+        if let time = fix.time {
+            writer.time("time", time)
+            writer.number("ept", estimates.time, decimals: 3)
+        }
         writer.number("lat", fix.latitude, decimals: 9)
         writer.number("lon", fix.longitude, decimals: 9)
         writer.number("altHAE", fix.altitudeHAE, decimals: 3)
@@ -26,24 +31,28 @@ public enum GPSDJSON {
         // gpsd's deprecated `alt`, the same altitude: older libgps and Python's `gps` module
         // read it (their `fix.altitude`).
         writer.number("alt", fix.altitudeMSL, decimals: 3)
+        writer.number("epx", estimates.longitude, decimals: 3)
+        writer.number("epy", estimates.latitude, decimals: 3)
+        writer.number("epv", estimates.vertical, decimals: 3)
         writer.number("geoidSep", fix.geoidSeparation, decimals: 3)
         writer.number("speed", fix.speed, decimals: 3)
         writer.number("track", fix.track, decimals: 4)
+        writer.number("magtrack", fix.magneticTrack, decimals: 4)
         writer.number("climb", fix.climb, decimals: 3)
         writer.number("magvar", fix.magneticVariation, decimals: 1)
-        if let errors = fix.errors {
-            writer.number("eph", errors.horizontal, decimals: 3)
-            writer.number("epx", errors.longitude, decimals: 3)
-            writer.number("epy", errors.latitude, decimals: 3)
-            writer.number("epv", errors.altitude, decimals: 3)
-        }
+        writer.number("epd", estimates.track, decimals: 4)
+        writer.number("eps", estimates.speed, decimals: 2)
+        writer.number("epc", estimates.climb, decimals: 2)
+        writer.number("eph", estimates.horizontal, decimals: 3)
+        writer.number("sep", estimates.spherical, decimals: 3)
         writer.number("dgpsAge", fix.differentialAge, decimals: 1)
         if let station = fix.differentialStation { writer.integer("dgpsSta", station) }
         writer.endObject()
     }
 
     /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, its dilutions of precision (`vdop`,
-    /// `hdop`, `pdop`), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`
+    /// `hdop`, `pdop`: the receiver's, else those of ``Sky/geometry``; `xdop`, `ydop`, `tdop`,
+    /// `gdop` from ``Sky/geometry``, when the sky has the satellites for it), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`
     /// (gpsd's numbering, ``sigid(nmeaSignalID:constellation:)``, left out when 0 as gpsd does),
     /// `el`, `az` (degrees), `ss` (dB-Hz) and `used`. `device`, when given, follows `class`.
     ///
@@ -55,9 +64,17 @@ public enum GPSDJSON {
         writer.asciiString("class", "SKY")
         if let device { writer.string("device", device) }
         if let time = sky.time { writer.time("time", time) }
-        writer.number("vdop", sky.vdop, decimals: 2)
-        writer.number("hdop", sky.hdop, decimals: 2)
-        writer.number("pdop", sky.pdop, decimals: 2)
+        // The receiver's dilutions; the geometry's where it gave none, as gpsd fills them in.
+        let geometry = sky.views.isEmpty ? nil : sky.geometry
+        writer.number("vdop", sky.vdop ?? geometry?.vertical, decimals: 2)
+        writer.number("hdop", sky.hdop ?? geometry?.horizontal, decimals: 2)
+        writer.number("pdop", sky.pdop ?? geometry?.position, decimals: 2)
+        if let geometry {
+            writer.number("xdop", geometry.x, decimals: 2)
+            writer.number("ydop", geometry.y, decimals: 2)
+            writer.number("tdop", geometry.time, decimals: 2)
+            writer.number("gdop", geometry.geometric, decimals: 2)
+        }
         guard !sky.views.isEmpty else {
             if let used = sky.satellitesUsed, used > 0 { writer.integer("uSat", used) }
             writer.endObject()

@@ -154,6 +154,30 @@ struct RealClientTests {
         #expect(values.count == 2 && values[0] == values[1], "\(output)")
     }
 
+    @Test("Python's gps module: the error estimates and every dilution (cgps's error rows) are numbers", .enabled(if: hasPythonGPS, "python3-gps is not installed"))
+    func pythonErrorEstimates() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let (status, output) = try runPython(watching: feed, """
+            fields = ("ept", "epx", "epy", "epv")
+            dops = ("xdop", "ydop", "vdop", "hdop", "pdop", "tdop", "gdop")
+            for report in session:
+                if report["class"] == "TPV" and report.get("mode", 0) == 3 and session.xdop > 0:
+                    # The module keeps no eph or sep (libgps and cgps do): read from the report.
+                    values = [getattr(session.fix, name) for name in fields] + [report.get("eph", math.nan), report.get("sep", math.nan)]
+                    values += [getattr(session, name) for name in dops]
+                    print("estimates", *values)
+                    sys.exit(0 if all(math.isfinite(v) and v > 0 for v in values) else 1)
+            """)
+        #expect(status == 0, "\(output)")
+        let line = output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("estimates ") }
+        let values = line?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
+        try #require(values.count == 13, "\(output)")
+        // The fixture's GGA is quality 2 (DGPS): gpsd's UERE for differential fixes, 4.75 m for
+        // eph, times the receiver's HDOP of 0.62.
+        #expect(abs(values[4] - 0.62 * 4.75) < 0.001, "\(output)")
+    }
+
     @Test("cgps in a terminal (tmux): the screen shows the position and the satellite table", .enabled(if: hasCgpsAndTmux, "gpsd-clients or tmux is not installed"))
     func cgpsScreen() throws {
         let feed = try Feed()
@@ -167,9 +191,12 @@ struct RealClientTests {
         var screen = ""
         let deadline = Date().addingTimeInterval(15)
         // The fixture's fix (52.123456783 N, 4.321098767 E, GGA quality 2), and its sky: one SKY
-        // for the epoch's four constellations, 14 satellites of which 12 used. cgps writes a
+        // for the epoch's four constellations, 14 satellites of which 12 used; its error rows. cgps writes a
         // signal's u-blox number after the svid: nothing for Galileo E1 (0), 2 for BeiDou B2I.
-        let expected = ["52.12345678 N", "4.32109877 E", "3D DGPS FIX", "Seen 14/Used 12", "GP  5", "GL  6", "GA  4  304", "BD 112 411"]
+        let expected = ["52.12345678 N", "4.32109877 E", "3D DGPS FIX", "Seen 14/Used 12", "GP  5", "GL  6", "GA  4  304", "BD 112 411",
+                        // The error rows: dilutions from the sky's geometry, estimates from gpsd's model.
+                        "Long Err  (XDOP, EPX):  0.55, +/-  2.0 m", "2D Err    (HDOP, CEP):  0.62, +/-  2.9 m",
+                        "Alt Err   (VDOP, EPV):  0.91, +/-  5.2 m", "Geo Err   (GDOP):       2.39"]
         while Date() < deadline {
             screen = try run(Self.tmux, ["-L", socket, "capture-pane", "-p"]).output
             if expected.allSatisfy(screen.contains) { break }

@@ -7,9 +7,11 @@ struct RenderingTests {
     @Test("TPV has gpsd's names, units and precision")
     func tpv() throws {
         let fix = try #require(decode(try fixture("sirf-cycle.nmea")).fixes.first)
-        #expect(GPSDJSON.tpv(fix) == #"{"class":"TPV","mode":3,"time":"2014-12-31T03:07:19.000Z","lat":-37.784788333,"lon":175.314896667,"altHAE":83.600,"altMSL":59.900,"alt":59.900,"geoidSep":23.700,"speed":5.000,"track":45.0000}"#)
+        #expect(GPSDJSON.tpv(fix) == #"{"class":"TPV","mode":3,"time":"2014-12-31T03:07:19.000Z","ept":0.005,"lat":-37.784788333,"lon":175.314896667,"altHAE":83.600,"altMSL":59.900,"alt":59.900,"epx":9.484,"epy":12.791,"epv":34.500,"geoidSep":23.700,"speed":5.000,"track":45.0000,"eph":20.900,"sep":34.200}"#)
     }
 
+    // The error estimates: eph 1.1 × 19, epv 1.5 × 23, sep 1.8 × 19 (the receiver's dilutions
+    // times gpsd's UERE), epx and epy from the geometry of the satellites used.
     @Test("TPV with status, climb and GST errors")
     func tpvExtras() {
         var text = nmea("GPZDA,120000.00,05,06,2024,00,00")
@@ -19,7 +21,7 @@ struct RenderingTests {
         let fixes = decode(text).fixes
         // The GST comes after the learned end of the cycle: the epoch is delivered again, revised.
         #expect(fixes.count == 3)
-        #expect(GPSDJSON.tpv(fixes[2]) == #"{"class":"TPV","mode":3,"status":3,"time":"2024-06-05T12:00:01.000Z","lat":52.000000000,"lon":-4.000000000,"altHAE":57.700,"altMSL":10.700,"alt":10.700,"geoidSep":47.000,"speed":0.000,"climb":0.500,"eph":0.050,"epx":0.040,"epy":0.030,"epv":0.031}"#)
+        #expect(GPSDJSON.tpv(fixes[2]) == #"{"class":"TPV","mode":3,"status":3,"time":"2024-06-05T12:00:01.000Z","ept":0.005,"lat":52.000000000,"lon":-4.000000000,"altHAE":57.700,"altMSL":10.700,"alt":10.700,"epx":0.040,"epy":0.030,"epv":0.031,"geoidSep":47.000,"speed":0.000,"climb":0.500,"eph":0.050}"#)
     }
 
     @Test("TPV with the differential corrections' age and station, as gpsd names them")
@@ -86,7 +88,7 @@ struct RenderingTests {
         var writer = JSONWriter()
         GPSDJSON.writeSKY(sky, to: &writer)
         let line = String(decoding: writer.bytes, as: UTF8.self)
-        #expect(line.hasPrefix(#"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","vdop":0.91,"hdop":0.62,"pdop":1.10,"nSat":14,"uSat":12,"satellites":[{"PRN":5,"#), "\(line)")
+        #expect(line.hasPrefix(#"{"class":"SKY","time":"2024-06-05T12:30:00.000Z","vdop":0.91,"hdop":0.62,"pdop":1.10,"xdop":0.55,"ydop":0.73,"tdop":1.10,"gdop":2.39,"nSat":14,"uSat":12,"satellites":[{"PRN":5,"#), "\(line)")
     }
 
     @Test("an epoch is written as gpsd sends it: its SKY, then its TPV, each handed out with its class; a sky no fix completed alone")

@@ -9,10 +9,28 @@ public struct KnownDifferences {
         public var fields: Set<String>
     }
 
+    private static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    private static let url = testsFolder.appendingPathComponent("KNOWN-DIFFERENCES.md")
+
+    /// `Tests/Tools/fieldcompare.py`.
+    public static let fieldCompareTool = testsFolder.appendingPathComponent("Tools/fieldcompare.py")
+
+    /// The "By field" table: for each TPV field, the epochs of the corpus that match gpsd at
+    /// least (its third column).
+    public static func loadFields() throws -> [String: Int] {
+        var entries: [String: Int] = [:]
+        var inTable = false
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+            if line.hasPrefix("## ") { inTable = line == "## By field" }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+            guard inTable, cells.count >= 4, let least = Int(cells[2]) else { continue }
+            entries[cells[0]] = least
+        }
+        return entries
+    }
+
     /// The table, by log name.
     public static func load() throws -> [String: Entry] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("KNOWN-DIFFERENCES.md")
         var entries: [String: Entry] = [:]
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }

@@ -66,7 +66,7 @@ struct WatchTests {
         let script = try HotplugTests.fixtureScript()
         defer { try? FileManager.default.removeItem(at: script) }
         let ublox = HotplugTests.description("ublox-m8"), replugged = HotplugTests.description("ublox-m8-replugged")
-        let fix3 = "\"time\":\"2024-06-05T12:30:03.000Z\",\"lat\""
+        let fix3 = "\"time\":\"2024-06-05T12:30:03.000Z\",\"ept\":0.005,\"lat\""
         let steps: [[String: Any]] = [
             ["sleep": 0.3],
             ["add": ublox],

@@ -45,6 +45,10 @@ public struct Fix: Sendable, Hashable {
     public var climb: Double?
     /// Magnetic variation, degrees, east positive.
     public var magneticVariation: Double?
+    /// Course over ground from magnetic north, degrees: VTG's, else the true ``track`` minus
+    /// the receiver's ``magneticVariation`` (east variation makes the magnetic course
+    /// smaller); `nil` when neither is known.
+    public var magneticTrack: Double?
     /// True heading from HDT, degrees (where the vessel points, not where it goes).
     public var heading: Double?
     /// Satellites used in the solution: GGA's or GNS's count, else the satellites the epoch's
@@ -58,8 +62,12 @@ public struct Fix: Sendable, Hashable {
     public var vdop: Double?
     /// Position (3D) dilution of precision (GSA); `nil` as for ``hdop``.
     public var pdop: Double?
-    /// The receiver's error estimates from GST (one standard deviation, metres).
+    /// The receiver's error estimates from GST or GBS (one standard deviation, metres).
     public var errors: PositionErrors?
+    /// The error estimates gpsd reports for the fix: the receiver's own where it gave them
+    /// (``errors``), else gpsd's model of them from the dilutions of precision (see
+    /// ``ErrorEstimates``). Set when the epoch is assembled; empty in a fix made by hand.
+    public var errorEstimates = ErrorEstimates()
     /// Age of the differential corrections, seconds (GGA, GNS); `nil` unless the receiver gave
     /// both the age and the station, not both zero.
     public var differentialAge: Double?

@@ -1,6 +1,7 @@
 /// Turns a merged epoch into the ``Fix`` that is handed out: its mode from the evidence, no
-/// position or altitude that the mode says is not there, its full time, and the climb and
-/// speed derived from the epoch delivered before it.
+/// position or altitude that the mode says is not there, its full time, the climb and speed
+/// derived from the epoch delivered before it, and then (once its sky is known) its error
+/// estimates.
 struct FixFinisher: Sendable {
     /// What an epoch leaves for finishing the next one: its mode, and what climb and speed are
     /// derived from.
@@ -10,6 +11,11 @@ struct FixFinisher: Sendable {
         var altitude: Double?
         var latitude: Double?
         var longitude: Double?
+        var estimates = ErrorEstimates()
+
+        var errorReference: ErrorReference {
+            ErrorReference(time: time, mode: mode, latitude: latitude, longitude: longitude, estimates: estimates)
+        }
     }
 
     /// The epoch delivered before the last one delivered, and the last one: a revised epoch
@@ -34,6 +40,11 @@ struct FixFinisher: Sendable {
             out.longitude = nil
             out.speed = nil
             out.track = nil
+            out.magneticTrack = nil
+        }
+        if out.magneticTrack == nil, let track = out.track, let variation = out.magneticVariation {
+            let magnetic = (track - variation).truncatingRemainder(dividingBy: 360)
+            out.magneticTrack = magnetic < 0 ? magnetic + 360 : magnetic
         }
         if out.mode < .threeD, out.mode != .unknown {
             out.altitudeMSL = nil
@@ -42,6 +53,13 @@ struct FixFinisher: Sendable {
         if let time = out.time, let previous, let before = previous.time { derive(&out, at: time, from: previous, at: before) }
         lastDelivered = Reference(time: out.time, mode: out.mode, altitude: out.altitudeMSL, latitude: out.latitude,
                                   longitude: out.longitude)
+    }
+
+    /// Sets the error estimates of `out`, the fix ``finish(_:into:)`` just made, whose epoch's
+    /// satellites lie as `geometry` says.
+    mutating func estimateErrors(_ out: inout Fix, geometry: Dilutions?) {
+        out.errorEstimates = ErrorEstimates(for: out, geometry: geometry, previous: previous?.errorReference)
+        lastDelivered?.estimates = out.errorEstimates
     }
 
     /// Climb from the change of altitude, and, when no sentence gave a speed, speed from the

@@ -65,5 +65,15 @@ extension GBS: TalkerSentence {
     static var timeField: Int? { 1 }
     var sentence: NMEASentence { .gbs(self) }
 
-    func apply(to epoch: inout EpochAccumulator) { epoch.noteTime(time) }
+    /// Its expected errors fill those a GST of the epoch did not give (both are one standard
+    /// deviation).
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.noteTime(time)
+        guard latitudeError != nil || longitudeError != nil || altitudeError != nil else { return }
+        var errors = epoch.fix.errors ?? PositionErrors()
+        errors.latitude = errors.latitude ?? latitudeError
+        errors.longitude = errors.longitude ?? longitudeError
+        errors.altitude = errors.altitude ?? altitudeError
+        epoch.fix.errors = errors
+    }
 }

@@ -59,9 +59,15 @@ extension GST: TalkerSentence {
 
     func apply(to epoch: inout EpochAccumulator) {
         epoch.noteTime(time)
-        epoch.fix.errors = PositionErrors(
-            latitude: latitudeDeviation, longitude: longitudeDeviation, altitude: altitudeDeviation,
-            rangeRMS: rangeRMS, semiMajor: semiMajorDeviation, semiMinor: semiMinorDeviation,
-            orientation: orientation)
+        // Over a GBS of the epoch, field by field.
+        var errors = epoch.fix.errors ?? PositionErrors()
+        errors.latitude = latitudeDeviation ?? errors.latitude
+        errors.longitude = longitudeDeviation ?? errors.longitude
+        errors.altitude = altitudeDeviation ?? errors.altitude
+        errors.rangeRMS = rangeRMS
+        errors.semiMajor = semiMajorDeviation
+        errors.semiMinor = semiMinorDeviation
+        errors.orientation = orientation
+        epoch.fix.errors = errors
     }
 }

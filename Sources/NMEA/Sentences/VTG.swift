@@ -56,6 +56,7 @@ extension VTG: TalkerSentence {
         if mode?.isValid != false {
             epoch.fix.speed = speed ?? epoch.fix.speed
             epoch.fix.track = courseTrue ?? epoch.fix.track
+            epoch.fix.magneticTrack = courseMagnetic ?? epoch.fix.magneticTrack
         }
         epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
     }

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How far off a fix may be, field by field, as gpsd reports it in a `TPV` (`ept`, `epx`,
+/// `epy`, `eph`, `epv`, `sep`, `eps`, `epd`, `epc`). Each value is `nil` when neither the
+/// receiver nor the model below gives one.
+///
+/// The receiver's own figures come first: GST's and GBS's standard deviations of latitude,
+/// longitude and altitude (``Fix/errors``). Where it gave none, gpsd's model fills in
+/// (`gpsd_error_model` in gpsd's `libgpsd_core.c`; its authors call the figures guesses, and
+/// so do we): a dilution of precision times a user-equivalent range error (UERE) of 15 m
+/// horizontally per axis, 23 m vertically and 19 m for `eph` and `sep` (3.75, 5.75 and 4.75 m
+/// with differential corrections, gpsd's status 2); the dilutions are the receiver's, else
+/// those of the epoch's satellite geometry (``Sky/geometry``). The speed, course and climb
+/// errors come from this fix's and the previous fix's position errors and the time between
+/// them.
+public struct ErrorEstimates: Sendable, Hashable {
+    /// Time error, seconds (`ept`): half the resolution of a receiver's clock, 0.005 s, for
+    /// every fix with a time, as gpsd assumes.
+    public var time: Double?
+    /// Longitude (east-west) error, metres (`epx`).
+    public var longitude: Double?
+    /// Latitude (north-south) error, metres (`epy`).
+    public var latitude: Double?
+    /// Horizontal error, metres (`eph`).
+    public var horizontal: Double?
+    /// Vertical error, metres (`epv`); modelled for a 3D fix only.
+    public var vertical: Double?
+    /// Spherical (3D) error, metres (`sep`).
+    public var spherical: Double?
+    /// Speed error, metres per second (`eps`).
+    public var speed: Double?
+    /// Course error, degrees (`epd`); `nil` also when the fix moved less than its own
+    /// position error since the previous one, where any course is possible.
+    public var track: Double?
+    /// Climb error, metres per second (`epc`); for a 3D fix only.
+    public var climb: Double?
+
+    /// No estimates.
+    public init() {}
+
+    /// Whether no value is known.
+    public var isEmpty: Bool { self == ErrorEstimates() }
+}
+
+/// gpsd's user-equivalent range errors, metres ("95% confidence", gpsd's source says).
+private struct RangeError {
+    var horizontal: Double
+    var vertical: Double
+    var position: Double
+
+    static let autonomous = RangeError(horizontal: 15, vertical: 23, position: 19)
+    static let differential = RangeError(horizontal: 3.75, vertical: 5.75, position: 4.75)
+}
+
+/// What the next fix's rate errors are derived from.
+struct ErrorReference: Sendable {
+    var time: UTCTime?
+    var mode: FixMode
+    var latitude: Double?
+    var longitude: Double?
+    var estimates: ErrorEstimates
+}
+
+extension ErrorEstimates {
+    /// The estimates for `fix`, whose epoch's satellite geometry is `geometry`, given the fix
+    /// delivered before it.
+    init(for fix: borrowing Fix, geometry: Dilutions?, previous: ErrorReference?) {
+        self.init()
+        if fix.time != nil { time = 0.005 }
+        guard fix.mode >= .twoD else { return }
+        let range = fix.gpsdStatus == 2 ? RangeError.differential : .autonomous
+        let hdop = fix.hdop ?? geometry?.horizontal
+        let vdop = fix.vdop ?? geometry?.vertical
+        let pdop = fix.pdop ?? geometry?.position
+        longitude = fix.errors?.longitude ?? geometry.map { $0.x * range.horizontal }
+        latitude = fix.errors?.latitude ?? geometry.map { $0.y * range.horizontal }
+        // The model gives a vertical error to a 3D fix only; the receiver's own, always.
+        let isThreeD = fix.mode == .threeD
+        vertical = fix.errors?.altitude ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
+        horizontal = fix.errors?.horizontal ?? hdop.map { $0 * range.position }
+        spherical = pdop.map { $0 * range.position }
+
+        guard let previous, previous.mode >= .twoD, let now = fix.time, let before = previous.time else { return }
+        let seconds = now.secondsSince1970 - before.secondsSince1970
+        guard seconds > 0 else { return }
+        let axisError = Self.larger(longitude, latitude)
+        if let earlier = Self.larger(previous.estimates.longitude, previous.estimates.latitude), let axisError {
+            speed = (earlier + axisError) / seconds
+        }
+        if let axisError, let latitude = fix.latitude, let longitude = fix.longitude,
+           let beforeLatitude = previous.latitude, let beforeLongitude = previous.longitude {
+            // The course from the previous position is off by at most the angle the current
+            // position's error subtends from there; half of it is expected.
+            let travelled = ellipsoidDistance(beforeLatitude, beforeLongitude, latitude, longitude)
+            if travelled > axisError {
+                let hypotenuse = (travelled * travelled + axisError * axisError).squareRoot()
+                track = 2 * asin(axisError / hypotenuse) * 180 / .pi
+            }
+        }
+        // A climb, and so its error, is a 3D fix's only.
+        if isThreeD, let vertical, let earlier = previous.estimates.vertical {
+            climb = (earlier + vertical) / seconds
+        }
+    }
+
+    private static func larger(_ a: Double?, _ b: Double?) -> Double? {
+        switch (a, b) {
+        case let (a?, b?): max(a, b)
+        case let (a?, nil): a
+        case let (nil, b?): b
+        case (nil, nil): nil
+        }
+    }
+}
