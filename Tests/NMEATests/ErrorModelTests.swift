@@ -71,6 +71,7 @@ struct ErrorModelTests {
         #expect(abs(second.climb! - 2 * 1.3 * 23) < 1e-9)
         // 0.01 minute of latitude is about 18.5 m, more than the position error: a course error.
         let travelled: Double = ellipsoidDistance(52.0, -4.0, 52.0 + 0.01 / 60.0, -4.0)
+        #expect(abs(nearbyDistance(52.0, -4.0, 52.0 + 0.01 / 60.0, -4.0) / travelled - 1) < 0.005)
         let hypotenuse: Double = (travelled * travelled + axis * axis).squareRoot()
         let expectedTrack: Double = 2 * asinDegrees(axis / hypotenuse)
         #expect(abs(second.track! - expectedTrack) < 1e-9)

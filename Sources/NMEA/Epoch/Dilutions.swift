@@ -59,16 +59,49 @@ struct NormalMatrix {
 
     /// Adds the satellite seen at `azimuth` and `elevation` (degrees).
     mutating func add(azimuth: Double, elevation: Double) {
-        let radians = Double.pi / 180
-        let cosElevation = cos(elevation * radians)
-        var row = InlineArray<4, Double>(repeating: 1)
-        row[0] = sin(azimuth * radians) * cosElevation
-        row[1] = cos(azimuth * radians) * cosElevation
-        row[2] = sin(elevation * radians)
-        for i in 0..<4 {
-            for j in 0..<4 { entries[i &* 4 &+ j] += row[i] * row[j] }
-        }
+        Self.sines.withUnsafeBufferPointer { add(azimuth: azimuth, elevation: elevation, sines: $0) }
+    }
+
+    /// Adds a satellite, with the table of ``sines`` at hand.
+    mutating func add(azimuth: Double, elevation: Double, sines: UnsafeBufferPointer<Double>) {
+        let cosElevation = Self.cosine(elevation, sines)
+        let east = Self.sine(azimuth, sines) * cosElevation
+        let north = Self.cosine(azimuth, sines) * cosElevation
+        let up = Self.sine(elevation, sines)
+        entries[0] += east * east
+        entries[1] += east * north
+        entries[2] += east * up
+        entries[3] += east
+        entries[5] += north * north
+        entries[6] += north * up
+        entries[7] += north
+        entries[10] += up * up
+        entries[11] += up
+        entries[15] += 1
         count += 1
+    }
+
+    // GSV gives whole degrees (NMEA's format has no decimals there): their sines come from a
+    // table, which saves four calls into libm per satellite (the decode benchmark guards it).
+    // Any other angle is computed.
+    static let sines: [Double] = (0...450).map { sin(Double($0) * .pi / 180) }
+
+    private static func sine(_ degrees: Double, _ sines: UnsafeBufferPointer<Double>) -> Double {
+        let whole = degrees.rounded(.towardZero)
+        if whole == degrees, degrees >= -90, degrees <= 360 {
+            let index = Int(whole)
+            return index >= 0 ? sines[index] : -sines[-index]
+        }
+        return sin(degrees * .pi / 180)
+    }
+
+    private static func cosine(_ degrees: Double, _ sines: UnsafeBufferPointer<Double>) -> Double {
+        let whole = degrees.rounded(.towardZero)
+        if whole == degrees, degrees >= -90, degrees <= 360 {
+            // cos x = sin(x + 90°), and cosine is even.
+            return sines[Int(whole.magnitude) + 90]
+        }
+        return cos(degrees * .pi / 180)
     }
 
     /// The dilutions: the square roots of the diagonal of the inverse, by Gauss-Jordan
@@ -77,6 +110,10 @@ struct NormalMatrix {
     func dilutions() -> Dilutions? {
         guard count >= 4 else { return nil }
         var a = entries
+        // Only the upper triangle was summed: the matrix is symmetric.
+        for i in 1..<4 {
+            for j in 0..<i { a[i * 4 + j] = a[j * 4 + i] }
+        }
         var inverse = InlineArray<16, Double>(repeating: 0)
         for i in 0..<4 { inverse[i &* 5] = 1 }
         for column in 0..<4 {
@@ -119,13 +156,17 @@ extension Sky {
     public var geometry: Dilutions? {
         var seen = SatelliteSet()
         var normal = NormalMatrix()
-        for view in views {
-            for satellite in view.satellites where satellite.used {
-                guard let id = satellite.id, !seen.contains(id),
-                      let azimuth = satellite.azimuth, (0..<360).contains(azimuth),
-                      let elevation = satellite.elevation, (-90...90).contains(elevation) else { continue }
-                seen.insert(id)
-                normal.add(azimuth: azimuth, elevation: elevation)
+        NormalMatrix.sines.withUnsafeBufferPointer { sines in
+            for index in views.indices {
+                views[index].satellites.withUnsafeBufferPointer { satellites in
+                    for satellite in satellites where satellite.used {
+                        guard let id = satellite.id, let azimuth = satellite.azimuth, (0..<360).contains(azimuth),
+                              let elevation = satellite.elevation, (-90...90).contains(elevation),
+                              !seen.contains(id) else { continue }
+                        seen.insert(id)
+                        normal.add(azimuth: azimuth, elevation: elevation, sines: sines)
+                    }
+                }
             }
         }
         return normal.dilutions()

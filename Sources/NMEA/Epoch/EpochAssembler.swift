@@ -200,7 +200,7 @@ public struct EpochAssembler: Sendable {
             box.hasFix = true
             box.sky = skies.finish(with: Sky.Completion(box.fix))
             viewCount = box.sky?.views.count ?? 0
-            finisher.estimateErrors(&box.fix, geometry: viewCount > 0 ? box.sky?.geometry : nil)
+            finisher.estimateErrors(&box.fix) { viewCount > 0 ? box.sky?.geometry : nil }
         }
         hand(consume epoch, viewCount: viewCount, to: &sink)
     }

@@ -68,22 +68,28 @@ struct ErrorReference: Sendable {
 }
 
 extension ErrorEstimates {
-    /// The estimates for `fix`, whose epoch's satellite geometry is `geometry`, given the fix
-    /// delivered before it.
-    init(for fix: borrowing Fix, geometry: Dilutions?, previous: ErrorReference?) {
+    /// The estimates for `fix`, whose epoch's satellite geometry `geometry` gives (asked only
+    /// when the receiver's figures leave something to model: a sky's geometry is most of the
+    /// model's cost), given the fix delivered before it.
+    init(for fix: borrowing Fix, geometry: () -> Dilutions?, previous: ErrorReference?) {
         self.init()
         if fix.time != nil { time = 0.005 }
         guard fix.mode >= .twoD else { return }
+        let errors = fix.errors ?? PositionErrors()
+        let receiverHDOP = fix.hdop, receiverVDOP = fix.vdop, receiverPDOP = fix.pdop
+        let modelled = errors.longitude == nil || errors.latitude == nil || receiverHDOP == nil || receiverPDOP == nil
+            || (receiverVDOP == nil && errors.altitude == nil)
+        let geometry = modelled ? geometry() : nil
         let range = fix.gpsdStatus == 2 ? RangeError.differential : .autonomous
-        let hdop = fix.hdop ?? geometry?.horizontal
-        let vdop = fix.vdop ?? geometry?.vertical
-        let pdop = fix.pdop ?? geometry?.position
-        longitude = fix.errors?.longitude ?? geometry.map { $0.x * range.horizontal }
-        latitude = fix.errors?.latitude ?? geometry.map { $0.y * range.horizontal }
+        let hdop = receiverHDOP ?? geometry?.horizontal
+        let vdop = receiverVDOP ?? geometry?.vertical
+        let pdop = receiverPDOP ?? geometry?.position
+        longitude = errors.longitude ?? geometry.map { $0.x * range.horizontal }
+        latitude = errors.latitude ?? geometry.map { $0.y * range.horizontal }
         // The model gives a vertical error to a 3D fix only; the receiver's own, always.
         let isThreeD = fix.mode == .threeD
-        vertical = fix.errors?.altitude ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
-        horizontal = fix.errors?.horizontal ?? hdop.map { $0 * range.position }
+        vertical = errors.altitude ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
+        horizontal = errors.horizontal ?? hdop.map { $0 * range.position }
         spherical = pdop.map { $0 * range.position }
 
         guard let previous, previous.mode >= .twoD, let now = fix.time, let before = previous.time else { return }
@@ -97,8 +103,11 @@ extension ErrorEstimates {
            let beforeLatitude = previous.latitude, let beforeLongitude = previous.longitude {
             // The course from the previous position is off by at most the angle the current
             // position's error subtends from there; half of it is expected.
-            let travelled = ellipsoidDistance(beforeLatitude, beforeLongitude, latitude, longitude)
-            if travelled > axisError {
+            // Most fixes move less than their error: a cheap distance rules them out, and only
+            // the rest pay for the ellipsoid's, which gpsd's figures are computed from.
+            if nearbyDistance(beforeLatitude, beforeLongitude, latitude, longitude) > axisError * 0.99,
+               case let travelled = ellipsoidDistance(beforeLatitude, beforeLongitude, latitude, longitude),
+               travelled > axisError {
                 let hypotenuse = (travelled * travelled + axisError * axisError).squareRoot()
                 track = 2 * asin(axisError / hypotenuse) * 180 / .pi
             }

@@ -56,8 +56,8 @@ struct FixFinisher: Sendable {
     }
 
     /// Sets the error estimates of `out`, the fix ``finish(_:into:)`` just made, whose epoch's
-    /// satellites lie as `geometry` says.
-    mutating func estimateErrors(_ out: inout Fix, geometry: Dilutions?) {
+    /// satellites lie as `geometry` says (asked only when needed).
+    mutating func estimateErrors(_ out: inout Fix, geometry: () -> Dilutions?) {
         out.errorEstimates = ErrorEstimates(for: out, geometry: geometry, previous: previous?.errorReference)
         lastDelivered?.estimates = out.errorEstimates
     }

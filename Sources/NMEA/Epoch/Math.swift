@@ -47,6 +47,19 @@ func ellipsoidDistance(_ latitude1: Double, _ longitude1: Double, _ latitude2: D
     return sphereDistance(latitude1, longitude1, latitude2, longitude2)
 }
 
+/// Metres between two nearby positions (degrees), on a plane tangent to a sphere of the
+/// WGS-84 mean radius: within 0.5% of the ellipsoid's distance over the few kilometres
+/// between two fixes, at one cosine rather than the dozens of calls Vincenty's iteration
+/// makes: to tell whether a fix moved by more than a few metres.
+func nearbyDistance(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    let radians = Double.pi / 180
+    var longitudeChange = (longitude2 - longitude1).magnitude
+    if longitudeChange > 180 { longitudeChange = 360 - longitudeChange }
+    let east = longitudeChange * radians * cos((latitude1 + latitude2) / 2 * radians)
+    let north = (latitude2 - latitude1) * radians
+    return 6_371_008.8 * (east * east + north * north).squareRoot()
+}
+
 /// Metres between two positions on a sphere of the WGS-84 mean radius (haversine).
 private func sphereDistance(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
     let radians = Double.pi / 180
