@@ -67,7 +67,7 @@ public final class GPSDServer: Sendable {
 
         /// A configuration serving `devices` on gpsd's port, on loopback.
         public init(devices: [String], speed: SerialSpeed = .automatic, listen: [(host: String, port: Int)] = [("127.0.0.1", 2947), ("::1", 2947)],
-                    linger: Duration = .zero, version: VersionInfo = VersionInfo(release: "nmeastream", revision: "nmeastream"),
+                    linger: Duration = .zero, version: VersionInfo = .nmeastream,
                     maximumClients: Int = 1024, maximumRequestLength: Int = 4096, clientBacklog: Int = 256 * 1024,
                     slowClientTimeout: Duration = .seconds(10)) {
             self.devices = devices

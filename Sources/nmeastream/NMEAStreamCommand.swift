@@ -1,4 +1,5 @@
 import ArgumentParser
+import NMEA
 
 @main
 struct NMEAStreamCommand: ParsableCommand {
@@ -11,6 +12,7 @@ struct NMEAStreamCommand: ParsableCommand {
             reading; 75 no fix before --timeout. Ctrl-C and SIGTERM stop cleanly (exit 0); a \
             second one exits at once.
             """,
+        version: NMEAStreamRelease.version,
         subcommands: [ReadCommand.self, ReplayCommand.self, ServeCommand.self, PublishCommand.self, SubscribeCommand.self, DemoCommand.self, SimulateCommand.self, ListCommand.self,
                       UdevRulesCommand.self],
         defaultSubcommand: ReadCommand.self

@@ -89,7 +89,7 @@ struct ServeCommand: ParsableCommand {
         var configuration = GPSDServer.Configuration(
             devices: devices, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
             linger: .milliseconds(Int64(max(0, linger) * 1000)),
-            version: VersionInfo(release: reportRelease ?? "nmeastream", revision: reportRelease ?? "nmeastream"))
+            version: reportRelease.map { VersionInfo(release: $0, revision: $0) } ?? .nmeastream)
         // No device named: every receiver plugged in, now and later.
         configuration.followsHotplug = devices.isEmpty
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }

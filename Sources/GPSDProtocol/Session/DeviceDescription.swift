@@ -33,6 +33,11 @@ public struct VersionInfo: Sendable, Hashable {
     /// The protocol version's minor number: 14 by default, as gpsd 3.22.
     public var protocolMinor: Int
 
+    /// nmeastream's own: its release (``NMEAStreamRelease/version``), and `nmeastream` and the
+    /// release as the revision.
+    public static let nmeastream = VersionInfo(release: NMEAStreamRelease.version,
+                                               revision: "nmeastream \(NMEAStreamRelease.version)")
+
     /// Describes the server.
     public init(release: String, revision: String, protocolMajor: Int = 3, protocolMinor: Int = 14) {
         self.release = release
