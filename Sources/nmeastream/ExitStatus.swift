@@ -3,6 +3,8 @@ import ArgumentParser
 /// The command's exit codes, as `sysexits.h` names them (64, usage, is the argument
 /// parser's own).
 extension ExitCode {
+    /// 65: the input holds no NMEA at all (a replayed file).
+    static let dataError = ExitCode(65)
     /// 66: the input cannot be opened or read.
     static let noInput = ExitCode(66)
     /// 69: no receiver, or the device or udev cannot be used.

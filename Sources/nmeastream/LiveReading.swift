@@ -37,8 +37,13 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
         printError(error.message)
         throw exitCode(for: error)
     case .timedOut(let seconds):
-        printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "
-                   + "check the antenna's view of the sky (a cold start can take a minute or more)")
+        // A port that sent nothing, or no NMEA, is not an antenna problem.
+        if let diagnosis = InputDiagnosis(reader.statistics, sawFix: false), diagnosis != .noFix(sentences: reader.statistics.sentenceCount) {
+            printError(diagnosis.message(source: "\(source)", seconds: seconds))
+        } else {
+            printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "
+                       + "check the antenna's view of the sky (a cold start can take a minute or more)")
+        }
         throw ExitCode.noFixInTime
     }
 }

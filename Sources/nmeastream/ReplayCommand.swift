@@ -7,7 +7,8 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Decode a recorded NMEA log as fast as it can be read.",
         discussion: """
             Reads the whole log, whatever it contains: sentences that fail their checksum, binary \
-            protocol frames and noise are skipped and counted, never fatal.
+            protocol frames and noise are skipped and counted, never fatal. A log with no NMEA \
+            at all is said for what it is, with exit code 65.
 
             Examples:
               nmeastream replay drive.nmea
@@ -41,9 +42,12 @@ struct ReplayCommand: ParsableCommand {
         let decoder = NMEADecoder()
         let format = self.output.format
         let renderer = FixRenderer(format: format)
+        var sawFix = false
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
-            case .epoch(let epoch): renderer.write(epoch, to: output)
+            case .epoch(let epoch):
+                if !sawFix { sawFix = epoch.withFix { $0.mode >= .twoD } ?? false }
+                renderer.write(epoch, to: output)
             case .sentence(let raw): renderer.write(raw, to: output)
             case .rejected: break
             }
@@ -75,5 +79,10 @@ struct ReplayCommand: ParsableCommand {
         output.flush()
         if let failure = output.failure { throw outputFailed(failure, format: format) }
         if self.output.stats { StatisticsReport.print(decoder.statistics) }
+        // Stopped early by a signal, the input was not all seen: nothing to say of it.
+        if !stop.withLock({ $0 }), let diagnosis = InputDiagnosis(decoder.statistics, sawFix: sawFix) {
+            printError(diagnosis.message(source: file == "-" ? "standard input" : file))
+            if let code = diagnosis.replayExitCode { throw code }
+        }
     }
 }

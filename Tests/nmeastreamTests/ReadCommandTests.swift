@@ -61,17 +61,39 @@ struct ReadCommandTests {
         #expect(result.error.contains("sleep"), "\(result.error)")
     }
 
-    @Test("--timeout: no fix from a silent receiver by then is exit 75 with what to check; the device is put back")
+    @Test("--timeout: a port that sent nothing by then is exit 75, saying so (not blaming the antenna); the device is put back")
     func timeout() throws {
         let terminal = try PseudoTerminal()
         let start = Date()
         let result = try Command.run(["read", "--timeout", "0.5", "--min-mode", "3d", terminal.devicePath])
         #expect(result.status == 75)
-        #expect(result.error.contains("no fix of 3d or better after 0.5 s"))
+        #expect(result.error.contains("no bytes from \(terminal.devicePath) in 0.5 s"), "\(result.error)")
+        #expect(!result.error.contains("antenna"), "\(result.error)")
         #expect(Date().timeIntervalSince(start) < 5)
         var settings = termios()
         #expect(tcgetattr(terminal.master, &settings) == 0)
         #expect(settings.c_lflag & tcflag_t(ICANON) != 0, "settings restored")
+    }
+
+    @Test("--timeout: bytes with no NMEA in them, and NMEA with no fix, each said for what it is", arguments: [false, true])
+    func timeoutWithBytes(nmea: Bool) throws {
+        let terminal = try PseudoTerminal()
+        let noFix = "$GPRMC,120000.00,V,,,,,,,050624,,,N*7B\r\n"
+        let bytes = Array((nmea ? noFix : "\u{1}\u{2} binary, not NMEA \u{3}\r\n").utf8)
+        let result = try Command.run(["read", "--timeout", "1.5", "--speed", "9600", terminal.devicePath]) {
+            #expect(terminal.waitUntilConfigured())
+            for _ in 0..<5 {
+                terminal.write(bytes)
+                usleep(100_000)
+            }
+        }
+        #expect(result.status == 75)
+        if nmea {
+            #expect(result.error.contains("no fix after 1.5 s; check the antenna"), "\(result.error)")
+        } else {
+            #expect(result.error.contains("from \(terminal.devicePath) in 1.5 s but no NMEA 0183 sentence among them"), "\(result.error)")
+            #expect(!result.error.contains("antenna"), "\(result.error)")
+        }
     }
 
     @Test("--stats: counts and the fix rate on standard error at the end")

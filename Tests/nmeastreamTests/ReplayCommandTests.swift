@@ -30,6 +30,21 @@ struct ReplayCommandTests {
         #expect(gnssIDs.count > 1, "\(gnssIDs)")
     }
 
+    @Test("input with no NMEA at all (empty, or another format) is said and exit 65; NMEA with no fix is said apart, exit 0")
+    func noNMEA() throws {
+        let empty = try Command.run(["replay", "-"], input: Data())
+        #expect(empty.status == 65)
+        #expect(empty.error == "nmeastream: standard input is empty: no NMEA to decode\n", "\(empty.error)")
+        let binary = try Command.run(["replay", "-"], input: Data([0xB5, 0x62, 0x01, 0x07, 0x00, 0x00, 0x08, 0x19] + Array("not nmea\n".utf8)))
+        #expect(binary.status == 65)
+        #expect(binary.error.contains("17 bytes from standard input but no NMEA 0183 sentence among them"), "\(binary.error)")
+        let noFix = try Command.run(["replay", "-"], input: Data("$GPRMC,120000.00,V,,,,,,,050624,,,N*7B\r\n".utf8))
+        #expect(noFix.status == 0)
+        #expect(noFix.error.contains("1 NMEA sentence from standard input but no fix"), "\(noFix.error)")
+        let fixes = try Command.run(["replay", Command.fixture("sirf-cycle.nmea")])
+        #expect(fixes.status == 0 && fixes.error.isEmpty, "\(fixes.error)")
+    }
+
     @Test("standard input gives the same output as the file")
     func standardInput() throws {
         let path = Command.fixture("ublox-multi.nmea")
