@@ -64,6 +64,9 @@ public final class GPSDServer: Sendable {
         /// How long the page's client may take to send a whole request (from connecting, or
         /// from the last response), however it trickles it.
         public var httpRequestTimeout: Duration = .seconds(10)
+        /// Called with each ``ServerEvent`` as it happens, on whichever thread it happened
+        /// (a reader's, an event loop's): return at once. `nil`: nobody is told.
+        public var events: (@Sendable (ServerEvent) -> Void)?
 
         /// A configuration serving `devices` on gpsd's port, on loopback.
         public init(devices: [String], speed: SerialSpeed = .automatic, listen: [(host: String, port: Int)] = [("127.0.0.1", 2947), ("::1", 2947)],
@@ -136,7 +139,8 @@ public final class GPSDServer: Sendable {
         limits = Protected(configuration.maximumClients)
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
         let named = configuration.devices.map {
-            ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, group: group)
+            ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, group: group,
+                         events: configuration.events)
         }
         registry.withLock { $0.devices = named }
     }
@@ -308,7 +312,8 @@ public final class GPSDServer: Sendable {
     public func addDevice(_ path: String) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, group: group)
+            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, group: group,
+                                      events: configuration.events)
             state.devices.append(device)
             return device
         }

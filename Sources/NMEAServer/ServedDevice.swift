@@ -19,6 +19,7 @@ final class ServedDevice: Sendable {
     /// Where the device is read: on the loop of a watcher when it opens.
     private let readLoop: EventLoopDeviceReadLoop
     private let state = Protected(State())
+    private let events: (@Sendable (ServerEvent) -> Void)?
 
     private struct State {
         /// Who watches, and whether it is open: what to do is decided there.
@@ -28,6 +29,8 @@ final class ServedDevice: Sendable {
         var seenNMEA = false
         /// What `?POLL` reports.
         var latest = LatestReports()
+        /// The failure last told, until the device reports again.
+        var failure: String?
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
@@ -51,8 +54,10 @@ final class ServedDevice: Sendable {
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
     /// A device read on `group`'s loops (each time it opens, on a watcher's).
-    init(path: String, speed: SerialSpeed, linger: Duration, group: EventLoopGroup) {
+    init(path: String, speed: SerialSpeed, linger: Duration, group: EventLoopGroup,
+         events: (@Sendable (ServerEvent) -> Void)? = nil) {
         self.path = path
+        self.events = events
         let readLoop = EventLoopDeviceReadLoop(group: group)
         self.readLoop = readLoop
         monitor = GPSMonitor(source: .serial(path: path, speed: speed), linger: linger, readLoop: readLoop)
@@ -80,10 +85,14 @@ final class ServedDevice: Sendable {
     func detach(_ client: ClientConnection) {
         let subscriptions = state.withLock { state in
             let subscriptions = state.watch.detach(client)
-            if !subscriptions.isEmpty { state.forget() }
+            if !subscriptions.isEmpty {
+                state.forget()
+                state.failure = nil
+            }
             return subscriptions
         }
         for subscription in subscriptions { subscription.dispose() }
+        if !subscriptions.isEmpty { events?(.deviceReleased(path: path)) }
         updateRaw()
     }
 
@@ -93,12 +102,13 @@ final class ServedDevice: Sendable {
     /// retry after the last watcher left does not open it.
     private func subscribeIfWatched() {
         let subscription = CompositeDisposable()
-        let opener = state.withLock { state -> ClientConnection? in
-            guard let opener = state.watch.open(with: subscription) else { return nil }
+        let (opener, retrying) = state.withLock { state -> (ClientConnection?, Bool) in
+            guard let opener = state.watch.open(with: subscription) else { return (nil, false) }
             state.activated = UTCTime.now
-            return opener
+            return (opener, state.failure != nil)
         }
         guard let opener else { return }
+        if !retrying { events?(.deviceOpening(path: path)) }
         readLoop.prefer(opener.eventLoop)
         // A close() from here on disposes `subscription`, and what is added to it after is
         // disposed at once.
@@ -108,7 +118,7 @@ final class ServedDevice: Sendable {
             next: { [weak self] event in
                 if let epoch = event.epoch { self?.publish(epoch) }
             },
-            failed: { [weak self] _ in self?.lose(subscription) },
+            failed: { [weak self] error in self?.lose(subscription, error: error) },
             completed: { [weak self] in self?.lose(subscription) })
         updateRaw()
     }
@@ -137,12 +147,18 @@ final class ServedDevice: Sendable {
 
     /// The device failed, or went away: its watchers are told (once, as gpsd tells them, with
     /// `activated` 0) and stay connected; it is tried again while they watch.
-    private func lose(_ subscription: CompositeDisposable) {
-        let loss = state.withLock { state in
+    private func lose(_ subscription: CompositeDisposable, error: (any Error)? = nil) {
+        let failure = error.map { ($0 as? GPSError) ?? GPSError.deviceLost(path: path, errno: nil) }
+        let (loss, tell) = state.withLock { state in
             let loss = state.watch.lose(subscription)
             if !loss.disposals.isEmpty { state.forget() }
-            return loss
+            // Told once per failure: a device that is missing fails the same way every retry.
+            let message = failure?.description
+            let tell = message != nil && message != state.failure
+            if let message { state.failure = message }
+            return (loss, tell)
         }
+        if tell, let failure { events?(.deviceFailed(path: path, error: failure)) }
         for subscription in loss.disposals { subscription.dispose() }
         if !loss.tell.isEmpty {
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
@@ -186,13 +202,17 @@ final class ServedDevice: Sendable {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
-        state.withLock { state in
+        let recovered = state.withLock { state in
             state.latest.take(epoch)
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
+            guard state.failure != nil else { return false }
+            state.failure = nil
+            return true
         }
+        if recovered { events?(.deviceRecovered(path: path)) }
         let clients = watchers { $0.wantsJSON(from: path) }
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)

@@ -29,6 +29,20 @@ public final class ChronyFeed: Sendable {
     private let socket: ChronySocket
     private let queue = DispatchQueue(label: "nmeastream.chrony")
     private let state: Protected<State>
+    private let events: (@Sendable (Event) -> Void)?
+
+    /// A change in what reaches chronyd, told as it happens (not per sample).
+    public enum Event: Sendable, Equatable {
+        /// Samples reach the socket at `socket`: the first one, or the first after some did not.
+        case delivering(socket: String)
+        /// A sample did not reach the socket at `socket`, the first since some did (or since
+        /// the start): no socket there (`reason` `nil`: chronyd is not running, or has no
+        /// `refclock SOCK` line for it), or chronyd refused it (`EACCES`: its socket is
+        /// writable by chronyd's user only).
+        case notDelivering(socket: String, reason: Errno?)
+        /// The PPS device could not be opened: no pulse samples will be sent.
+        case ppsUnavailable(device: String)
+    }
 
     private struct State {
         var sampler: SerialTimeSampler
@@ -36,6 +50,8 @@ public final class ChronyFeed: Sendable {
         var subscription: Disposable?
         var running = false
         var counts = Counts()
+        /// Per socket: whether the last sample reached it; absent before the first.
+        var delivering: [String: Bool] = [:]
     }
 
     /// How many samples went where.
@@ -56,9 +72,13 @@ public final class ChronyFeed: Sendable {
     /// A feed of `monitor`'s receiver, at `devicePath`, to chronyd's sockets in `directory`;
     /// with `ppsDevice` (`/dev/pps0`), its pulses too. Nothing is read or sent until
     /// ``start()``.
+    ///
+    /// `events`, when given, is told each change in what reaches chronyd as it happens, on the
+    /// feed's threads: return at once.
     public init(monitor: GPSMonitor, devicePath: String, directory: String = "/run", ppsDevice: String? = nil,
-                requiredValidFixes: Int = 3) throws(ChronyFeedError) {
+                requiredValidFixes: Int = 3, events: (@Sendable (Event) -> Void)? = nil) throws(ChronyFeedError) {
         self.monitor = monitor
+        self.events = events
         self.devicePath = devicePath
         let name = devicePath.split(separator: "/").last.map(String.init) ?? devicePath
         serialSocketPath = directory + "/chrony.clk.\(name).sock"
@@ -129,8 +149,9 @@ public final class ChronyFeed: Sendable {
 
     private func send(_ sample: ChronySample, to path: String, pulse: Bool) {
         let outcome = socket.send(sample, to: path)
-        state.withLock { state in
-            if outcome != .sent {
+        let sent = outcome == .sent
+        let changed = state.withLock { state -> Bool in
+            if !sent {
                 state.counts.unsent += 1
                 if case .refused(let error) = outcome { state.counts.lastRefusal = error }
             } else if pulse {
@@ -138,6 +159,16 @@ public final class ChronyFeed: Sendable {
             } else {
                 state.counts.serialSent += 1
             }
+            defer { state.delivering[path] = sent }
+            return state.delivering[path] != sent
+        }
+        guard changed, let events else { return }
+        if sent {
+            events(.delivering(socket: path))
+        } else if case .refused(let error) = outcome {
+            events(.notDelivering(socket: path, reason: error))
+        } else {
+            events(.notDelivering(socket: path, reason: nil))
         }
     }
 
@@ -148,6 +179,7 @@ public final class ChronyFeed: Sendable {
         DispatchQueue(label: "nmeastream.chrony.pps").async { [weak self] in
             guard let pulses = try? PPSDevice(path: path) else {
                 self?.state.withLock { $0.counts.ppsFailed = true }
+                self?.events?(.ppsUnavailable(device: path))
                 return
             }
             while let self, self.state.withLock({ $0.running }) {

@@ -59,6 +59,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service with chrony).")
     var chrony = false
 
+    @Flag(help: "Also say when each device is opened for its first watcher and closed after its last, and when samples start reaching chronyd. Failures are always said, when they happen.")
+    var verbose = false
+
     @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are (default /run).")
     var chronyDirectory = "/run"
 
@@ -92,6 +95,7 @@ struct ServeCommand: ParsableCommand {
             version: reportRelease.map { VersionInfo(release: $0, revision: $0) } ?? .nmeastream)
         // No device named: every receiver plugged in, now and later.
         configuration.followsHotplug = devices.isEmpty
+        configuration.events = { [verbose] event in Self.say(event, verbose: verbose) }
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
         if let requestTimeout {
             configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
@@ -104,11 +108,13 @@ struct ServeCommand: ParsableCommand {
         }
         let server = GPSDServer(configuration: configuration)
         if chrony {
-            let directory = chronyDirectory, pps = pps
+            let directory = chronyDirectory, pps = pps, verbose = verbose
             server.subscribeToDevices { path, monitor in
                 let feed: ChronyFeed
                 do throws(ChronyFeedError) {
-                    feed = try ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps)
+                    feed = try ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps) { event in
+                        Self.say(event, device: path, verbose: verbose)
+                    }
                 } catch {
                     printError("\(path): \(error)")
                     return BlockDisposable {}
@@ -173,6 +179,35 @@ struct ServeCommand: ParsableCommand {
             printError("refused or let go: " + reasons.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         }
         withExtendedLifetime(sources) {}
+    }
+
+    /// A device's event as it happens: failures always, the lifecycle with `--verbose`.
+    static func say(_ event: ServerEvent, verbose: Bool) {
+        switch event {
+        case .deviceFailed(_, let error):
+            printError(error.message + "; tried again every second while a client watches")
+        case .deviceRecovered(let path):
+            printError("\(path): reporting again")
+        case .deviceOpening(let path):
+            if verbose { printError("\(path): opening, for its first watcher") }
+        case .deviceReleased(let path):
+            if verbose { printError("\(path): closed, its last watcher gone") }
+        }
+    }
+
+    /// What reaches chronyd, as it changes: failures always, the first delivery with `--verbose`.
+    static func say(_ event: ChronyFeed.Event, device: String, verbose: Bool) {
+        switch event {
+        case .notDelivering(let socket, nil):
+            printError("chrony \(device): no chronyd socket at \(socket): start chronyd first, with its refclock SOCK line")
+        case .notDelivering(let socket, let reason?):
+            printError("chrony \(device): \(socket) refused the sample: \(reason)"
+                       + (reason == .permissionDenied ? "; chronyd's socket is writable by chronyd's user only: run serve as that user (root)" : ""))
+        case .ppsUnavailable(let pps):
+            printError("chrony \(device): the PPS device \(pps) cannot be opened: no pulse samples will be sent")
+        case .delivering(let socket):
+            if verbose { printError("chrony \(device): samples reach \(socket)") }
+        }
     }
 }
 

@@ -76,7 +76,7 @@ struct ChronyTests {
         }
         #expect(eventually { FileManager.default.fileExists(atPath: device) })
         let after = Self.fractionNow()
-        let serve = try ChildProcess(Command.executable.path, ["serve", device, "--chrony", "--chrony-dir", folder, "--listen", "127.0.0.1:0"],
+        let serve = try ChildProcess(Command.executable.path, ["serve", device, "--chrony", "--chrony-dir", folder, "--listen", "127.0.0.1:0", "--verbose"],
                                      errorPath: folder + "/serve.err")
         defer {
             serve.terminate()
@@ -95,13 +95,21 @@ struct ChronyTests {
         let window = after >= before ? (before - 0.05)...(after + 0.1) : (before - 0.05)...(after + 1.1)
         #expect(window.contains(expected) || window.contains(expected + 1), "offset \(-expected) for a start between .\(before) and .\(after)")
 
-        // chronyd restarts (its socket goes and comes back): samples resume.
+        // chronyd restarts (its socket goes and comes back): samples resume. serve says so when
+        // the samples stop reaching it, once, and (--verbose) when they reach it again.
+        let said = { (try? String(contentsOfFile: folder + "/serve.err", encoding: .utf8)) ?? "" }
+        let socket = folder + "/chrony.clk.gps0.sock"
+        #expect(said().components(separatedBy: "samples reach \(socket)").count == 2, "\(said())")
         chronyd.terminate()
         #expect(chronyd.waitForExit() == 0)
+        #expect(eventually(seconds: 10) { said().contains("chrony \(device): no chronyd socket at \(socket): start chronyd first") },
+                "said while serving: \(said())")
         let countBefore = Self.samples(in: folder).count
         chronyd = try Self.startChronyd(folder)
         #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= countBefore + 3 }, "samples after the restart")
-        let errors = (try? String(contentsOfFile: folder + "/serve.err", encoding: .utf8)) ?? ""
+        let errors = said()
         #expect(!errors.contains("cannot"), "\(errors)")
+        #expect(errors.components(separatedBy: "no chronyd socket").count == 2, "said once, not per sample: \(errors)")
+        #expect(errors.components(separatedBy: "samples reach \(socket)").count == 3, "\(errors)")
     }
 }

@@ -90,6 +90,31 @@ struct ServeCommandTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    @Test("a device that cannot be opened is said when a client watches it, once however often it is retried, with --verbose its opening too; serve keeps serving")
+    func deviceFailureSaid() throws {
+        let missing = "/dev/nmeastream-missing-\(UUID().uuidString.prefix(8))"
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-serve-\(UUID().uuidString).err").path
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let serve = try ChildProcess(Command.executable.path, ["serve", missing, "--listen", "127.0.0.1:0", "--verbose"], errorPath: errors)
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+        let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+        try #require(eventually { said().contains("serving \(missing) on 127.0.0.1:") }, "\(said())")
+        let port = try #require(said().split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
+        #expect(!said().contains("no such device"), "nothing is opened before a client watches")
+        let client = try LineClient(port: port)
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        #expect(eventually(seconds: 5) { said().contains("\(missing): no such device") }, "\(said())")
+        // Three retries later, still said once; the client was told the device is gone.
+        #expect(client.readLine(containing: #""activated":0"#, seconds: 5) != nil)
+        usleep(3_500_000)
+        #expect(said().components(separatedBy: "no such device").count == 2, "\(said())")
+        #expect(said().contains("\(missing): opening, for its first watcher"), "\(said())")
+        #expect(serve.isRunning)
+    }
+
     @Test("a port already taken: exit 69, naming the address and the option that changes it")
     func portTaken() throws {
         let terminal = try PseudoTerminal()
