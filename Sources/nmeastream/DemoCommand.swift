@@ -7,9 +7,9 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Show live fixes with no GPS: a recorded receiver played through a virtual serial port.",
         discussion: """
-            A recording of a u-blox receiver (GPS, GLONASS, Galileo, BeiDou) that nmeastream \\
-            carries is played, at the pace it was recorded, into a pseudo-terminal that behaves \\
-            like a serial GPS; nmeastream reads it exactly as it reads hardware (speed found by \\
+            A recording of a u-blox receiver (GPS, GLONASS, Galileo, BeiDou) that nmeastream \
+            carries is played, at the pace it was recorded, into a pseudo-terminal that behaves \
+            like a serial GPS; nmeastream reads it exactly as it reads hardware (speed found by \
             listening, decoding, epochs) and prints the fixes, until --count or Ctrl-C.
 
             Examples:

@@ -50,7 +50,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "A folder for the queue, so that it survives a restart (default: in memory).")
     var queue: String?
 
-    @Option(name: .customLong("queue-size"), help: "The queue's bound: bytes, or with K, M or G (default 64M); past it the oldest are dropped.")
+    @Option(name: .customLong("queue-size"), help: "The queue's bound: bytes, or with K, M or G; past it the oldest are dropped.")
     var queueSize: ByteCount = ByteCount(bytes: 64 << 20)
 
     @Option(name: .customLong("drain-timeout"), help: "At a log's end, how long to wait for the broker to take what is queued, in seconds.")
@@ -128,10 +128,20 @@ struct PublishCommand: ParsableCommand {
 }
 
 /// A size in bytes: `4096`, `512K`, `64M`, `1G`.
-struct ByteCount: ExpressibleByArgument, Sendable {
+struct ByteCount: ExpressibleByArgument, Sendable, CustomStringConvertible {
     var bytes: Int
 
     init(bytes: Int) { self.bytes = bytes }
+
+    /// As it is written on the command line: `64M`, `512K`, `4096`.
+    var description: String {
+        for (unit, size) in [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)] where bytes % size == 0 && bytes >= size {
+            return "\(bytes / size)\(unit)"
+        }
+        return "\(bytes)"
+    }
+
+    var defaultValueDescription: String { description }
 
     init?(argument: String) {
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]

@@ -36,9 +36,10 @@ struct ServeCommand: ParsableCommand {
               nmeastream serve
               nmeastream serve /dev/ttyACM0 --speed 9600
               nmeastream serve --listen 0.0.0.0:2947 --linger 5
-              nmeastream serve --http 8080            (the page on http://localhost:8080/)
-              nmeastream serve --http 0.0.0.0:8080    (the page for the whole network)
-              nmeastream serve /dev/ttyACM0 --chrony  (chrony: refclock SOCK /run/chrony.clk.ttyACM0.sock)
+              nmeastream serve --http 8080            # the page on http://localhost:8080/
+              nmeastream serve --http 0.0.0.0:8080    # the page for the whole network
+              # chronyd's configuration: refclock SOCK /run/chrony.clk.ttyACM0.sock
+              nmeastream serve /dev/ttyACM0 --chrony
             """
     )
 

@@ -15,7 +15,7 @@ struct SimulateCommand: ParsableCommand {
             Examples:
               nmeastream simulate
               nmeastream simulate --link /tmp/gps0 drive.nmea
-              gpsd -N -n $(nmeastream simulate &)
+              nmeastream simulate --link /tmp/gps0 & gpsd -N -n /tmp/gps0
             """
     )
 
