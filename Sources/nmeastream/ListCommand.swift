@@ -58,7 +58,10 @@ struct ListCommand: ParsableCommand {
         }
         output.flush()
         if let failure = output.failure { throw outputFailed(failure) }
-        if let events { try follow(events) }
+        if let events {
+            printError("watching for ports plugged in (+) and out (-); Ctrl-C to stop")
+            try follow(events)
+        }
     }
 
     /// Prints each hotplug event as it comes, until Ctrl-C or a failure.

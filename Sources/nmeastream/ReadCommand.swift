@@ -74,6 +74,11 @@ struct ReadCommand: ParsableCommand {
         } else {
             .automatic
         }
+        // Said before waiting, so that a silent command is not taken for a stuck one. (The
+        // reader says which receiver it chose, now or when one comes.)
+        if watch, let ports = try? PortDiscovery.ports(), !ports.contains(where: { $0.kind != .other }) {
+            printError("no receiver plugged in; waiting for one (Ctrl-C to stop)")
+        }
         try readFixes(from: source, options: output, count: limit.count, timeout: timeout,
                       minimumMode: minMode?.mode ?? .unknown)
     }

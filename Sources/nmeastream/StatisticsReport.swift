@@ -3,6 +3,10 @@ import TimeService
 
 /// The `--stats` report on standard error.
 enum StatisticsReport {
+    /// How far a receiver's time may be from the system clock for the difference to be a
+    /// report's delay (seconds): a serial line delays a report by a second at most.
+    static let liveClockBound = 60.0
+
     /// `seconds`: how long the live command read, for the fix rate; `nil` for a replay.
     /// `latency`: how late the receiver's reports arrived, for a live reading.
     static func print(_ statistics: NMEAStatistics, seconds: Double? = nil, latency: ReportLatency.Summary? = nil) {
@@ -19,7 +23,13 @@ enum StatisticsReport {
             let count = statistics.rejects[reason] ?? 0
             lines.append("reject \(reason) \(count) (\(statistics.rejectedBytes[reason] ?? 0) bytes)")
         }
-        if let latency {
+        if let latency, latency.median.magnitude > Self.liveClockBound {
+            // Not a delay: the receiver's clock is elsewhere (a recording played into a port,
+            // as demo does, or a receiver whose date is wrong).
+            let hours = fixedPoint(latency.median / 3600, decimals: 1)
+            lines.append("latency not measured: the receiver's time is \(hours) h from this system's clock "
+                         + "(a recording played, or a receiver whose date is wrong)")
+        } else if let latency {
             // Milliseconds, with the chrony setting they imply.
             func ms(_ value: Double) -> String { fixedPoint(value * 1000, decimals: 1) }
             lines.append("latency \(latency.count) fixes: min \(ms(latency.minimum)) ms, median \(ms(latency.median)) ms, "

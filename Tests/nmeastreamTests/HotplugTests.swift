@@ -47,6 +47,7 @@ struct HotplugTests {
             ["sleep": 0.3],
         ])
         #expect(result.status == 0, "\(result.error)\n\(result.output)")
+        #expect(result.error.contains("nmeastream: watching for ports plugged in (+) and out (-); Ctrl-C to stop"), "\(result.error)")
         let events = try result.outputLines.map { line in
             try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }.map { "\($0["event"] ?? "") \($0["path"] ?? "") \($0["kind"] ?? "")" }
@@ -81,7 +82,9 @@ struct WatchTests {
         let result = try HotplugTests.run(["--watch", "--format", "json"], steps: steps)
         #expect(result.status == 0, "\(result.error)")
         let notices = result.error.split(separator: "\n").filter { $0.hasPrefix("nmeastream: ") }
-        #expect(notices.first == "nmeastream: reading /dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00 (u-blox 8)")
+        // Nothing plugged in at the start: it says that it waits.
+        #expect(notices.first == "nmeastream: no receiver plugged in; waiting for one (Ctrl-C to stop)")
+        #expect(notices.dropFirst().first == "nmeastream: reading /dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00 (u-blox 8)")
         #expect(notices.contains("nmeastream: /dev/ttyACM0 went away; waiting for a receiver"))
         // The same receiver, back on another node (its stable link as udev would make it again).
         #expect(notices.filter { $0.hasPrefix("nmeastream: reading ") && $0.hasSuffix("(u-blox 8)") }.count == 2)
