@@ -5,12 +5,13 @@ import NMEAStream
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Show live fixes with no GPS: a recorded receiver played through a virtual serial port.",
+        abstract: "Show live fixes with no GPS: a simulated receiver played through a virtual serial port.",
         discussion: """
-            A recording of a u-blox receiver (GPS, GLONASS, Galileo, BeiDou) that nmeastream \
-            carries is played, at the pace it was recorded, into a pseudo-terminal that behaves \
-            like a serial GPS; nmeastream reads it exactly as it reads hardware (speed found by \
-            listening, decoding, epochs) and prints the fixes, until --count or Ctrl-C.
+            A simulated multi-constellation receiver (GPS, GLONASS, Galileo, BeiDou, NMEA 4.11) \
+            going round a park in Delft at 5 m/s, one epoch a second from now, is played into a \
+            pseudo-terminal that behaves like a serial GPS; nmeastream reads it exactly as it \
+            reads hardware (speed found by listening, decoding, epochs) and prints the fixes, \
+            until --count or Ctrl-C. Its clock never runs backwards.
 
             Examples:
               nmeastream demo
@@ -22,7 +23,7 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var limit: CountOption
 
-    @Option(help: "How many times faster than recorded (1 is real time).")
+    @Option(help: "How many times faster than real time (1 is one epoch a second).")
     var speed: Double = 1
 
     func validate() throws {
@@ -32,14 +33,33 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         let receiver = try VirtualReceiver.opened()
         defer { receiver.close() }
-        printError("demo: a recorded u-blox receiver playing on \(receiver.devicePath); Ctrl-C to stop")
+        printError("demo: a simulated receiver going round a park in Delft, on \(receiver.devicePath); Ctrl-C to stop")
         // Playing starts once the reader has had time to open the port: opening drops what
         // waits in it, and the demo should start with a whole epoch.
-        let speed = self.speed
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
-            receiver.play(.bytes(DemoRecording.bytes, pace: .recorded(speed: speed)), loop: true)
-        }
+        let player = DemoPlayer(receiver: receiver, speed: speed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { player.play(from: 0) }
         try readFixes(from: .serial(path: receiver.devicePath, speed: .automatic), options: output, count: limit.count,
-                      title: "nmeastream demo  (a recorded u-blox receiver on \(receiver.devicePath))")
+                      title: "nmeastream demo  (a simulated receiver on \(receiver.devicePath))")
+    }
+}
+
+/// Plays the demo's track in stretches of ten minutes, each starting where the last ended:
+/// paced by its own timestamps (so `--speed` applies), and never looping back in time.
+private final class DemoPlayer: Sendable {
+    private let receiver: VirtualReceiver
+    private let speed: Double
+    private let track = SyntheticTrack(multiConstellation: true)
+    private static let stretch = 600
+
+    init(receiver: VirtualReceiver, speed: Double) {
+        self.receiver = receiver
+        self.speed = speed
+    }
+
+    func play(from first: Int) {
+        let bytes = (first..<first + Self.stretch).flatMap { Array(track.epoch($0).utf8) }
+        receiver.play(.bytes(bytes, pace: .recorded(speed: speed))) { [self] error in
+            if error == nil { play(from: first + Self.stretch) }
+        }
     }
 }

@@ -28,7 +28,10 @@ final class LivePanel {
             // The alternate screen, cleared.
             output.write("\u{1B}[?1049h\u{1B}[H\u{1B}[2J")
         }
-        output.write("\u{1B}[H" + render().map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+        // As many lines as the terminal has rows (asked each time: it may have been resized),
+        // the last without a line end, so that the screen never scrolls.
+        let rows = Syscall.terminalSize(STDOUT_FILENO)?.rows ?? 24
+        output.write("\u{1B}[H" + render(rows: rows).map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J")
         output.flush()
     }
 
@@ -40,8 +43,9 @@ final class LivePanel {
         output.flush()
     }
 
-    /// The panel's lines.
-    func render() -> [String] {
+    /// The panel's lines, at most `rows` of them: satellites that do not fit are counted on
+    /// the last line instead.
+    func render(rows: Int = .max) -> [String] {
         var lines = [title, ""]
         let fix = self.fix ?? Fix()
         func value(_ number: Double?, _ decimals: Int, _ unit: String) -> String {
@@ -61,14 +65,19 @@ final class LivePanel {
         let satellites = views.values.flatMap(\.satellites).sorted {
             ($0.id.map { "\($0.constellation)" } ?? "", $0.nmeaID) < ($1.id.map { "\($0.constellation)" } ?? "", $1.nmeaID)
         }
-        for satellite in satellites {
+        let room = rows - lines.count
+        let shown = satellites.count <= room ? satellites[...] : satellites.prefix(max(0, room - 1))
+        for satellite in shown {
             let system = satellite.id.map { "\($0.constellation)" } ?? "?"
             let prn = satellite.id?.gpsdPRN ?? satellite.nmeaID
             lines.append(pad(system, 8) + padLeft(String(prn), 5) + padLeft(value(satellite.elevation, 0, ""), 6)
                          + padLeft(value(satellite.azimuth, 0, ""), 6) + padLeft(value(satellite.snr, 0, ""), 6)
                          + padLeft(satellite.used ? "Y" : "N", 6))
         }
-        return lines
+        if shown.count < satellites.count, room > 0 {
+            lines.append("… and \(satellites.count - shown.count) more satellites (a taller terminal shows them)")
+        }
+        return Array(lines.prefix(max(rows, 0)))
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -2,7 +2,9 @@ import CPlatform
 import NMEAStream
 
 /// A made-up receiver's output: a vehicle going round a circle at constant speed, one epoch
-/// (GGA, GSA, GSV, RMC, VTG, GPS constellation) per second, from a given start time.
+/// (GGA, GSA, GSV, RMC, VTG) per second, from a given start time: GPS alone, as older
+/// receivers send, or GPS, GLONASS, Galileo and BeiDou as a modern multi-constellation
+/// receiver does (NMEA 4.11: `GN` talker, one GSA per system, GSV with signal IDs).
 struct SyntheticTrack: Sendable {
     /// The circle's centre: latitude and longitude in degrees.
     var center: (latitude: Double, longitude: Double)
@@ -14,10 +16,14 @@ struct SyntheticTrack: Sendable {
     var altitude: Double
     /// The time of the first epoch, seconds since 1970 (POSIX time).
     var start: Int64
+    /// Whether it sends four constellations (NMEA 4.11) rather than GPS alone (NMEA 2.3).
+    var multiConstellation = false
 
     /// Creates a track; the defaults circle a park in Delft at walking-to-cycling speed.
     init(center: (latitude: Double, longitude: Double) = (52.0116, 4.3571), radius: Double = 200,
-                speed: Double = 5, altitude: Double = 2, start: Int64 = UTCTime.now.posixTime.seconds) {
+                speed: Double = 5, altitude: Double = 2, start: Int64 = UTCTime.now.posixTime.seconds,
+                multiConstellation: Bool = false) {
+        self.multiConstellation = multiConstellation
         self.center = center
         self.radius = radius
         self.speed = speed
@@ -39,25 +45,59 @@ struct SyntheticTrack: Sendable {
         let hhmmss = zeroPadded(clock / 3600, width: 2) + zeroPadded(clock / 60 % 60, width: 2) + zeroPadded(clock % 60, width: 2) + ".00"
         let ddmmyy = zeroPadded(time.date.day, width: 2) + zeroPadded(time.date.month, width: 2) + zeroPadded(time.date.year % 100, width: 2)
         let knots = speed / 0.514444
-        let satellites = [(5, 45, 120, 40), (13, 60, 200, 42), (15, 30, 300, 38), (18, 20, 50, 35), (23, 10, 10, 30), (29, 5, 100, 25)]
+        let north = latitude < 0 ? "S" : "N", east = longitude < 0 ? "W" : "E"
+        let position = "\(Self.angle(latitude, 2)),\(north),\(Self.angle(longitude, 3)),\(east)"
+        let talker = multiConstellation ? "GN" : "GP"
+        let systems = multiConstellation ? Self.systems : [Self.systems[0]]
+        let used = systems.reduce(0) { $0 + $1.satellites.filter(\.used).count }
         var sentences = [
-            "GPGGA,\(hhmmss),\(Self.angle(latitude, 2)),\(latitude < 0 ? "S" : "N"),\(Self.angle(longitude, 3)),\(longitude < 0 ? "W" : "E"),1,06,0.9,\(fixedPoint(altitude, decimals: 1)),M,47.0,M,,",
-            "GPGSA,A,3,05,13,15,18,23,29,,,,,,,1.6,0.9,1.3",
+            "\(talker)GGA,\(hhmmss),\(position),1,\(zeroPadded(used, width: 2)),0.9,\(fixedPoint(altitude, decimals: 1)),M,47.0,M,,"
         ]
-        for part in 0..<2 {
-            var body = "GPGSV,2,\(part + 1),06"
-            for (id, elevation, azimuth, snr) in satellites[(part * 4)..<min(satellites.count, part * 4 + 4)] {
-                body += "," + zeroPadded(id, width: 2) + "," + zeroPadded(elevation, width: 2) + "," + zeroPadded(azimuth, width: 3) + "," + zeroPadded(snr, width: 2)
-            }
-            sentences.append(body)
+        for system in systems {
+            let ids = system.satellites.filter(\.used).map { zeroPadded($0.id, width: 2) }
+            let slots = (ids + Array(repeating: "", count: 12)).prefix(12).joined(separator: ",")
+            sentences.append("\(talker)GSA,A,3,\(slots),1.6,0.9,1.3" + (multiConstellation ? ",\(system.systemID)" : ""))
         }
-        sentences.append("GPRMC,\(hhmmss),A,\(Self.angle(latitude, 2)),\(latitude < 0 ? "S" : "N"),\(Self.angle(longitude, 3)),\(longitude < 0 ? "W" : "E"),\(fixedPoint(knots, decimals: 2)),\(fixedPoint(course, decimals: 1)),\(ddmmyy),,,A")
-        sentences.append("GPVTG,\(fixedPoint(course, decimals: 1)),T,,M,\(fixedPoint(knots, decimals: 2)),N,\(fixedPoint(speed * 3.6, decimals: 2)),K,A")
+        for system in systems {
+            let parts = (system.satellites.count + 3) / 4
+            for part in 0..<parts {
+                var body = "\(system.talker)GSV,\(parts),\(part + 1),\(zeroPadded(system.satellites.count, width: 2))"
+                for satellite in system.satellites[(part * 4)..<min(system.satellites.count, part * 4 + 4)] {
+                    body += "," + zeroPadded(satellite.id, width: 2) + "," + zeroPadded(satellite.elevation, width: 2) + ","
+                        + zeroPadded(satellite.azimuth, width: 3) + "," + zeroPadded(satellite.snr, width: 2)
+                }
+                if multiConstellation { body += ",\(system.signalID)" }
+                sentences.append(body)
+            }
+        }
+        sentences.append("\(talker)RMC,\(hhmmss),A,\(position),\(fixedPoint(knots, decimals: 2)),\(fixedPoint(course, decimals: 1)),\(ddmmyy),,,A"
+                         + (multiConstellation ? ",V" : ""))
+        sentences.append("\(talker)VTG,\(fixedPoint(course, decimals: 1)),T,,M,\(fixedPoint(knots, decimals: 2)),N,\(fixedPoint(speed * 3.6, decimals: 2)),K,A")
         return sentences.map { body in
             let sum = body.utf8.reduce(UInt8(0), ^)
             return "$\(body)*\(zeroPadded(sum, width: 2, radix: 16, uppercase: true))\r\n"
         }.joined()
     }
+
+    /// The satellites in view of one system, as its GSV and GSA give them.
+    struct System: Sendable {
+        var talker: String
+        /// NMEA 4.11 system ID (GSA's last field): 1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou.
+        var systemID: Int
+        /// NMEA 4.11 signal ID (GSV's last field): L1 C/A, G1, E1, B1I.
+        var signalID: Int
+        var satellites: [(id: Int, elevation: Int, azimuth: Int, snr: Int, used: Bool)]
+    }
+
+    /// The sky it reports: GPS first (alone without ``multiConstellation``).
+    static let systems = [
+        System(talker: "GP", systemID: 1, signalID: 1, satellites: [
+            (5, 45, 120, 40, true), (13, 60, 200, 42, true), (15, 30, 300, 38, true), (18, 20, 50, 35, true),
+            (23, 10, 10, 30, true), (29, 5, 100, 25, true)]),
+        System(talker: "GL", systemID: 2, signalID: 1, satellites: [(70, 40, 150, 36, true), (71, 55, 250, 39, true), (80, 12, 330, 28, false)]),
+        System(talker: "GA", systemID: 3, signalID: 7, satellites: [(4, 33, 80, 37, true), (9, 48, 170, 40, true), (30, 8, 280, 22, false)]),
+        System(talker: "GB", systemID: 4, signalID: 1, satellites: [(11, 50, 100, 41, true), (12, 25, 210, 36, true)]),
+    ]
 
     /// `dddmm.mmmmmm` with `degreeDigits` digits of degrees.
     static func angle(_ value: Double, _ degreeDigits: Int) -> String {

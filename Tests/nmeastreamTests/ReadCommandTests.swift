@@ -103,8 +103,15 @@ struct ReadCommandTests {
         for line in ["sentences ", "fixes 2", "reject bad-checksum 0", "fix-rate "] {
             #expect(result.error.contains("\n" + line) || result.error.hasPrefix(line), "\(line) in \(result.error)")
         }
-        // The demo plays a 2024 recording: its times are not a delay to report.
-        #expect(result.error.contains("latency not measured: the receiver's time is "), "\(result.error)")
+
+        // A recording played into a port (2014's times): not a delay to report, and said why.
+        let terminal = try PseudoTerminal()
+        let recorded = try Command.run(["read", terminal.devicePath, "--speed", "9600", "--count", "3", "--stats"]) {
+            #expect(terminal.waitUntilConfigured())
+            terminal.write(Array(try Data(contentsOf: URL(fileURLWithPath: Command.fixture("sirf-cycle.nmea")))))
+        }
+        #expect(recorded.status == 0, "\(recorded.error)")
+        #expect(recorded.error.contains("latency not measured: the receiver's time is "), "\(recorded.error)")
     }
 
     @Test("--stats on a device: how late the reports arrived (first byte minus the receiver's UTC time), for chrony's offset")

@@ -42,6 +42,9 @@ static inline int nmeastream_create(const char *path, int flags, mode_t mode) { 
 /// `ioctl(fd, request)` for requests that take no argument (TIOCEXCL, TIOCNXCL).
 static inline int nmeastream_ioctl(int fd, unsigned long request) { return ioctl(fd, request); }
 
+/// The size of the terminal `fd` (`ioctl(fd, TIOCGWINSZ)`), 0 on success.
+static inline int nmeastream_window_size(int fd, struct winsize *size) { return ioctl(fd, TIOCGWINSZ, size); }
+
 /// Ignores `signal` (SIG_IGN is a cast macro Swift cannot import).
 static inline void nmeastream_ignore_signal(int signal_number) { signal(signal_number, SIG_IGN); }
 

@@ -38,6 +38,14 @@ extension Syscall {
     /// Whether `fd` is a terminal (`isatty`).
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// The size of the terminal at `fd` in character cells (`TIOCGWINSZ`); `nil` when it is
+    /// not a terminal or does not say (a size of 0).
+    package static func terminalSize(_ fd: Int32) -> (rows: Int, columns: Int)? {
+        var size = winsize()
+        guard nmeastream_window_size(fd, &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_row), Int(size.ws_col))
+    }
+
     /// This process's ID.
     package static var processID: Int32 { getpid() }
 }
