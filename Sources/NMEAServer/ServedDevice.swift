@@ -65,7 +65,10 @@ final class ServedDevice: Sendable {
 
     /// How the server describes it now.
     var description: DeviceDescription {
-        state.withLock { DeviceDescription(path: path, activated: $0.activated, seenNMEA: $0.seenNMEA) }
+        state.withLock { state in
+            DeviceDescription(path: path, activated: state.activated,
+                              bitsPerSecond: state.activated == nil ? nil : monitor.speed, seenNMEA: state.seenNMEA)
+        }
     }
 
     /// Its latest fix and sky while it is open.

@@ -78,6 +78,12 @@ struct GPSDServerTests {
         let tpv = try #require(client.readLine(containing: "\"class\":\"TPV\""))
         #expect(tpv.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(path)\",\"mode\":"))
         #expect(client.readLine(containing: "\"class\":\"SKY\"")?.hasPrefix("{\"class\":\"SKY\",\"device\":\"\(path)\"") == true)
+        // Open and heard: DEVICE as gpsd describes an NMEA receiver, its speed included.
+        client.send("?DEVICES;\n")
+        let devices = try #require(client.readLine(containing: "\"class\":\"DEVICES\""))
+        for member in [#""driver":"NMEA0183""#, #""activated":"20"#, #""flags":1"#, #""bps":9600"#, #""parity":"N""#, #""stopbits":1"#] {
+            #expect(devices.contains(member), "\(member) in \(devices)")
+        }
 
         client.send("?WATCH={\"enable\":false}\n")
         #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":false") != nil)

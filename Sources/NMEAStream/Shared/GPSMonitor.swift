@@ -168,6 +168,16 @@ public final class GPSMonitor: Sendable {
     /// Completed epochs, delivered by the monitor's ``delivery``.
     public var fixes: Signal<Fix, GPSError> { fixes(delivery: delivery) }
 
+    /// The serial speed the open device is read at, bits per second, once the reader has found
+    /// it by listening (or opened it at the speed given); `nil` before that, and for sources
+    /// that are not serial ports.
+    public var speed: Int? {
+        if let found = connection.speed { return found }
+        // A speed given is not hunted for, so not told: the source says it.
+        if case .serial(_, .bitsPerSecond(let given)) = source, connection.reader != nil { return given }
+        return nil
+    }
+
     /// Completed satellite views, one per constellation and signal: an epoch's views come
     /// together, when the epoch completes.
     public var satellites: Signal<SatelliteView, GPSError> { satellites(delivery: delivery) }
@@ -314,7 +324,22 @@ final class ConnectionState: Sendable {
 
     init(readLoop: (any DeviceReadLoop)?) { self.readLoop = readLoop }
 
-    func connect(_ reader: NMEAReader) { readerNow.withLock { $0.reader = reader } }
+    func connect(_ reader: NMEAReader) {
+        readerNow.withLock { $0.reader = reader }
+        foundSpeed.store(0, ordering: .relaxed)
+    }
+
+    /// The speed the open device is read at, bits per second (0 before it is known).
+    private let foundSpeed = Atomic<Int>(0)
+
+    /// Notes the speed the reader found, or was given.
+    func noteSpeed(_ bitsPerSecond: Int) { foundSpeed.store(bitsPerSecond, ordering: .relaxed) }
+
+    /// The speed the open device is read at; `nil` before it is known.
+    var speed: Int? {
+        let speed = foundSpeed.load(ordering: .relaxed)
+        return speed > 0 ? speed : nil
+    }
 
     /// Entered while a reader stopped releases its device: the next reader opens after.
     let releases = DispatchGroup()
@@ -389,7 +414,8 @@ private final class EventForwarder: @unchecked Sendable {
         case .finished:
             flush()
             observer.on(.completed)
-        case .choseDevice, .foundSpeed: break
+        case .foundSpeed(let speed): connection.noteSpeed(speed)
+        case .choseDevice: break
         }
     }
 
