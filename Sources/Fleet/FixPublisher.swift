@@ -171,6 +171,8 @@ public final class FixPublisher: Sendable {
                     switch reportClass {
                     case .sky: outgoing.append(.init(topic: topic + "/sky", payload: report.bytes, retain: false))
                     case .tpv: outgoing.append(.init(topic: topic + "/tpv", payload: report.bytes, retain: true))
+                    case .gst: outgoing.append(.init(topic: topic + "/gst", payload: report.bytes, retain: false))
+                    case .att: outgoing.append(.init(topic: topic + "/att", payload: report.bytes, retain: false))
                     }
                 }
             }

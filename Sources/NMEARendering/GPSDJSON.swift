@@ -108,14 +108,57 @@ public enum GPSDJSON {
         writer.endObject()
     }
 
+    /// Writes the receiver's pseudorange noise statistics (GST) of `fix` as a gpsd `GST`
+    /// object: `class`, `device`, `time`, `rms`, `major`, `minor`, `orient` (degrees), `lat`,
+    /// `lon`, `alt` (metres, one standard deviation). Returns `false`, writing nothing, when the
+    /// fix has none (no GST, or one that gave only the three deviations a GBS also gives).
+    @discardableResult
+    public static func writeGST(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) -> Bool {
+        guard let errors = fix.errors,
+              errors.rangeRMS != nil || errors.semiMajor != nil || errors.semiMinor != nil || errors.orientation != nil
+        else { return false }
+        writer.beginObject()
+        writer.asciiString("class", "GST")
+        if let device { writer.string("device", device) }
+        if let time = fix.time { writer.time("time", time) }
+        writer.number("rms", errors.rangeRMS, decimals: 3)
+        writer.number("major", errors.semiMajor, decimals: 3)
+        writer.number("minor", errors.semiMinor, decimals: 3)
+        writer.number("orient", errors.orientation, decimals: 3)
+        writer.number("lat", errors.latitude, decimals: 3)
+        writer.number("lon", errors.longitude, decimals: 3)
+        writer.number("alt", errors.altitude, decimals: 3)
+        writer.endObject()
+        return true
+    }
+
+    /// Writes the true heading of `fix` (HDT) as a gpsd `ATT` object: `class`, `device`,
+    /// `time`, `heading` (degrees). Returns `false`, writing nothing, when the fix has none.
+    @discardableResult
+    public static func writeATT(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) -> Bool {
+        guard let heading = fix.heading else { return false }
+        writer.beginObject()
+        writer.asciiString("class", "ATT")
+        if let device { writer.string("device", device) }
+        if let time = fix.time { writer.time("time", time) }
+        writer.number("heading", heading, decimals: 3)
+        writer.endObject()
+        return true
+    }
+
     /// The class of one of gpsd's reports.
     public enum ReportClass: Sendable {
         case sky
         case tpv
+        /// Pseudorange noise statistics (GST).
+        case gst
+        /// Attitude: the true heading (HDT).
+        case att
     }
 
     /// Writes `epoch` as gpsd sends it: its `SKY` (when it has one), then its `TPV` (when it
-    /// has a fix), each object handed to `report` with its class, then `writer` reset.
+    /// has a fix), then its `GST` and `ATT` (when the receiver sent GST or HDT), each object
+    /// handed to `report` with its class, then `writer` reset.
     /// `writer` is reused, so that an epoch costs no allocation once it has grown.
     public static func write(_ epoch: Epoch, device: String? = nil, reusing writer: inout JSONWriter,
                              _ report: (ReportClass, JSONWriter) -> Void) {
@@ -124,10 +167,14 @@ public enum GPSDJSON {
             writeSKY(sky, device: device, to: &writer)
             report(.sky, writer)
         }
-        if let fix = epoch.fix {
+        epoch.withFix { fix in
             writer.reset()
             writeTPV(fix, device: device, to: &writer)
             report(.tpv, writer)
+            writer.reset()
+            if writeGST(fix, device: device, to: &writer) { report(.gst, writer) }
+            writer.reset()
+            if writeATT(fix, device: device, to: &writer) { report(.att, writer) }
         }
         writer.reset()
     }

@@ -24,6 +24,29 @@ struct RenderingTests {
         #expect(GPSDJSON.tpv(fixes[2]) == #"{"class":"TPV","mode":3,"status":3,"time":"2024-06-05T12:00:01.000Z","ept":0.005,"lat":52.000000000,"lon":-4.000000000,"altHAE":57.700,"altMSL":10.700,"alt":10.700,"epx":0.040,"epy":0.030,"epv":0.031,"geoidSep":47.000,"speed":0.000,"climb":0.500,"eph":0.050}"#)
     }
 
+    @Test("an epoch with GST and HDT: its GST (gpsd's noise statistics) and ATT (the heading) follow its TPV")
+    func gstAndAttitude() throws {
+        var text = nmea("GPZDA,120000.00,05,06,2024,00,00")
+        text += nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,4,08,0.9,10.2,M,47.0,M,,")
+        text += nmea("GPGST,120000.00,0.006,0.023,0.020,273.6,0.03,0.04,0.031")
+        text += nmea("GPHDT,274.07,T")
+        let epoch = try #require(decode(text).epochs.last)
+        var writer = JSONWriter()
+        var reports: [(GPSDJSON.ReportClass, String)] = []
+        GPSDJSON.write(epoch, device: "/dev/ttyACM0", reusing: &writer) { reportClass, report in
+            reports.append((reportClass, String(decoding: report.bytes, as: UTF8.self)))
+        }
+        // The SKY of the GGA's dilution and count first.
+        #expect(reports.map(\.0) == [.sky, .tpv, .gst, .att])
+        #expect(reports[2].1 == #"{"class":"GST","device":"/dev/ttyACM0","time":"2024-06-05T12:00:00.000Z","rms":0.006,"major":0.023,"minor":0.020,"orient":273.600,"lat":0.030,"lon":0.040,"alt":0.031}"#)
+        #expect(reports[3].1 == #"{"class":"ATT","device":"/dev/ttyACM0","time":"2024-06-05T12:00:00.000Z","heading":274.070}"#)
+        // GBS's deviations alone: in the TPV, no GST.
+        var gbs = nmea("GPGGA,120000.00,5200.0000,N,00400.0000,W,1,08,0.9,10.2,M,47.0,M,,")
+        gbs += nmea("GPGBS,120000.00,2.5,1.5,4.0,,,,")
+        let fix = try #require(decode(gbs).fixes.last)
+        #expect(!GPSDJSON.writeGST(fix, to: &writer))
+    }
+
     @Test("TPV with the differential corrections' age and station, as gpsd names them")
     func tpvDifferential() {
         var text = nmea("GNGGA,132819.60,4134.49795459,N,09345.03431408,W,2,10,0.9,278.161,M,-31.442,M,6.6,0133")
