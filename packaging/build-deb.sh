@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Builds nmeastream_VERSION_ARCH.deb with dpkg-deb from the release binary (stripped, the Swift
+# runtime linked in statically): the command, its man pages and shell completions (generated
+# from the command's own help), the systemd socket and service with /etc/default/nmeastream,
+# the udev rules, and the README. See packaging/README.md.
+#
+# usage: packaging/build-deb.sh [OUTPUT_DIRECTORY]   (default: .build/deb)
+# Prints the path of the package it made on its last line.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+output="${1:-$root/.build/deb}"
+cd "$root"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# The release binary, with the Swift runtime linked in statically: in a build folder of its
+# own (SwiftPM keeps the link of an earlier release build in .build without the flag).
+scratch="$root/.build/static"
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product nmeastream >&2
+binary="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/nmeastream"
+if ldd "$binary" | grep -q libswiftCore; then
+  echo "build-deb: $binary links the Swift runtime dynamically" >&2
+  exit 1
+fi
+# Man pages, one per subcommand, from the command's help: swift-argument-parser's
+# generate-manual, run on that binary.
+swift build --product generate-manual >&2
+pages="$work/man"
+mkdir -p "$pages"
+"$(swift build --show-bin-path)/generate-manual" "$binary" --multi-page --output-directory "$pages" >&2
+
+# The one version (Sources/NMEA/Release.swift), as the binary reports it.
+version="$("$binary" --version)"
+arch="$(dpkg --print-architecture)"
+name="nmeastream_${version}_${arch}"
+
+stage="$work/$name"
+
+install -D -m 0755 "$binary" "$stage/usr/bin/nmeastream"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/nmeastream"
+
+# The pages, compressed as Debian keeps them.
+install -d "$stage/usr/share/man/man1"
+for page in "$pages"/*.1; do
+  # Without the empty lines mdoc takes for paragraph breaks it was not asked for.
+  sed '/^$/d' "$page" | gzip -9n > "$stage/usr/share/man/man1/$(basename "$page").gz"
+done
+
+# Shell completions, from the command itself.
+install -d "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/vendor-completions" \
+  "$stage/usr/share/fish/vendor_completions.d"
+# (bash-completion sources the file: no interpreter line.)
+"$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$stage/usr/share/bash-completion/completions/nmeastream"
+"$binary" --generate-completion-script zsh > "$stage/usr/share/zsh/vendor-completions/_nmeastream"
+"$binary" --generate-completion-script fish > "$stage/usr/share/fish/vendor_completions.d/nmeastream.fish"
+
+# systemd: the project's units, with the installed path and the options file.
+install -d "$stage/usr/lib/systemd/system"
+install -m 0644 systemd/nmeastream.socket "$stage/usr/lib/systemd/system/nmeastream.socket"
+sed -e 's|^ExecStart=.*|EnvironmentFile=-/etc/default/nmeastream\nExecStart=/usr/bin/nmeastream serve $NMEASTREAM_OPTIONS|' \
+  systemd/nmeastream.service > "$stage/usr/lib/systemd/system/nmeastream.service"
+chmod 0644 "$stage/usr/lib/systemd/system/nmeastream.service"
+install -D -m 0644 packaging/default/nmeastream "$stage/etc/default/nmeastream"
+
+# udev: the rules for the receivers the catalogue knows, as the command prints them.
+install -d "$stage/usr/lib/udev/rules.d"
+"$binary" udev-rules > "$stage/usr/lib/udev/rules.d/60-nmeastream.rules"
+
+# Documentation: the README, the copyright (the project's, and the Swift runtime's linked in),
+# and the changelog (a native package's).
+doc="$stage/usr/share/doc/nmeastream"
+install -d "$doc"
+gzip -9n < README.md > "$doc/README.md.gz"
+install -m 0644 packaging/copyright "$doc/copyright"
+date="$(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
+printf 'nmeastream (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- nmeastream developers <nmeastream@users.noreply.github.com>  %s\n' \
+  "$version" "$version" "$date" | gzip -9n > "$doc/changelog.gz"
+
+# The shared libraries the binary links, as the packages that hold them (dpkg may know a
+# library under /lib or /usr/lib, as merged /usr has it, or by its real name).
+owner() {
+  local library="$1" candidate
+  for candidate in "$library" "$(realpath "$library")" "/usr$library" "${library#/usr}"; do
+    dpkg -S "$candidate" 2>/dev/null | head -n 1 | cut -d: -f1 && return 0
+  done
+  echo "build-deb: no package holds $library" >&2
+  return 1
+}
+libraries="$(ldd "$stage/usr/bin/nmeastream" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }')"
+depends="$(for library in $libraries; do owner "$library"; done | sort -u | paste -sd, - | sed 's/,/, /g')"
+
+install -d "$stage/DEBIAN"
+size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
+cat > "$stage/DEBIAN/control" <<EOF
+Package: nmeastream
+Version: $version
+Architecture: $arch
+Maintainer: nmeastream developers <nmeastream@users.noreply.github.com>
+Installed-Size: $size
+Depends: $depends
+Suggests: chrony, gpsd-clients
+Section: utils
+Priority: optional
+Homepage: https://github.com/nmeastream/nmeastream
+Description: GPS receivers on Linux as streams of fixes, and a gpsd-protocol server
+ nmeastream finds USB GPS receivers through udev, decodes their NMEA 0183 and
+ serves the fixes over gpsd's protocol to gpsd's clients (cgps, gpspipe,
+ Python's gps module), to a live web page, to chronyd and to MQTT brokers. It
+ also replays and converts recorded NMEA logs (gpsd JSON, GPX, CSV).
+EOF
+printf '/etc/default/nmeastream\n' > "$stage/DEBIAN/conffiles"
+install -m 0755 packaging/postinst "$stage/DEBIAN/postinst"
+install -m 0755 packaging/postrm "$stage/DEBIAN/postrm"
+
+mkdir -p "$output"
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$output/$name.deb" >&2
+echo "$output/$name.deb"
