@@ -38,9 +38,10 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
         throw exitCode(for: error)
     case .timedOut(let seconds):
         // A port that sent nothing, or no NMEA, is not an antenna problem.
-        if let diagnosis = InputDiagnosis(reader.statistics, sawFix: false), diagnosis != .noFix(sentences: reader.statistics.sentenceCount) {
+        switch InputDiagnosis(reader.statistics, sawFix: false) {
+        case let diagnosis? where diagnosis.replayExitCode != nil:
             printError(diagnosis.message(source: "\(source)", seconds: seconds))
-        } else {
+        default:
             printError("no fix\(minimumMode == .unknown ? "" : " of \(minimumMode) or better") after \(fixedPoint(seconds, decimals: 1)) s; "
                        + "check the antenna's view of the sky (a cold start can take a minute or more)")
         }

@@ -128,10 +128,13 @@ struct ServeCommand: ParsableCommand {
                     var said = "chrony \(path): \(counts.serialSent) samples sent to \(feed.serialSocketPath)"
                     if pps != nil { said += ", \(counts.pulseSent) pulse samples to \(feed.pulseSocketPath)" }
                     if counts.unsent > 0 {
-                        said += "; \(counts.unsent) not sent ("
-                            + (counts.lastRefusal.map { "refused: \($0)\($0 == .permissionDenied ? "; chronyd's socket is writable by chronyd's user only: run serve as that user (root)" : "")" }
-                               ?? "no chronyd socket there: start chronyd first, with its refclock SOCK line")
-                            + ")"
+                        let remedy = Self.chronyRemedy(counts.lastRefusal)
+                        let why: String = if let refusal = counts.lastRefusal {
+                            "refused: \(refusal)" + (remedy.map { "; " + $0 } ?? "")
+                        } else {
+                            "no chronyd socket there: " + (remedy ?? "")
+                        }
+                        said += "; \(counts.unsent) not sent (\(why))"
                     }
                     if counts.ppsFailed { said += "; the PPS device \(pps ?? "") could not be opened" }
                     printError(said)
@@ -196,14 +199,23 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
+    /// What to do when samples do not reach chronyd (`reason` `nil`: no socket there); `nil`
+    /// when there is no advice for the reason.
+    static func chronyRemedy(_ reason: Errno?) -> String? {
+        switch reason {
+        case nil: "start chronyd first, with its refclock SOCK line"
+        case .permissionDenied?: "chronyd's socket is writable by chronyd's user only: run serve as that user (root)"
+        default: nil
+        }
+    }
+
     /// What reaches chronyd, as it changes: failures always, the first delivery with `--verbose`.
     static func say(_ event: ChronyFeed.Event, device: String, verbose: Bool) {
         switch event {
         case .notDelivering(let socket, nil):
-            printError("chrony \(device): no chronyd socket at \(socket): start chronyd first, with its refclock SOCK line")
+            printError("chrony \(device): no chronyd socket at \(socket): " + chronyRemedy(nil)!)
         case .notDelivering(let socket, let reason?):
-            printError("chrony \(device): \(socket) refused the sample: \(reason)"
-                       + (reason == .permissionDenied ? "; chronyd's socket is writable by chronyd's user only: run serve as that user (root)" : ""))
+            printError("chrony \(device): \(socket) refused the sample: \(reason)" + (chronyRemedy(reason).map { "; " + $0 } ?? ""))
         case .ppsUnavailable(let pps):
             printError("chrony \(device): the PPS device \(pps) cannot be opened: no pulse samples will be sent")
         case .delivering(let socket):

@@ -58,20 +58,11 @@ private struct RangeError {
     static let differential = RangeError(horizontal: 3.75, vertical: 5.75, position: 4.75)
 }
 
-/// What the next fix's rate errors are derived from.
-struct ErrorReference: Sendable {
-    var time: UTCTime?
-    var mode: FixMode
-    var latitude: Double?
-    var longitude: Double?
-    var estimates: ErrorEstimates
-}
-
 extension ErrorEstimates {
     /// The estimates for `fix`, whose epoch's satellite geometry `geometry` gives (asked only
     /// when the receiver's figures leave something to model: a sky's geometry is most of the
     /// model's cost), given the fix delivered before it.
-    init(for fix: borrowing Fix, geometry: () -> Dilutions?, previous: ErrorReference?) {
+    init(for fix: borrowing Fix, geometry: () -> Dilutions?, previous: FixReference?) {
         self.init()
         if fix.time != nil { time = 0.005 }
         guard fix.mode >= .twoD else { return }

@@ -3,26 +3,11 @@
 /// derived from the epoch delivered before it, and then (once its sky is known) its error
 /// estimates.
 struct FixFinisher: Sendable {
-    /// What an epoch leaves for finishing the next one: its mode, and what climb and speed are
-    /// derived from.
-    private struct Reference: Sendable {
-        var time: UTCTime?
-        var mode: FixMode
-        var altitude: Double?
-        var latitude: Double?
-        var longitude: Double?
-        var estimates = ErrorEstimates()
-
-        var errorReference: ErrorReference {
-            ErrorReference(time: time, mode: mode, latitude: latitude, longitude: longitude, estimates: estimates)
-        }
-    }
-
     /// The epoch delivered before the last one delivered, and the last one: a revised epoch
     /// (delivered again with the same time) takes its mode, climb and speed from the same
     /// epoch as its first delivery did.
-    private var previous: Reference?
-    private var lastDelivered: Reference?
+    private var previous: FixReference?
+    private var lastDelivered: FixReference?
 
     /// Writes the fix `epoch` makes into `out` (in place: the assembler builds it in the box
     /// it hands out).
@@ -51,20 +36,20 @@ struct FixFinisher: Sendable {
             out.geoidSeparation = nil
         }
         if let time = out.time, let previous, let before = previous.time { derive(&out, at: time, from: previous, at: before) }
-        lastDelivered = Reference(time: out.time, mode: out.mode, altitude: out.altitudeMSL, latitude: out.latitude,
+        lastDelivered = FixReference(time: out.time, mode: out.mode, altitude: out.altitudeMSL, latitude: out.latitude,
                                   longitude: out.longitude)
     }
 
     /// Sets the error estimates of `out`, the fix ``finish(_:into:)`` just made, whose epoch's
     /// satellites lie as `geometry` says (asked only when needed).
     mutating func estimateErrors(_ out: inout Fix, geometry: () -> Dilutions?) {
-        out.errorEstimates = ErrorEstimates(for: out, geometry: geometry, previous: previous?.errorReference)
+        out.errorEstimates = ErrorEstimates(for: out, geometry: geometry, previous: previous)
         lastDelivered?.estimates = out.errorEstimates
     }
 
     /// Climb from the change of altitude, and, when no sentence gave a speed, speed from the
     /// distance travelled (as gpsd does).
-    private func derive(_ out: inout Fix, at time: UTCTime, from previous: Reference, at before: UTCTime) {
+    private func derive(_ out: inout Fix, at time: UTCTime, from previous: FixReference, at before: UTCTime) {
         let seconds = time.secondsSince1970 - before.secondsSince1970
         guard seconds > 0 else { return }
         if let altitude = out.altitudeMSL, let earlier = previous.altitude {
@@ -75,4 +60,15 @@ struct FixFinisher: Sendable {
             out.speed = ellipsoidDistance(beforeLatitude, beforeLongitude, latitude, longitude) / seconds
         }
     }
+}
+
+/// What a delivered fix leaves for finishing the next one: its mode, and what the next one's
+/// climb, derived speed and rate errors are worked out from.
+struct FixReference: Sendable {
+    var time: UTCTime?
+    var mode: FixMode
+    var altitude: Double?
+    var latitude: Double?
+    var longitude: Double?
+    var estimates = ErrorEstimates()
 }
