@@ -22,6 +22,10 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     private(set) var latency = ReportLatency()
     /// Set once `--count` fixes were printed: what the reader delivers before it stops is dropped.
     private var isDone = false
+    /// The reader's statistics when the `--count`th fix was printed, and the uptime then
+    /// (nanoseconds), so that `--stats` counts what was printed, not what came before the
+    /// reader stopped; read after the reader stopped.
+    private(set) var statisticsAtLimit: (statistics: NMEAStatistics, uptime: UInt64)?
     private let outcome = Protected<Outcome?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
@@ -52,8 +56,8 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
             if !isDone { renderer.write(epoch, to: output) }
             return
         }
-        latency.record(fix)
         guard !isDone else { return }
+        latency.record(fix)
         guard fix.mode >= minimumMode else { return renderer.write(epoch, to: output, printed: false) }
         printed.withLock { $0 = true }
         if let panel {
@@ -70,6 +74,7 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         fixes += 1
         if let limit, fixes >= limit {
             isDone = true
+            statisticsAtLimit = (reader.statistics, DispatchTime.now().uptimeNanoseconds)
             finish(.success)
         }
     }

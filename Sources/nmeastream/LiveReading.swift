@@ -24,8 +24,8 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
     signals.forEach { $0.cancel() }
     let outputFailure = printer.flush()
     if options.stats {
-        StatisticsReport.print(reader.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                               latency: printer.latency.summary)
+        let (statistics, end) = printer.statisticsAtLimit ?? (reader.statistics, DispatchTime.now().uptimeNanoseconds)
+        StatisticsReport.print(statistics, seconds: Double(end - start) / 1e9, latency: printer.latency.summary)
     }
     switch outcome {
     case .success:

@@ -5,7 +5,7 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Output format: text (a line per fix), json (gpsd TPV and SKY lines), nmea (valid sentences), csv, gpx.")
     var format: OutputFormat = .text
 
-    @Flag(help: "At the end, print counts of sentences and rejects by reason (and, for a live source, the fix rate) to standard error.")
+    @Flag(help: "At the end, print counts of sentences and rejects by reason (and, for a live source, the fix rate) to standard error; with --count, of what was read up to the last fix printed.")
     var stats = false
 }
 

@@ -114,6 +114,23 @@ struct ReadCommandTests {
         #expect(recorded.error.contains("latency not measured: the receiver's time is "), "\(recorded.error)")
     }
 
+    @Test("--count 1 --stats counts what was read up to the fix it printed, not what came before the reader stopped")
+    func statsStopAtCount() throws {
+        let log = try Data(contentsOf: URL(fileURLWithPath: Command.fixture("sirf-cycle.nmea")))
+        let total = String(decoding: log, as: UTF8.self).split(whereSeparator: \.isNewline).count { $0.hasPrefix("$") }
+        let terminal = try PseudoTerminal()
+        let result = try Command.run(["read", terminal.devicePath, "--speed", "9600", "--count", "1", "--format", "json", "--stats"]) {
+            #expect(terminal.waitUntilConfigured())
+            // The whole log at once: every later epoch reaches the reader before it stops.
+            terminal.write(Array(log))
+        }
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.split(separator: "\n").count { $0.contains("\"class\":\"TPV\"") } == 1, "\(result.output)")
+        #expect(result.error.contains("\nfixes 1\n"), "\(result.error)")
+        let sentences = try #require(result.error.firstMatch(of: /\nsentences (\d+)\n/).flatMap { Int($0.1) }, "\(result.error)")
+        #expect(sentences > 1 && sentences < total / 2, "\(sentences) of \(total): \(result.error)")
+    }
+
     @Test("--stats on a device: how late the reports arrived (first byte minus the receiver's UTC time), for chrony's offset")
     func latencyStats() throws {
         let terminal = try PseudoTerminal()
