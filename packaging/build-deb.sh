@@ -89,6 +89,12 @@ owner() {
 }
 libraries="$(ldd "$stage/usr/bin/nmeastream" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }')"
 depends="$(for library in $libraries; do owner "$library"; done | sort -u | paste -sd, - | sed 's/,/, /g')"
+# libc6 at the newest glibc the binary asks for: a symbol version, or packed relative
+# relocations (GLIBC_ABI_DT_RELR, glibc 2.36), which an older loader refuses to start.
+needs="$(readelf -V --wide "$stage/usr/bin/nmeastream")"
+glibc="$( { grep -o 'GLIBC_[0-9][0-9.]*' <<<"$needs" | cut -d_ -f2
+           if grep -q GLIBC_ABI_DT_RELR <<<"$needs"; then echo 2.36; fi; } | sort -uV | tail -n 1)"
+[ -n "$glibc" ] && depends="$(echo "$depends" | sed -E "s/(^|, )libc6(,|$)/\1libc6 (>= $glibc)\2/")"
 
 install -d "$stage/DEBIAN"
 size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
