@@ -122,18 +122,9 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Whether the client watches the device at `path` (on any thread).
-    func watches(_ path: String) -> Bool { policy.withLock { $0.watches(path) } }
-
-    func wantsJSON(from path: String) -> Bool { policy.withLock { $0.watches(path) && $0.json } }
-
-    /// Sentences as received: in NMEA mode, or raw mode 1 (raw mode 2 has the bytes instead).
-    func wantsSentences(from path: String) -> Bool {
-        policy.withLock { $0.watches(path) && $0.raw < 2 && ($0.nmea || $0.raw == 1) }
-    }
-
-    /// The device's bytes unchanged: raw mode 2.
-    func wantsBytes(from path: String) -> Bool { policy.withLock { $0.watches(path) && $0.raw == 2 } }
+    /// What the client is sent from the device at `path` (on any thread); `nil` when it does
+    /// not watch it.
+    func streams(from path: String) -> WatchedStreams? { policy.withLock { $0.streams(from: path) } }
 
     /// A line for the client (a notice), from any thread.
     func send(_ line: [UInt8]) {

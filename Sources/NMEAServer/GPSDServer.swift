@@ -298,7 +298,11 @@ public final class GPSDServer: Sendable {
     func watch(_ client: ClientConnection) {
         membership.withLock { _ in
             for device in served {
-                if client.watches(device.path) { device.attach(client) } else { device.detach(client) }
+                if let streams = client.streams(from: device.path) {
+                    device.attach(client, streams: streams)
+                } else {
+                    device.detach(client)
+                }
             }
         }
     }
@@ -322,8 +326,8 @@ public final class GPSDServer: Sendable {
         let clients = registry.withLock { Array($0.clients.values) }
         let watching = membership.withLock { _ in
             clients.filter { client in
-                guard client.watches(path) else { return false }
-                device.attach(client)
+                guard let streams = client.streams(from: path) else { return false }
+                device.attach(client, streams: streams)
                 return true
             }
         }

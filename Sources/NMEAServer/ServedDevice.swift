@@ -78,8 +78,8 @@ final class ServedDevice: Sendable {
     var isOpen: Bool { state.withLock { $0.watch.isOpen } }
 
     /// `client` watches it from now on; the first watcher opens it.
-    func attach(_ client: ClientConnection) {
-        state.withLock { $0.watch.attach(client) }
+    func attach(_ client: ClientConnection, streams: WatchedStreams) {
+        state.withLock { $0.watch.attach(client, streams: streams) }
         subscribeIfWatched()
         updateRaw()
     }
@@ -131,8 +131,7 @@ final class ServedDevice: Sendable {
     /// subscription beside the first: both are called on the reader's thread, one event after
     /// the other in the reader's order, so each client's lines keep the receiver's order.
     private func updateRaw() {
-        let path = path
-        let change = state.withLock { $0.watch.updateRaw { $0.wantsSentences(from: path) || $0.wantsBytes(from: path) } }
+        let change = state.withLock { $0.watch.updateRaw() }
         switch change {
         case .subscribe(let raw):
             raw += monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: true).observe { [weak self] event in
@@ -197,9 +196,9 @@ final class ServedDevice: Sendable {
         monitor.endLingering()
     }
 
-    /// The watchers that `want` what is about to be sent.
-    private func watchers(wanting wants: (ClientConnection) -> Bool) -> [ClientConnection] {
-        state.withLock { $0.watch.watchers.values.filter(wants) }
+    /// The watchers sent `streams`.
+    private func watchers(sent streams: WatchedStreams) -> [ClientConnection] {
+        state.withLock { $0.watch.watchers(sent: streams) }
     }
 
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
@@ -216,7 +215,7 @@ final class ServedDevice: Sendable {
             return true
         }
         if recovered { events?(.deviceRecovered(path: path)) }
-        let clients = watchers { $0.wantsJSON(from: path) }
+        let clients = watchers(sent: .reports)
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
@@ -227,7 +226,7 @@ final class ServedDevice: Sendable {
     /// To clients in NMEA mode or raw mode 1: each valid sentence as received.
     private func publish(_ sentence: ReceivedSentence) {
         state.withLock { $0.seenNMEA = true }
-        let clients = watchers { $0.wantsSentences(from: path) }
+        let clients = watchers(sent: .sentences)
         guard !clients.isEmpty else { return }
         var line = ByteBufferAllocator().buffer(string: sentence.text)
         line.writeBytes([0x0D, 0x0A])
@@ -236,7 +235,7 @@ final class ServedDevice: Sendable {
 
     /// To clients in raw mode 2: the device's bytes unchanged.
     private func publish(_ bytes: [UInt8]) {
-        let clients = watchers { $0.wantsBytes(from: path) }
+        let clients = watchers(sent: .bytes)
         guard !clients.isEmpty else { return }
         fanOut(ByteBufferAllocator().buffer(bytes: bytes), to: clients)
     }

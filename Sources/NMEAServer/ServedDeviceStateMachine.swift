@@ -1,3 +1,4 @@
+import GPSDProtocol
 import Signals
 
 /// Who watches one served device, and when it opens, lingers, closes, is lost and retired: a
@@ -11,7 +12,14 @@ import Signals
 /// again while they watch. A device unplugged is retired: closed, its watchers told and let
 /// go, never opened again.
 struct ServedDeviceStateMachine<Watcher: AnyObject> {
-    private(set) var watchers: [ObjectIdentifier: Watcher] = [:]
+    /// A watcher, and what it is sent: kept here, so that choosing the clients of a report
+    /// takes this one lock, not each client's.
+    struct Watching {
+        let watcher: Watcher
+        var streams: WatchedStreams
+    }
+
+    private(set) var watching: [ObjectIdentifier: Watching] = [:]
     /// The subscription to the monitor, while the device is open.
     private(set) var subscription: Disposable?
     /// The subscription to its sentences and bytes, while open and some watcher wants them.
@@ -28,16 +36,25 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
 
     var isOpen: Bool { subscription != nil }
 
-    /// `watcher` watches from now on (unless the device is retired).
-    mutating func attach(_ watcher: Watcher) {
+    /// The watchers.
+    var watchers: [Watcher] { watching.values.map(\.watcher) }
+
+    /// The watchers sent any of `streams`.
+    func watchers(sent streams: WatchedStreams) -> [Watcher] {
+        watching.values.compactMap { $0.streams.isDisjoint(with: streams) ? nil : $0.watcher }
+    }
+
+    /// `watcher` watches from now on, sent `streams` (unless the device is retired); a watcher
+    /// already here is sent `streams` from now on.
+    mutating func attach(_ watcher: Watcher, streams: WatchedStreams) {
         guard !isRetired else { return }
-        watchers[ObjectIdentifier(watcher)] = watcher
+        watching[ObjectIdentifier(watcher)] = Watching(watcher: watcher, streams: streams)
     }
 
     /// `watcher` no longer watches. Returns what to dispose when it was the last one: the
     /// device's subscriptions (closed by the monitor, after its linger).
     mutating func detach(_ watcher: Watcher) -> Disposals {
-        guard watchers.removeValue(forKey: ObjectIdentifier(watcher)) != nil, watchers.isEmpty else { return [] }
+        guard watching.removeValue(forKey: ObjectIdentifier(watcher)) != nil, watching.isEmpty else { return [] }
         return letGo()
     }
 
@@ -45,9 +62,9 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     /// claimed at once, so that it is never opened twice. Returns the watcher whose event
     /// loop should read it, or `nil` when it is not to be opened.
     mutating func open(with subscription: Disposable) -> Watcher? {
-        guard !isRetired, self.subscription == nil, let first = watchers.values.first else { return nil }
+        guard !isRetired, self.subscription == nil, let first = watching.values.first else { return nil }
         self.subscription = subscription
-        return first
+        return first.watcher
     }
 
     /// It delivered a fix: it is no longer lost.
@@ -62,10 +79,10 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
         case unsubscribe(Disposable)
     }
 
-    /// Whether the sentences and bytes are wanted now (`wants`: whether a watcher wants them):
-    /// only while open.
-    mutating func updateRaw(wants: (Watcher) -> Bool) -> RawAction {
-        let wanted = isOpen && watchers.values.contains(where: wants)
+    /// Whether the sentences and bytes are wanted now: while open and some watcher is sent
+    /// either.
+    mutating func updateRaw() -> RawAction {
+        let wanted = isOpen && watching.values.contains { !$0.streams.isDisjoint(with: [.sentences, .bytes]) }
         if wanted, raw == nil {
             let subscription = CompositeDisposable()
             raw = subscription
@@ -93,17 +110,17 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     mutating func lose(_ subscription: Disposable) -> LossAction {
         guard let current = self.subscription, current === subscription else { return LossAction() }
         defer { isLost = true }
-        let watching = Array(watchers.values)
-        return LossAction(disposals: letGo(), tell: isLost ? [] : watching, retry: !watching.isEmpty)
+        let watchers = watchers
+        return LossAction(disposals: letGo(), tell: isLost ? [] : watchers, retry: !watchers.isEmpty)
     }
 
     /// Unplugged: returns what to dispose and the watchers to tell (unless they were told when
     /// reading failed); it forgets them and never opens again.
     mutating func retire() -> (disposals: Disposals, tell: [Watcher]) {
-        let tell = isLost ? [] : Array(watchers.values)
+        let tell = isLost ? [] : watchers
         isRetired = true
         isLost = true
-        watchers = [:]
+        watching = [:]
         return (letGo(), tell)
     }
 
