@@ -58,11 +58,14 @@ let package = Package(
         // Time service: receivers as reference clocks for chrony (SOCK samples of serial time
         // and of PPS), each feed one more subscriber of a device's GPSMonitor.
         .target(name: "TimeService", dependencies: ["NMEAStream", "CPlatform"]),
-        // Eclipse's libmosquitto (system library, libmosquitto-dev), and fleets over MQTT on it:
-        // a publisher of a device's fixes with store and forward, and a subscriber.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        // SQLite, for the publisher's store-and-forward queue on disk.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Eclipse's libmosquitto (headers from libmosquitto-dev), and fleets over MQTT on it:
+        // a publisher of a device's fixes with store and forward, and a subscriber. Loaded by
+        // the first connection, not linked: the commands that speak no MQTT do not map it and
+        // OpenSSL with it (Benchmarks/README.md, "Resident memory").
+        .target(name: "CMosquitto"),
+        // SQLite (headers from libsqlite3-dev), for the publisher's store-and-forward queue on
+        // disk; loaded by the first database opened, in the same way.
+        .target(name: "CSQLite"),
         .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",

@@ -88,6 +88,13 @@ owner() {
   return 1
 }
 libraries="$(ldd "$stage/usr/bin/nmeastream" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }')"
+# And the libraries it loads when a command needs them (Sources/CMosquitto, Sources/CSQLite).
+for soname in libmosquitto.so.1 libsqlite3.so.0; do
+  grep -qF "$soname" "$stage/usr/bin/nmeastream" || { echo "build-deb: the binary no longer loads $soname: update this list" >&2; exit 1; }
+  path="$(ldconfig -p | awk -v name="$soname" '$1 == name { print $NF; exit }')"
+  [ -n "$path" ] || { echo "build-deb: $soname is not installed" >&2; exit 1; }
+  libraries="$libraries $path"
+done
 depends="$(for library in $libraries; do owner "$library"; done | sort -u | paste -sd, - | sed 's/,/, /g')"
 # libc6 at the newest glibc the binary asks for: a symbol version, or packed relative
 # relocations (GLIBC_ABI_DT_RELR, glibc 2.36), which an older loader refuses to start.

@@ -50,11 +50,19 @@ final class MQTTConnection: @unchecked Sendable {
     private let connecting = DispatchQueue(label: "nmeastream.mqtt.connect")
     private let attempts = Protected((stopped: false, loopStarted: false, told: false))
 
-    /// libmosquitto's one-time set-up, done before the first client.
-    private static let libraryReady: Void = { mosquitto_lib_init() }()
+    /// libmosquitto loaded and set up, once, before the first client; why not, when it could
+    /// not be loaded.
+    private static let libraryFailure: String? = {
+        if let failure = nmeastream_mosquitto_load() { return String(cString: failure) }
+        mosquitto_lib_init()
+        return nil
+    }()
 
     init(_ options: Options, handlers: Handlers) throws(MQTTError) {
-        _ = Self.libraryReady
+        if let failure = Self.libraryFailure {
+            throw .library("libmosquitto is needed for MQTT and could not be loaded (\(failure)); "
+                           + "on Debian: sudo apt-get install libmosquitto1")
+        }
         self.options = options
         self.handlers = handlers
         guard let handle = mosquitto_new(options.clientID, options.cleanSession, nil) else {

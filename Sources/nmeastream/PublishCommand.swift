@@ -21,7 +21,8 @@ struct PublishCommand: ParsableCommand {
 
             Exit codes: 0 done (a log's end) or stopped by a signal, every message \
             acknowledged or on the disk; 64 usage error (a bad URL among them); 66 the log \
-            cannot be read; 69 the broker refused the credentials, or no receiver; 73 the \
+            cannot be read; 69 the broker refused the credentials, no receiver, or libmosquitto \
+            (or SQLite, with --queue) is not installed; 73 the \
             queue folder cannot hold the queue (missing, a file, not writable); 74 the device \
             failed, or messages were lost (not acknowledged, and not on the disk: no --queue, \
             or the disk refused them).
@@ -93,7 +94,9 @@ struct PublishCommand: ParsableCommand {
         } catch {
             printError(error.description)
             switch error {
-            case .queue: throw ExitCode.cannotCreate
+            case .queue(let error):
+                if case .library = error.reason { throw ExitCode.unavailable }
+                throw ExitCode.cannotCreate
             case .broker(.url): throw ExitCode.validationFailure
             case .broker: throw ExitCode.unavailable
             }

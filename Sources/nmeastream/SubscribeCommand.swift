@@ -18,7 +18,7 @@ struct SubscribeCommand: ParsableCommand {
             are counted and skipped.
 
             Exit codes: 0 stopped by a signal or after --count; 64 usage error; 69 the broker \
-            refused the credentials.
+            refused the credentials, or libmosquitto is not installed.
 
             Examples:
               nmeastream subscribe mqtt://broker.local/fleet --format json
@@ -50,9 +50,8 @@ struct SubscribeCommand: ParsableCommand {
         let done = DispatchSemaphore(value: 0)
         let printed = Protected(0)
         let limit = count, format = format
-        let subscriber = try FleetSubscriber(url: try broker.parsedURL(), clientID: id, password: try broker.password(),
-                                             caFile: broker.caFile,
-                                             waiting: { reason in printError("\(reason); waiting for the broker") }) { report in
+        let url = try broker.parsedURL(), password = try broker.password()
+        let deliver: @Sendable (FleetSubscriber.Report) -> Void = { report in
             guard report.reportClass == "TPV" else { return }
             let fix = report.fix ?? Fix()
             let line: String = switch format {
@@ -73,14 +72,28 @@ struct SubscribeCommand: ParsableCommand {
             }
             if failed || total == limit { done.signal() }
         }
+        let subscriber: FleetSubscriber
+        do throws(MQTTError) {
+            subscriber = try FleetSubscriber(url: url, clientID: id, password: password, caFile: broker.caFile,
+                                             waiting: { reason in printError("\(reason); waiting for the broker") },
+                                             deliver: deliver)
+        } catch {
+            printError("cannot subscribe at \(url): \(error)")
+            throw ExitCode.unavailable
+        }
         switch format {
         case .csv: output.withLock { $0.write("device," + CSV.header) }
         case .gpx: output.withLock { $0.write(GPX.header) }
         default: break
         }
         let signals = stopOnSignals { done.signal() }
-        try subscriber.start()
-        printError("subscribing to \(subscriber.filters.joined(separator: ", ")) at \(try broker.parsedURL())")
+        do throws(MQTTError) {
+            try subscriber.start()
+        } catch {
+            printError("cannot subscribe at \(url): \(error)")
+            throw ExitCode.unavailable
+        }
+        printError("subscribing to \(subscriber.filters.joined(separator: ", ")) at \(url)")
         DispatchQueue.global().async {
             if subscriber.waitForRefusal(seconds: 30) != nil { done.signal() }
         }
@@ -94,7 +107,7 @@ struct SubscribeCommand: ParsableCommand {
         }
         let counts = subscriber.counts
         if let refusal = counts.refusal, counts.delivered == 0 {
-            printError("cannot subscribe at \(try broker.parsedURL()): \(refusal)")
+            printError("cannot subscribe at \(url): \(refusal)")
             throw ExitCode.unavailable
         }
         if counts.malformed > 0 || counts.repeats > 0 {

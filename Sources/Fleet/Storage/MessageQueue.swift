@@ -70,6 +70,7 @@ struct MessageQueue {
         guard (try? Syscall.status(folder))?.kind == .directory else {
             throw QueueError(folder: folder, reason: .notAFolder)
         }
+        if let failure = SQLiteDatabase.libraryFailure { throw QueueError(folder: folder, reason: .library(failure)) }
         do throws(SQLiteError) {
             let store = try SQLiteDatabase(path: folder + "/" + Self.fileName)
             // WAL with FULL: a commit is on the disk when it returns, and a crash or a power
@@ -220,6 +221,8 @@ public struct QueueError: Error, CustomStringConvertible {
         /// system's error when a system call failed (`nil` when SQLite's own check did, as for
         /// a file that is not a database).
         case store(message: String, errno: Errno?)
+        /// SQLite itself cannot be loaded: the loader's message.
+        case library(String)
     }
 
     /// The queue folder.
@@ -233,6 +236,8 @@ public struct QueueError: Error, CustomStringConvertible {
         case .folder(let error): "\(error)"
         case .notAFolder: "it is not a folder"
         case .store(let message, let errno): errno.map { "\(message) (\($0))" } ?? message
+        case .library(let failure):
+            "SQLite is needed for the store and could not be loaded (\(failure)); on Debian: sudo apt-get install libsqlite3-0"
         }
         return "cannot keep the queue in \(folder): \(why)"
     }

@@ -1,2 +1,0 @@
-// Eclipse Mosquitto's MQTT client library (package libmosquitto-dev), as the CMosquitto module.
-#include <mosquitto.h>

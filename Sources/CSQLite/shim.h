@@ -1,2 +1,0 @@
-// The SQLite C API (package libsqlite3-dev), as the CSQLite module.
-#include <sqlite3.h>
