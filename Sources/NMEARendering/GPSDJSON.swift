@@ -6,13 +6,13 @@ import NMEA
 /// course to 4, dilutions to 2. A field is left out when its value is unknown, as gpsd does.
 public enum GPSDJSON {
     /// Writes `fix` as a gpsd `TPV` object: `class`, `mode`, `status` (when not a plain fix),
-    /// `time`, `ept` (seconds), `lat`, `lon` (degrees), `altHAE`, `altMSL`, `alt` (the same as
-    /// `altMSL`, as gpsd still sends it for older clients), `epx`, `epy`, `epv` (metres),
-    /// `geoidSep` (metres), `speed`, `climb` (m/s), `track`, `magtrack`, `magvar` (degrees), `epd`
-    /// (degrees), `eps`, `epc` (m/s), `eph`, `sep` (metres), `dgpsAge` (seconds since the last
-    /// differential correction) and `dgpsSta` (the reference station). The `ep…` and `sep`
-    /// fields are the fix's ``Fix/errorEstimates``, with gpsd's decimals. `device`, when
-    /// given, follows `class`, as gpsd's server sends it.
+    /// `time`, `leapseconds` (when known), `ept` (seconds), `lat`, `lon` (degrees), `altHAE`,
+    /// `altMSL`, `alt` (the same as `altMSL`, as gpsd still sends it for older clients), `epx`,
+    /// `epy`, `epv` (metres), `geoidSep` (metres), `speed`, `climb` (m/s), `track`, `magtrack`,
+    /// `magvar` (degrees), `epd` (degrees), `eps`, `epc` (m/s), `eph`, `sep` (metres), `dgpsAge`
+    /// (seconds since the last differential correction) and `dgpsSta` (the reference station).
+    /// The `ep…` and `sep` fields are the fix's ``Fix/errorEstimates``, with gpsd's decimals.
+    /// `device`, when given, follows `class`, as gpsd's server sends it.
     public static func writeTPV(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "TPV")
@@ -22,6 +22,7 @@ public enum GPSDJSON {
         let estimates = fix.errorEstimates
         if let time = fix.time {
             writer.time("time", time)
+            if let leapSeconds = fix.leapSeconds { writer.integer("leapseconds", leapSeconds) }
             writer.number("ept", estimates.time, decimals: 3)
         }
         writer.number("lat", fix.latitude, decimals: 9)

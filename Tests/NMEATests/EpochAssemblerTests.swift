@@ -1,3 +1,4 @@
+import NMEARendering
 import Testing
 @testable import NMEA
 
@@ -51,6 +52,25 @@ struct EpochAssemblerTests {
             + nmea("GPGSV,1,1,01,05,42,083,44"))
         #expect(alone.epochs.map { $0.fix == nil } == [true, true])
         #expect(alone.epochs.map(\.views.count) == [2, 1])
+    }
+
+    @Test("leap seconds from Garmin's PGRMF hold for that epoch and every later one, until a PGRMF says otherwise; none before (an empty field says nothing)")
+    func leapSeconds() throws {
+        func epoch(_ time: String, leap: Int?) -> String {
+            nmea("GPRMC,\(time),A,5213.1439,N,02100.6511,E,000.0,226.0,160305,004.2,E,A")
+                + nmea("GPGGA,\(time),5213.1439,N,02100.6511,E,1,08,1.1,137.2,M,36.2,M,,")
+                + nmea("PGRMF,290,293895,160305,\(time),\(leap.map(String.init) ?? ""),5213.1439,N,02100.6511,E,A,2,0,226,2,1")
+        }
+        let result = decode(epoch("093801", leap: nil) + epoch("093802", leap: 13) + epoch("093803", leap: nil)
+                            + epoch("093804", leap: 14) + epoch("093805", leap: nil))
+        #expect(result.fixes.map(\.leapSeconds) == [nil, 13, 13, 14, 14])
+        var writer = JSONWriter()
+        GPSDJSON.writeTPV(result.fixes[2], to: &writer)
+        let line = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(line.contains(#""time":"2005-03-16T09:38:03.000Z","leapseconds":13,"ept":"#), "\(line)")
+        writer = JSONWriter()
+        GPSDJSON.writeTPV(result.fixes[0], to: &writer)
+        #expect(!String(decoding: writer.bytes, as: UTF8.self).contains("leapseconds"))
     }
 
     @Test("once learned, the cycle's last sentence ends the epoch at once")

@@ -192,6 +192,25 @@ struct SentenceTests {
         #expect(s.dimension == 3)
     }
 
+    @Test("Garmin PGRMF: GPS week and seconds, date and time, leap seconds, position, fix type, km/h, course, dilutions; a bad field costs that field")
+    func pgrmf() throws {
+        guard case .pgrmf(let s)? = try sentence("PGRMF,290,293895,160305,093802,13,5213.1439,N,02100.6511,E,A,2,36,226,2,1")
+        else { Issue.record("no PGRMF"); return }
+        #expect(s.gpsWeek == 290 && s.gpsSecondsOfWeek == 293895)
+        #expect(s.date == TwoDigitDate(day: 16, month: 3, yearInCentury: 5))
+        #expect(s.time?.description == "09:38:02.000")
+        #expect(s.leapSeconds == 13)
+        #expect(abs(s.latitude! - 52.219065) < 1e-9 && abs(s.longitude! - 21.010851667) < 1e-8)
+        #expect(s.fixType == 2)
+        #expect(abs(s.speed! - 10) < 1e-12, "36 km/h")
+        #expect(s.course == 226 && s.pdop == 2 && s.tdop == 1)
+
+        let result = decode(nmea("PGRMF,290,293895,160305,093802,1x3,5213.1439,N,02100.6511,E,A,2,0,226,2,1"))
+        guard case .pgrmf(let partial)? = result.decoded.first else { Issue.record("a bad field cost the sentence"); return }
+        #expect(partial.leapSeconds == nil && partial.time != nil && partial.latitude != nil)
+        #expect(result.rejects.map(\.fieldIndex) == [5])
+    }
+
     @Test("proprietary and unknown sentences are delivered raw, not dropped")
     func passThrough() {
         let text = nmea("PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0") + nmea("SDDBT,8.1,f,2.4,M,1.3,F")

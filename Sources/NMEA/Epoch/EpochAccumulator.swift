@@ -1,6 +1,7 @@
 /// The epoch being built: what the sentences of one cycle have said so far, merged field by
-/// field (each sentence type's `apply(to:)` says how), and the two things sentences update
-/// that outlast an epoch: the date resolver and the satellites the last GSA marked used.
+/// field (each sentence type's `apply(to:)` says how), and the three things sentences update
+/// that outlast an epoch: the date resolver, the satellites the last GSA marked used, and
+/// the leap seconds last said.
 struct EpochAccumulator: Sendable {
     /// The fields merged so far; its mode, climb and derived speed are set when it is finished.
     var fix = Fix()
@@ -14,6 +15,8 @@ struct EpochAccumulator: Sendable {
     /// GSA, as the satellite views that follow are marked from them.
     private var used = SatelliteSet()
     private var usedCleared = false
+    /// GPS time minus UTC, seconds, as a receiver last said it (`$PGRMF`).
+    private var leapSeconds: Int?
 
     init(dates: DateResolver) {
         self.dates = dates
@@ -22,9 +25,17 @@ struct EpochAccumulator: Sendable {
     /// Forgets the fields of the epoch (the used satellites wait for the next GSA).
     mutating func startEpoch() {
         fix = Fix()
+        fix.leapSeconds = leapSeconds
         mode = ModeEvidence()
         garminAltitude = nil
         usedCleared = false
+    }
+
+    /// The leap seconds a receiver said: this epoch's and every later one's, until it says
+    /// otherwise.
+    mutating func noteLeapSeconds(_ seconds: Int) {
+        leapSeconds = seconds
+        fix.leapSeconds = seconds
     }
 
     /// Takes the time of the epoch from its first sentence that has one.

@@ -1,13 +1,17 @@
 /// Everything a receiver said about one reporting cycle (epoch), merged from its sentences.
 ///
 /// Every optional property is `nil` when no sentence of the epoch carried it: nmeastream never
-/// fills a gap with a guess or a value from an earlier epoch.
+/// fills a gap with a guess or a value from an earlier epoch. The one exception is
+/// ``leapSeconds``, a property of the time scale rather than of the fix.
 public struct Fix: Sendable, Hashable {
     /// UTC date and time of the epoch; `nil` while no RMC or ZDA has given a date (GGA, GLL and
     /// GNS carry a time of day only) or when the epoch had no time.
     public var time: UTCTime?
     /// UTC time of day of the epoch; `nil` when none of its sentences carried a time.
     public var timeOfDay: TimeOfDay?
+    /// GPS time minus UTC, seconds (18 since 2017), as the receiver last said it (Garmin's
+    /// `$PGRMF`), in this epoch or an earlier one, as gpsd keeps it; `nil` until one said it.
+    public var leapSeconds: Int?
     /// The system clock's time (`CLOCK_REALTIME`) when the epoch's first byte arrived, as its
     /// reader stamped the bytes on reading them; `nil` when they were not stamped (logs, bytes
     /// in memory). Minus ``time``, it is how late the receiver's report reached the system:

@@ -32,6 +32,8 @@ public enum NMEASentence: Sendable, Hashable {
     case hdt(HDT)
     /// Garmin altitude (proprietary `$PGRMZ`).
     case pgrmz(PGRMZ)
+    /// Garmin position fix, with the leap seconds (proprietary `$PGRMF`).
+    case pgrmf(PGRMF)
 
     /// Hands the typed value to `visitor`.
     func accept<Visitor: SentenceVisitor>(_ visitor: inout Visitor) {
@@ -50,6 +52,7 @@ public enum NMEASentence: Sendable, Hashable {
         case .txt(let s): visitor.visit(s)
         case .hdt(let s): visitor.visit(s)
         case .pgrmz(let s): visitor.visit(s)
+        case .pgrmf(let s): visitor.visit(s)
         }
     }
 
@@ -119,10 +122,15 @@ public enum NMEASentence: Sendable, Hashable {
         let address = raw.address
         guard address.count == 5, !raw.isProprietary else {
             // Proprietary sentences, by their whole address.
-            guard raw.isProprietary, address.equals("PGRMZ") else { return false }
+            guard raw.isProprietary else { return false }
             var malformed: [MalformedField] = []
-            let sentence = PGRMZ(raw, malformed: &malformed)
-            visitor.visit(sentence, malformed: malformed)
+            if address.equals("PGRMZ") {
+                visitor.visit(PGRMZ(raw, malformed: &malformed), malformed: malformed)
+            } else if address.equals("PGRMF") {
+                visitor.visit(PGRMF(raw, malformed: &malformed), malformed: malformed)
+            } else {
+                return false
+            }
             return true
         }
         // A standard address is five bytes, the talker then the formatter: read here as bytes,
