@@ -1,8 +1,9 @@
 /// Everything a receiver said about one reporting cycle (epoch), merged from its sentences.
 ///
 /// Every optional property is `nil` when no sentence of the epoch carried it: nmeastream never
-/// fills a gap with a guess or a value from an earlier epoch. The one exception is
-/// ``leapSeconds``, a property of the time scale rather than of the fix.
+/// fills a gap with a guess or a value from an earlier epoch. The exceptions are
+/// ``leapSeconds``, a property of the time scale rather than of the fix, and
+/// ``magneticVariation``, which the Earth's magnetic model gives where the receiver did not.
 public struct Fix: Sendable, Hashable {
     /// UTC date and time of the epoch; `nil` while no RMC or ZDA has given a date (GGA, GLL and
     /// GNS carry a time of day only) or when the epoch had no time.
@@ -47,10 +48,13 @@ public struct Fix: Sendable, Hashable {
     /// previous fix (averaged over the gap when fixes are far apart); `nil` when either
     /// altitude or time is missing.
     public var climb: Double?
-    /// Magnetic variation, degrees, east positive.
+    /// Magnetic variation (declination), degrees, east positive: the receiver's (RMC), else,
+    /// where it sent none or 0.0 (many do for "unknown"), the World Magnetic Model 2025's at
+    /// the fix's position and date, as gpsd fills it from its table of the model; `nil` when neither is known (no position or date, a date outside the model's
+    /// 2025 to 2030, or a pole).
     public var magneticVariation: Double?
     /// Course over ground from magnetic north, degrees: VTG's, else the true ``track`` minus
-    /// the receiver's ``magneticVariation`` (east variation makes the magnetic course
+    /// the ``magneticVariation`` (east variation makes the magnetic course
     /// smaller); `nil` when neither is known.
     public var magneticTrack: Double?
     /// True heading from HDT, degrees (where the vessel points, not where it goes).

@@ -8,6 +8,7 @@ struct FixFinisher: Sendable {
     /// epoch as its first delivery did.
     private var previous: FixReference?
     private var lastDelivered: FixReference?
+    private var magneticModel = MagneticVariationCache()
 
     /// Writes the fix `epoch` makes into `out` (in place: the assembler builds it in the box
     /// it hands out).
@@ -26,6 +27,13 @@ struct FixFinisher: Sendable {
             out.speed = nil
             out.track = nil
             out.magneticTrack = nil
+        }
+        // A receiver that sends none, or 0.0 (what many send for "unknown", as gpsd takes it):
+        // the World Magnetic Model's, as gpsd fills it from its table of the model.
+        if out.magneticVariation.map({ abs($0) <= 0.09 }) ?? true, let time = out.time,
+           let latitude = out.latitude, let longitude = out.longitude,
+           let model = magneticModel.declination(latitude: latitude, longitude: longitude, at: time) {
+            out.magneticVariation = model
         }
         if out.magneticTrack == nil, let track = out.track, let variation = out.magneticVariation {
             let magnetic = (track - variation).truncatingRemainder(dividingBy: 360)
