@@ -40,11 +40,23 @@ stage="$work/$name"
 install -D -m 0755 "$binary" "$stage/usr/bin/nmeastream"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/nmeastream"
 
-# The pages, compressed as Debian keeps them.
+# The pages, compressed as Debian keeps them. A subcommand's page is nmeastream-SUB(1), as
+# git's are, so that its NAME is one word matching its file (what whatis and lintian read);
+# its synopsis still shows the command as typed, `nmeastream SUB`.
 install -d "$stage/usr/share/man/man1"
 for page in "$pages"/*.1; do
+  file="$(basename "$page")"
+  rename=()
+  if [ "$file" != nmeastream.1 ]; then
+    sub="${file#nmeastream.}"
+    sub="${sub%.1}"
+    file="nmeastream-$sub.1"
+    rename=(-e "s/^\.Nm \"nmeastream $sub\"\$/.Nm nmeastream-$sub/" -e "s/^\.Nm\$/.Nm \"nmeastream $sub\"/"
+            -e "s/^\.Dt NMEASTREAM\.\([A-Z-]*\) 1\$/.Dt NMEASTREAM-\1 1/")
+  fi
   # Without the empty lines mdoc takes for paragraph breaks it was not asked for.
-  sed '/^$/d' "$page" | gzip -9n > "$stage/usr/share/man/man1/$(basename "$page").gz"
+  sed -e '/^$/d' -e 's/^\.Xr nmeastream\.\([a-z-]*\) 1/.Xr nmeastream-\1 1/' "${rename[@]}" "$page" \
+    | gzip -9n > "$stage/usr/share/man/man1/$file.gz"
 done
 
 # Shell completions, from the command itself.

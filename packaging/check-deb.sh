@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks a package packaging/build-deb.sh made, as root on a Debian machine: lintian finds no
-# error, systemd-analyze verifies its units, it installs with dpkg -i, the installed command
+# error (and every man page's NAME matches its file), systemd-analyze verifies its units, it installs with dpkg -i, the installed command
 # runs (its version is the package's; demo prints fixes), and it is purged again with nothing
 # left behind. Leaves the machine as it found it.
 #
@@ -14,6 +14,8 @@ version="$(dpkg-deb -f "$deb" Version)"
 lintian --tag-display-limit 0 "$deb" > "${TMPDIR:-/tmp}/lintian.$$" 2>&1 || true
 cat "${TMPDIR:-/tmp}/lintian.$$"
 if grep -q '^E: ' "${TMPDIR:-/tmp}/lintian.$$"; then rm -f "${TMPDIR:-/tmp}/lintian.$$"; fail "lintian found errors"; fi
+# A page whose NAME does not match its file is one `whatis` and `apropos` cannot find.
+if grep -q 'bad-whatis-entry' "${TMPDIR:-/tmp}/lintian.$$"; then rm -f "${TMPDIR:-/tmp}/lintian.$$"; fail "a man page's NAME is not its file's"; fi
 rm -f "${TMPDIR:-/tmp}/lintian.$$"
 
 dpkg-query -W nmeastream >/dev/null 2>&1 && fail "nmeastream is installed already: not checking over it"
@@ -27,7 +29,9 @@ systemd-analyze verify /usr/lib/systemd/system/nmeastream.socket /usr/lib/system
 [ "$(/usr/bin/nmeastream --version)" = "$version" ] || fail "/usr/bin/nmeastream --version is not $version"
 fixes="$(/usr/bin/nmeastream demo --count 3 --speed 4 2>/dev/null | wc -l)"
 [ "$fixes" -eq 3 ] || fail "demo printed $fixes lines, not 3"
-man -w nmeastream >/dev/null 2>&1 || [ -f /usr/share/man/man1/nmeastream.1.gz ] || fail "no man page"
+for page in nmeastream nmeastream-serve; do
+  [ -f "/usr/share/man/man1/$page.1.gz" ] || fail "no man page $page(1)"
+done
 [ -f /etc/default/nmeastream ] || fail "no /etc/default/nmeastream"
 
 dpkg --purge nmeastream
