@@ -98,6 +98,23 @@ struct ErrorModelTests {
         #expect(noGeometry.errorEstimates.longitude == nil && noGeometry.errorEstimates.vertical == nil)
     }
 
+    @Test("Garmin's PGRME estimates, taken as gpsd takes them (50% figures scaled to its 95%, the horizontal one shared by the axes), before the model and after GST")
+    func garminEstimates() throws {
+        // garmin17n.log's first cycle: gpsd reports epx and epy 2.496, epv 4.983, sep 6.229.
+        var text = nmea("GPRMC,093802,A,5213.1439,N,02100.6511,E,000.0,226.0,160305,004.2,E,D")
+        text += nmea("GPGGA,093802,5213.1439,N,02100.6511,E,2,10,0.9,137.2,M,36.2,M,,")
+        text += nmea("GPGSA,A,3,03,06,15,16,18,19,21,22,,27,29,,1.6,0.9,1.3")
+        text += nmea("PGRME,1.7,M,2.4,M,3.0,M")
+        let estimates = try #require(decode(text).fixes.first).errorEstimates
+        #expect(abs(try #require(estimates.longitude) - 2.496) < 0.0005 && estimates.latitude == estimates.longitude)
+        #expect(abs(try #require(estimates.vertical) - 4.983) < 0.0005)
+        #expect(abs(try #require(estimates.spherical) - 6.229) < 0.0005)
+        #expect(abs(try #require(estimates.horizontal) - 0.9 * 4.75) < 1e-9, "eph: the model's, from HDOP, as gpsd's")
+
+        let withGST = try #require(decode(text + nmea("GPGST,093802,1.1,,,,0.8,0.6,")).fixes.first).errorEstimates
+        #expect(withGST.latitude == 0.8 && withGST.longitude == 0.6, "GST's deviations first")
+    }
+
     @Test("a fix without a position has a time error only; a fix without a time has none")
     func noFixNoEstimates() throws {
         let noFix = try #require(decode(nmea("GPRMC,120000.00,V,,,,,,,050624,,,N")).fixes.first)

@@ -211,6 +211,16 @@ struct SentenceTests {
         #expect(result.rejects.map(\.fieldIndex) == [5])
     }
 
+    @Test("Garmin PGRME: horizontal, vertical and spherical estimates in metres; another unit costs its estimate")
+    func pgrme() throws {
+        guard case .pgrme(let s)? = try sentence("PGRME,1.7,M,2.4,M,3.0,M") else { Issue.record("no PGRME"); return }
+        #expect(s.horizontal == 1.7 && s.vertical == 2.4 && s.spherical == 3.0)
+        let result = decode(nmea("PGRME,1.7,M,2.4,f,3.0,M"))
+        guard case .pgrme(let partial)? = result.decoded.first else { Issue.record("a bad unit cost the sentence"); return }
+        #expect(partial.horizontal == 1.7 && partial.vertical == nil && partial.spherical == 3.0)
+        #expect(result.rejects.map(\.fieldIndex) == [4])
+    }
+
     @Test("proprietary and unknown sentences are delivered raw, not dropped")
     func passThrough() {
         let text = nmea("PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0") + nmea("SDDBT,8.1,f,2.4,M,1.3,F")

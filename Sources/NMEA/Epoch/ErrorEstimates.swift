@@ -11,7 +11,8 @@ import Darwin
 /// receiver nor the model below gives one.
 ///
 /// The receiver's own figures come first: GST's and GBS's standard deviations of latitude,
-/// longitude and altitude (``Fix/errors``). Where it gave none, gpsd's model fills in
+/// longitude and altitude (``Fix/errors``), then Garmin's `$PGRME` estimates, scaled as gpsd
+/// scales them. Where it gave none, gpsd's model fills in
 /// (`gpsd_error_model` in gpsd's `libgpsd_core.c`; its authors call the figures guesses, and
 /// so do we): a dilution of precision times a user-equivalent range error (UERE) of 15 m
 /// horizontally per axis, 23 m vertically and 19 m for `eph` and `sep` (3.75, 5.75 and 4.75 m
@@ -75,13 +76,18 @@ extension ErrorEstimates {
         let hdop = receiverHDOP ?? geometry?.horizontal
         let vdop = receiverVDOP ?? geometry?.vertical
         let pdop = receiverPDOP ?? geometry?.position
-        longitude = errors.longitude ?? geometry.map { $0.x * range.horizontal }
-        latitude = errors.latitude ?? geometry.map { $0.y * range.horizontal }
+        // Garmin's estimates, taken as gpsd takes them: 50% figures (CEP) scaled to gpsd's 95%,
+        // the horizontal one shared between the two axes.
+        let garmin = errors.estimated
+        let garminAxis = garmin?.horizontal.map { $0 / 2.squareRoot() * Self.garminScale }
+        longitude = errors.longitude ?? garminAxis ?? geometry.map { $0.x * range.horizontal }
+        latitude = errors.latitude ?? garminAxis ?? geometry.map { $0.y * range.horizontal }
         // The model gives a vertical error to a 3D fix only; the receiver's own, always.
         let isThreeD = fix.mode == .threeD
-        vertical = errors.altitude ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
+        vertical = errors.altitude ?? garmin?.vertical.map { $0 * Self.garminScale }
+            ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
         horizontal = errors.horizontal ?? hdop.map { $0 * range.position }
-        spherical = pdop.map { $0 * range.position }
+        spherical = garmin?.spherical.map { $0 * Self.garminScale } ?? pdop.map { $0 * range.position }
 
         guard let previous, previous.mode >= .twoD, let now = fix.time, let before = previous.time else { return }
         let seconds = now.secondsSince1970 - before.secondsSince1970
@@ -108,6 +114,9 @@ extension ErrorEstimates {
             climb = (earlier + vertical) / seconds
         }
     }
+
+    /// From a 50% circular error to gpsd's 95% (gpsd's `CEP95_SIGMA / CEP50_SIGMA`).
+    private static let garminScale = 2.45 / 1.18
 
     private static func larger(_ a: Double?, _ b: Double?) -> Double? {
         switch (a, b) {

@@ -34,6 +34,8 @@ public enum NMEASentence: Sendable, Hashable {
     case pgrmz(PGRMZ)
     /// Garmin position fix, with the leap seconds (proprietary `$PGRMF`).
     case pgrmf(PGRMF)
+    /// Garmin estimated position errors (proprietary `$PGRME`).
+    case pgrme(PGRME)
 
     /// Hands the typed value to `visitor`.
     func accept<Visitor: SentenceVisitor>(_ visitor: inout Visitor) {
@@ -53,6 +55,7 @@ public enum NMEASentence: Sendable, Hashable {
         case .hdt(let s): visitor.visit(s)
         case .pgrmz(let s): visitor.visit(s)
         case .pgrmf(let s): visitor.visit(s)
+        case .pgrme(let s): visitor.visit(s)
         }
     }
 
@@ -128,6 +131,8 @@ public enum NMEASentence: Sendable, Hashable {
                 visitor.visit(PGRMZ(raw, malformed: &malformed), malformed: malformed)
             } else if address.equals("PGRMF") {
                 visitor.visit(PGRMF(raw, malformed: &malformed), malformed: malformed)
+            } else if address.equals("PGRME") {
+                visitor.visit(PGRME(raw, malformed: &malformed), malformed: malformed)
             } else {
                 return false
             }
