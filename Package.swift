@@ -62,10 +62,10 @@ let package = Package(
         // a publisher of a device's fixes with store and forward, and a subscriber. Loaded by
         // the first connection, not linked: the commands that speak no MQTT do not map it and
         // OpenSSL with it (Benchmarks/README.md, "Resident memory").
-        .target(name: "CMosquitto"),
+        .target(name: "CMosquitto", dependencies: ["CPlatform"]),
         // SQLite (headers from libsqlite3-dev), for the publisher's store-and-forward queue on
         // disk; loaded by the first database opened, in the same way.
-        .target(name: "CSQLite"),
+        .target(name: "CSQLite", dependencies: ["CPlatform"]),
         .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",

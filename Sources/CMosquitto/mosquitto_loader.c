@@ -2,10 +2,9 @@
 // by relocation at load), is loaded only by the commands that speak MQTT: `serve`, `read`
 // and the rest do not carry it. Each mosquitto_ function the program calls is defined here
 // with the header's own prototype (so the compiler checks it) and calls the library's.
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
-#include <stdio.h>
+#include "CPlatform.h"
 #include "CMosquitto.h"
 
 // Returning functions: type, name, parameters, arguments, what a call returns unloaded.
@@ -54,26 +53,19 @@
 RETURNING(POINTER)
 VOID(VOID_POINTER)
 
+#define NAME(type, name, parameters, arguments, unloaded) #name,
+#define SLOT(type, name, parameters, arguments, unloaded) (void **)&loaded_##name,
+#define VOID_NAME(name, parameters, arguments) #name,
+#define VOID_SLOT(name, parameters, arguments) (void **)&loaded_##name,
+static const char *const names[] = { RETURNING(NAME) VOID(VOID_NAME) };
+static void **const slots[] = { RETURNING(SLOT) VOID(VOID_SLOT) };
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure;
 static char message[512];
 
 static void load(void) {
-    void *library = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        // dlerror's text lives only until the thread's next dl call.
-        const char *error = dlerror();
-        snprintf(message, sizeof message, "%s", error != NULL ? error : "libmosquitto.so.1: cannot be loaded");
-        failure = message;
-        return;
-    }
-#define RESOLVE(name) \
-    *(void **)&loaded_##name = dlsym(library, #name); \
-    if (loaded_##name == NULL) { failure = "libmosquitto.so.1 has no " #name; return; }
-#define RESOLVE_RETURNING(type, name, parameters, arguments, unloaded) RESOLVE(name)
-#define RESOLVE_VOID(name, parameters, arguments) RESOLVE(name)
-    RETURNING(RESOLVE_RETURNING)
-    VOID(RESOLVE_VOID)
+    failure = nmeastream_load_library("libmosquitto.so.1", names, slots, sizeof names / sizeof names[0], message, sizeof message);
 }
 
 const char *nmeastream_mosquitto_load(void) {

@@ -2,10 +2,9 @@
 // (`publish`): `serve`, `read` and the rest do not carry it. Each sqlite3_ function the
 // program calls is defined here with the header's own prototype (so the compiler checks it)
 // and calls the library's. The same pattern as mosquitto_loader.c.
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
-#include <stdio.h>
+#include "CPlatform.h"
 #include "CSQLite.h"
 
 // Type, name, parameters, arguments, what a call returns unloaded.
@@ -40,23 +39,17 @@
 #define POINTER(type, name, parameters, arguments, unloaded) static type (*loaded_##name) parameters;
 FUNCTIONS(POINTER)
 
+#define NAME(type, name, parameters, arguments, unloaded) #name,
+#define SLOT(type, name, parameters, arguments, unloaded) (void **)&loaded_##name,
+static const char *const names[] = { FUNCTIONS(NAME) };
+static void **const slots[] = { FUNCTIONS(SLOT) };
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure;
 static char message[512];
 
 static void load(void) {
-    void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        // dlerror's text lives only until the thread's next dl call.
-        const char *error = dlerror();
-        snprintf(message, sizeof message, "%s", error != NULL ? error : "libsqlite3.so.0: cannot be loaded");
-        failure = message;
-        return;
-    }
-#define RESOLVE(type, name, parameters, arguments, unloaded) \
-    *(void **)&loaded_##name = dlsym(library, #name); \
-    if (loaded_##name == NULL) { failure = "libsqlite3.so.0 has no " #name; return; }
-    FUNCTIONS(RESOLVE)
+    failure = nmeastream_load_library("libsqlite3.so.0", names, slots, sizeof names / sizeof names[0], message, sizeof message);
 }
 
 const char *nmeastream_sqlite_load(void) {

@@ -51,6 +51,11 @@ struct SubscribeCommand: ParsableCommand {
         let printed = Protected(0)
         let limit = count, format = format
         let url = try broker.parsedURL(), password = try broker.password()
+        // libmosquitto missing, or refusing a setting: said, and the broker's exit code.
+        func unavailable(_ error: MQTTError) -> ExitCode {
+            printError("cannot subscribe at \(url): \(error)")
+            return .unavailable
+        }
         let deliver: @Sendable (FleetSubscriber.Report) -> Void = { report in
             guard report.reportClass == "TPV" else { return }
             let fix = report.fix ?? Fix()
@@ -78,8 +83,7 @@ struct SubscribeCommand: ParsableCommand {
                                              waiting: { reason in printError("\(reason); waiting for the broker") },
                                              deliver: deliver)
         } catch {
-            printError("cannot subscribe at \(url): \(error)")
-            throw ExitCode.unavailable
+            throw unavailable(error)
         }
         switch format {
         case .csv: output.withLock { $0.write("device," + CSV.header) }
@@ -90,8 +94,7 @@ struct SubscribeCommand: ParsableCommand {
         do throws(MQTTError) {
             try subscriber.start()
         } catch {
-            printError("cannot subscribe at \(url): \(error)")
-            throw ExitCode.unavailable
+            throw unavailable(error)
         }
         printError("subscribing to \(subscriber.filters.joined(separator: ", ")) at \(url)")
         DispatchQueue.global().async {

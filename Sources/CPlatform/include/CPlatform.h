@@ -89,4 +89,10 @@ int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted);
 /// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34). Returns 0 or an error number.
 int nmeastream_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Loads the shared library `soname` once nmeastream needs it (dlopen, RTLD_NOW | RTLD_LOCAL)
+/// and stores each of `count` functions `names[i]` at `slots[i]`. Returns NULL when all are
+/// there, or why not: the loader's message, kept in `message` (`size` bytes).
+const char *nmeastream_load_library(const char *soname, const char *const *names, void **const *slots, size_t count,
+                                    char *message, size_t size);
+
 #endif

@@ -25,13 +25,11 @@ final class SQLiteDatabase {
     /// Opens (or creates) the database at `path`. Fails when the folder is missing or not
     /// writable, or the file is not a database, or it can only be read.
     /// Why SQLite cannot be loaded (the loader's message); `nil` once it is. Check it before
-    /// opening a database.
+    /// opening a database: without the library, opening fails with SQLITE_CANTOPEN and says
+    /// only that it is not loaded.
     static var libraryFailure: String? { nmeastream_sqlite_load().map { String(cString: $0) } }
 
     init(path: String) throws(SQLiteError) {
-        if let failure = Self.libraryFailure {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: "SQLite cannot be loaded (\(failure))")
-        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)

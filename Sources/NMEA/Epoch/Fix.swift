@@ -152,24 +152,6 @@ public enum FixMode: Int, Sendable, Hashable, Comparable, CustomStringConvertibl
 /// metres, and Garmin's `$PGRME` figures as it gives them (``estimated``). Each value is `nil`
 /// when the receiver left it empty.
 public struct PositionErrors: Sendable, Hashable {
-    /// Garmin's estimated position errors (`$PGRME`), metres. Garmin does not say what
-    /// confidence they are at; gpsd takes them as 50% (CEP), and so do ``ErrorEstimates``.
-    public struct Estimated: Sendable, Hashable {
-        /// Horizontal; `nil` when not given.
-        public var horizontal: Double?
-        /// Vertical; `nil` when not given.
-        public var vertical: Double?
-        /// Spherical (3D); `nil` when not given.
-        public var spherical: Double?
-
-        /// Creates estimates.
-        public init(horizontal: Double? = nil, vertical: Double? = nil, spherical: Double? = nil) {
-            self.horizontal = horizontal
-            self.vertical = vertical
-            self.spherical = spherical
-        }
-    }
-
     /// Latitude error.
     public var latitude: Double?
     /// Longitude error.
@@ -184,8 +166,10 @@ public struct PositionErrors: Sendable, Hashable {
     public var semiMinor: Double?
     /// Orientation of the semi-major axis, degrees from true north.
     public var orientation: Double?
-    /// Garmin's estimated errors (`$PGRME`); `nil` from other receivers.
-    public var estimated: Estimated?
+    /// Garmin's estimated errors (`$PGRME`), metres; `nil` from other receivers. Garmin does
+    /// not say what confidence they are at; gpsd takes them as 50% (CEP), and so do
+    /// ``ErrorEstimates``.
+    public var estimated: PGRME?
 
     /// Creates error estimates.
     public init(latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, rangeRMS: Double? = nil,

@@ -111,12 +111,13 @@ struct MagneticModel: Sendable {
         // The field's north, east and down components in geocentric coordinates.
         var north = 0.0, east = 0.0, down = 0.0
         var ratio = pow(Self.referenceRadius / radius, 2)
+        let cosines = (0...degree).map { cos(Double($0) * lambda) }, sines = (0...degree).map { sin(Double($0) * lambda) }
         for n in 1...degree {
             ratio *= Self.referenceRadius / radius
             for m in 0...n {
                 let index = n * (n + 1) / 2 + m
                 let gnm = g[index] + t * gRate[index], hnm = h[index] + t * hRate[index]
-                let cosine = cos(Double(m) * lambda), sine = sin(Double(m) * lambda)
+                let cosine = cosines[m], sine = sines[m]
                 let term = gnm * cosine + hnm * sine
                 north += ratio * term * derivative[index]
                 east += ratio * Double(m) * (gnm * sine - hnm * cosine) * legendre[index]
@@ -132,22 +133,22 @@ struct MagneticModel: Sendable {
 }
 
 /// The model's declination for successive fixes, worked out again only when the position
-/// moves by more than about a kilometre (0.01 degree of latitude) or the date by more than a
-/// few days: the declination changes by hundredths of a degree over either, and the model is
-/// 800 multiplications.
+/// moves by more than about a kilometre (0.01 degree of latitude) or the date by four days:
+/// the declination changes by hundredths of a degree over either, and the model is 800
+/// multiplications. A fix that matches the last one costs a date's day number, no more.
 struct MagneticVariationCache: Sendable {
-    private var last: (latitude: Double, longitude: Double, year: Double, declination: Double?)?
+    private var last: (latitude: Double, longitude: Double, day: Int, declination: Double?)?
 
     /// The declination at `latitude`, `longitude` (degrees) at `time`; `nil` outside the
     /// model's years or at a pole.
     mutating func declination(latitude: Double, longitude: Double, at time: UTCTime) -> Double? {
-        let year = time.decimalYear
+        let day = time.date.daysSince1970
         if let last, abs(last.latitude - latitude) < 0.01, abs(last.longitude - longitude) * cos(latitude * .pi / 180) < 0.01,
-           abs(last.year - year) < 0.01 {
+           abs(last.day - day) < 4 {
             return last.declination
         }
-        let declination = MagneticModel.wmm2025.declination(latitude: latitude, longitude: longitude, year: year)
-        last = (latitude, longitude, year, declination)
+        let declination = MagneticModel.wmm2025.declination(latitude: latitude, longitude: longitude, year: time.decimalYear)
+        last = (latitude, longitude, day, declination)
         return declination
     }
 }

@@ -46,7 +46,7 @@ extension PGRME: SentenceType {
     func apply(to epoch: inout EpochAccumulator) {
         guard horizontal != nil || vertical != nil || spherical != nil else { return }
         var errors = epoch.fix.errors ?? PositionErrors()
-        errors.estimated = PositionErrors.Estimated(horizontal: horizontal, vertical: vertical, spherical: spherical)
+        errors.estimated = self
         epoch.fix.errors = errors
     }
 }
