@@ -112,4 +112,53 @@ struct ChronyTests {
         #expect(errors.components(separatedBy: "no chronyd socket").count == 2, "said once, not per sample: \(errors)")
         #expect(errors.components(separatedBy: "samples reach \(socket)").count == 3, "\(errors)")
     }
+
+    @Test("serve --chrony with chronyd down at start and a PPS device missing: each said once as it happens; when chronyd comes, samples reach it",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: chronyd), "chrony is not installed"))
+    func chronydDownAtStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-chrony-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            user root
+            refclock SOCK \(folder)/chrony.clk.gps0.sock refid NMEA poll 2
+            pidfile \(folder)/chronyd.pid
+            logdir \(folder)
+            log refclocks
+            cmdport 0
+            bindcmdaddress \(folder)/chronyc.sock
+            driftfile \(folder)/drift
+
+            """.write(toFile: folder + "/chrony.conf", atomically: true, encoding: .utf8)
+        let device = folder + "/gps0"
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device])
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        let pps = "/dev/pps-nmeastream-missing"
+        let serve = try ChildProcess(Command.executable.path, ["serve", device, "--chrony", "--chrony-dir", folder, "--pps", pps,
+                                                               "--listen", "127.0.0.1:0", "--verbose"], errorPath: folder + "/serve.err")
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+        let said = { (try? String(contentsOfFile: folder + "/serve.err", encoding: .utf8)) ?? "" }
+        let socket = folder + "/chrony.clk.gps0.sock"
+        #expect(eventually(seconds: 10) { said().contains("chrony \(device): no chronyd socket at \(socket): start chronyd first") }, "\(said())")
+        #expect(eventually(seconds: 10) { said().contains("chrony \(device): the PPS device \(pps) cannot be opened") }, "\(said())")
+        usleep(3_000_000)
+        #expect(said().components(separatedBy: "no chronyd socket").count == 2, "said once, not per sample: \(said())")
+        #expect(said().components(separatedBy: "cannot be opened").count == 2, "said once: \(said())")
+        #expect(serve.isRunning)
+
+        let chronyd = try Self.startChronyd(folder)
+        defer {
+            chronyd.terminate()
+            _ = chronyd.waitForExit()
+        }
+        #expect(eventually(seconds: 20) { said().contains("samples reach \(socket)") }, "\(said())")
+        #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= 2 }, "chronyd logged samples")
+    }
 }

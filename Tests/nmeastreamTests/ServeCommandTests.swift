@@ -115,6 +115,43 @@ struct ServeCommandTests {
         #expect(serve.isRunning)
     }
 
+    @Test("a device missing at start and plugged in later: its failure said once, then that it reports again, and its watcher gets fixes")
+    func deviceRecoverySaid() throws {
+        // A path that names nothing until it is made a link to a receiver's pseudo-terminal.
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-gps-\(UUID().uuidString.prefix(8))").path
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-serve-\(UUID().uuidString).err").path
+        defer {
+            try? FileManager.default.removeItem(atPath: errors)
+            try? FileManager.default.removeItem(atPath: link)
+        }
+        let serve = try ChildProcess(Command.executable.path, ["serve", link, "--speed", "9600", "--listen", "127.0.0.1:0"], errorPath: errors)
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+        let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+        try #require(eventually { said().contains("serving \(link) on 127.0.0.1:") }, "\(said())")
+        let port = try #require(said().split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
+        let client = try LineClient(port: port)
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        try #require(eventually(seconds: 5) { said().contains("\(link): ") && said().contains("tried again every second") }, "\(said())")
+        #expect(!said().contains("reporting again"))
+
+        let terminal = try PseudoTerminal()
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: terminal.devicePath)
+        #expect(terminal.waitUntilConfigured(), "opened again within a retry")
+        for second in 0..<8 where !said().contains("reporting again") {
+            let time = String(format: "1200%02d.00", second)
+            terminal.write(Array((SyntheticEpochs.sentence("GPGGA,\(time),5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+                                  + SyntheticEpochs.sentence("GPRMC,\(time),A,5207.4074,N,00419.2659,E,0.0,0.0,261126,,,A")).utf8))
+            usleep(250_000)
+        }
+        #expect(eventually(seconds: 5) { said().contains("\(link): reporting again") }, "\(said())")
+        #expect(said().components(separatedBy: "tried again every second").count == 2, "the failure said once: \(said())")
+        #expect(client.readLine(containing: #""class":"TPV""#, seconds: 5) != nil)
+        #expect(serve.isRunning)
+    }
+
     @Test("a port already taken: exit 69, naming the address and the option that changes it")
     func portTaken() throws {
         let terminal = try PseudoTerminal()
