@@ -6,47 +6,26 @@ read from /proc: VmRSS and VmHWM, anonymous and file-backed, and where it lies, 
 
 usage: [ROUNDS=N] [BASELINE=/path/to/an/older/nmeastream] Benchmarks/serve-memory.py [SECONDS]
        (defaults: 1 round, 5 seconds; NMEASTREAM=/path/to/nmeastream, default
-       .build/release/nmeastream, built as the README builds it for installing)
+       .build/static/release/nmeastream, which packaging/build-release.sh builds for installing)
 The servers take turns; the table gives each figure's median over the rounds, and nmeastream's
 resident set as a ratio to gpsd's (and to the baseline's, with BASELINE).
 """
-import os, re, socket, statistics, subprocess, sys, tempfile, threading, time, tty
+import os, re, socket, statistics, subprocess, sys, tempfile, time
+
+from serve_scenario import Receiver, free_port
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
 rounds = int(os.environ.get("ROUNDS", "1"))
-nmeastream = os.environ.get("NMEASTREAM", os.path.join(root, ".build/release/nmeastream"))
+nmeastream = os.environ.get("NMEASTREAM", os.path.join(root, ".build/static/release/nmeastream"))
 baseline = os.environ.get("BASELINE")
 gpsd = "/usr/sbin/gpsd"
-for path, what in [(nmeastream, "nmeastream (build it in release mode first)"), (gpsd, "gpsd (Debian's gpsd)")]:
+for path, what in [(nmeastream, "nmeastream (build it first: packaging/build-release.sh)"), (gpsd, "gpsd (Debian's gpsd)")]:
     if not os.access(path, os.X_OK):
         sys.exit(f"serve-memory: no {what} at {path}")
 if baseline and not os.access(baseline, os.X_OK):
     sys.exit(f"serve-memory: no baseline at {baseline}")
-
-
-def sentence(body):
-    checksum = 0
-    for byte in body.encode():
-        checksum ^= byte
-    return f"${body}*{checksum:02X}\r\n"
-
-
-def epoch(t):
-    hms = time.strftime("%H%M%S", time.gmtime(t)) + ".00"
-    date = time.strftime("%d%m%y", time.gmtime(t))
-    return (sentence(f"GPGGA,{hms},5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
-            + sentence("GPGSA,A,3,01,02,03,04,05,06,07,08,,,,,1.8,0.9,1.5")
-            + sentence("GPGSV,2,1,08,01,40,083,46,02,17,308,41,03,07,344,39,04,22,228,45")
-            + sentence("GPGSV,2,2,08,05,40,083,46,06,17,308,41,07,07,344,39,08,22,228,45")
-            + sentence(f"GPRMC,{hms},A,5207.4074,N,00419.2659,E,0.0,0.0,{date},,,A")).encode()
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def status(pid):
@@ -74,23 +53,11 @@ def mappings(pid):
 
 
 def measure(server, binary):
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    device = os.ttyname(slave)
-    stop = threading.Event()
+    with Receiver() as device:
+        return measure_on(server, binary, device)
 
-    def feed():
-        t = time.time() // 1
-        while not stop.is_set():
-            t += 1
-            try:
-                os.write(master, epoch(t))
-            except OSError:
-                pass
-            stop.wait(0.1)
 
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
+def measure_on(server, binary, device):
     port = free_port()
     with tempfile.TemporaryDirectory() as work:
         if server == "gpsd":
@@ -123,11 +90,8 @@ def measure(server, binary):
             values, where = status(process.pid), mappings(process.pid)
             client.close()
         finally:
-            stop.set()
             process.terminate()
             process.wait()
-            os.close(master)
-            os.close(slave)
     return {"rss": values["VmRSS"], "hwm": values["VmHWM"], "anon": values.get("RssAnon", 0),
             "file": values.get("RssFile", 0), "where": where}
 

@@ -10,17 +10,16 @@
 # the table ends with nmeastream's figures as ratios to it, each the median of the rounds' ratios.
 #
 # usage: [ROUNDS=N] [BASELINE=path] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
-# Needs: cc, gpsd (Debian `gpsd`), and nmeastream built in release mode as the README builds
-# it for installing (swift build -c release --static-swift-stdlib --product nmeastream; or
-# NMEASTREAM=/path/to/nmeastream).
+# Needs: cc, gpsd (Debian `gpsd`), and nmeastream built as it is installed
+# (packaging/build-release.sh; or NMEASTREAM=/path/to/nmeastream).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 epochs="${1:-200}"
 interval="${2:-50}"
 rounds="${ROUNDS:-1}"
-nmeastream="${NMEASTREAM:-$root/.build/release/nmeastream}"
-[ -x "$nmeastream" ] || { echo "server-latency: build nmeastream in release mode first ($nmeastream)" >&2; exit 1; }
+nmeastream="${NMEASTREAM:-$root/.build/static/release/nmeastream}"
+[ -x "$nmeastream" ] || { echo "server-latency: build nmeastream first: packaging/build-release.sh ($nmeastream)" >&2; exit 1; }
 baseline="${BASELINE:-}"
 servers="floor gpsd nmeastream"
 if [ -n "$baseline" ]; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds nmeastream_VERSION_ARCH.deb with dpkg-deb from the release binary (stripped, the Swift
-# runtime linked in statically): the command, its man pages and shell completions (generated
-# from the command's own help), the systemd socket and service with /etc/default/nmeastream,
-# the udev rules, and the README. See packaging/README.md.
+# runtime and libstdc++ linked in statically): the command, its man pages and shell completions
+# (generated from the command's own help), the systemd socket and service with
+# /etc/default/nmeastream, the udev rules, and the README. See packaging/README.md.
 #
 # usage: packaging/build-deb.sh [OUTPUT_DIRECTORY]   (default: .build/deb)
 # Prints the path of the package it made on its last line.
@@ -14,15 +14,9 @@ cd "$root"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The release binary, with the Swift runtime linked in statically: in a build folder of its
-# own (SwiftPM keeps the link of an earlier release build in .build without the flag).
-scratch="$root/.build/static"
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product nmeastream >&2
-binary="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/nmeastream"
-if ldd "$binary" | grep -q libswiftCore; then
-  echo "build-deb: $binary links the Swift runtime dynamically" >&2
-  exit 1
-fi
+# The release binary as packaging/build-release.sh builds it: the Swift runtime and libstdc++
+# linked in statically, its code laid out for `serve` (packaging/layout/README.md).
+binary="$(packaging/build-release.sh | tail -n 1)"
 # Man pages, one per subcommand, from the command's help: swift-argument-parser's
 # generate-manual, run on that binary.
 swift build --product generate-manual >&2
