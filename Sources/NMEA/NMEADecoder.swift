@@ -1,5 +1,5 @@
-/// The whole NMEA pipeline in one object: bytes in; sentences, epochs (each a fix and its
-/// sky) and rejects out.
+/// The whole NMEA pipeline in one object: bytes in; sentences, UBX frames, epochs (each a fix
+/// and its sky) and rejects out.
 ///
 /// It chains ``NMEAFramer``, ``NMEASentence/decode(_:)`` and ``EpochAssembler`` with plain
 /// function calls: no queue hop, no copy of the bytes, no heap allocation per sentence on the
@@ -11,6 +11,10 @@ public final class NMEADecoder {
         /// ``NMEASentence/decode(_:)`` on it for the typed value: the decoder does not hand
         /// out a copy nobody asked for.
         case sentence(RawSentence)
+        /// A checksum-valid u-blox UBX frame, raw (borrowed: valid only during the callback).
+        /// Call ``UBXMessage/decode(_:)`` on it for the typed value. A field of a decoded
+        /// message that could not be read comes right after it, as a reject.
+        case ubx(UBXFrame)
         /// A completed epoch: the satellite views gathered since the last one, completed by its
         /// fix's dilutions, then the fix; or, from a receiver that reports views without fixes,
         /// a sky alone. (An epoch is a reference to its storage: the event stays small.)
@@ -118,6 +122,15 @@ public final class NMEADecoder {
         case .rejected(let reject):
             core.pointee.statistics.count(reject)
             handler(.rejected(reject))
+        case .ubx(let frame):
+            core.pointee.statistics.countFrame(frame.kind)
+            handler(.ubx(frame))
+            if let (_, malformed) = UBXMessage.decode(frame), !malformed.isEmpty {
+                for reject in rejects(malformed, in: frame) {
+                    core.pointee.statistics.count(reject)
+                    handler(.rejected(reject))
+                }
+            }
         case .sentence(let raw):
             // A sentence in the chunk began in it; one from the framer's carry began earlier.
             if core.pointee.chunk?.contains(UnsafeRawPointer(raw.base)) ?? true {
@@ -163,6 +176,15 @@ public final class NMEADecoder {
             RejectedInput(
                 reason: .malformedField, byteCount: problem.fieldIndex < raw.fieldCount ? raw[problem.fieldIndex].count : 0,
                 bytes: raw.bytes, address: raw.address.text, fieldIndex: problem.fieldIndex, detail: problem.error.description)
+        }
+    }
+
+    /// One reject per field of a UBX message that could not be read: it shows the frame, and
+    /// the field's byte offset in the payload.
+    private static func rejects(_ malformed: [MalformedField], in frame: UBXFrame) -> [RejectedInput] {
+        malformed.map { problem in
+            RejectedInput(reason: .malformedField, byteCount: 0, bytes: Array(frame.bytes.prefix(256)),
+                          address: frame.kind.description, fieldIndex: problem.fieldIndex, detail: problem.error.description)
         }
     }
 

@@ -13,20 +13,27 @@ public struct NMEAStatistics: Sendable, Hashable {
     public var rejects: [RejectReason: Int]
     /// Bytes rejected, by reason.
     public var rejectedBytes: [RejectReason: Int]
+    /// Checksum-valid UBX frames by class and id, decoded or not.
+    public var ubxFrames: [UBXMessageKind: Int]
 
     /// Creates statistics; by default, nothing counted.
     public init(bytes: Int = 0, fixes: Int = 0, satelliteViews: Int = 0, sentences: [String: Int] = [:],
-                rejects: [RejectReason: Int] = [:], rejectedBytes: [RejectReason: Int] = [:]) {
+                rejects: [RejectReason: Int] = [:], rejectedBytes: [RejectReason: Int] = [:],
+                ubxFrames: [UBXMessageKind: Int] = [:]) {
         self.bytes = bytes
         self.fixes = fixes
         self.satelliteViews = satelliteViews
         self.sentences = sentences
         self.rejects = rejects
         self.rejectedBytes = rejectedBytes
+        self.ubxFrames = ubxFrames
     }
 
     /// Checksum-valid sentences in all.
     public var sentenceCount: Int { sentences.values.reduce(0, +) }
+
+    /// Checksum-valid UBX frames in all.
+    public var ubxFrameCount: Int { ubxFrames.values.reduce(0, +) }
 
     /// Rejections in all.
     public var rejectCount: Int { rejects.values.reduce(0, +) }

@@ -8,7 +8,14 @@ struct StatisticsCounter: Sendable {
     /// What has been counted, as a plain value.
     func snapshot() -> NMEAStatistics {
         NMEAStatistics(bytes: bytes, fixes: fixes, satelliteViews: satelliteViews, sentences: sentences,
-                       rejects: rejects, rejectedBytes: rejectedBytes)
+                       rejects: rejects, rejectedBytes: rejectedBytes, ubxFrames: ubxFrames)
+    }
+
+    /// UBX frames by kind: few kinds, at a receiver's rate, so a plain dictionary.
+    private var ubxFrames: [UBXMessageKind: Int] = [:]
+
+    mutating func countFrame(_ kind: UBXMessageKind) {
+        ubxFrames[kind, default: 0] += 1
     }
 
     private var rejects: [RejectReason: Int] {

@@ -49,7 +49,7 @@ struct ReplayCommand: ParsableCommand {
                 if !sawFix { sawFix = epoch.withFix { $0.mode >= .twoD } ?? false }
                 renderer.write(epoch, to: output)
             case .sentence(let raw): renderer.write(raw, to: output)
-            case .rejected: break
+            case .ubx, .rejected: break
             }
         }
         if let header = format.header { output.write(header) }

@@ -19,6 +19,9 @@ enum StatisticsReport {
         for (address, count) in statistics.sentences.sorted(by: { $0.key < $1.key }) {
             lines.append("sentence \(address) \(count)")
         }
+        for (kind, count) in statistics.ubxFrames.sorted(by: { $0.key < $1.key }) {
+            lines.append("ubx \(kind) \(count)")
+        }
         for reason in RejectReason.allCases {
             let count = statistics.rejects[reason] ?? 0
             lines.append("reject \(reason) \(count) (\(statistics.rejectedBytes[reason] ?? 0) bytes)")

@@ -28,6 +28,7 @@ struct FieldLevelRejectionTests {
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
             case .sentence(let raw): events.append("sentence \(raw.address.text)")
+            case .ubx(let frame): events.append("ubx \(frame.kind)")
             case .rejected(let reject): events.append("reject \(reject.address ?? "") \(reject.fieldIndex ?? -1) \(reject.byteCount)")
             case .epoch(let epoch):
                 for _ in epoch.views { events.append("view") }

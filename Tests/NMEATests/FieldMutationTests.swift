@@ -95,6 +95,7 @@ struct FieldMutationTests {
             switch event {
             case .sentence(let raw): outcome.sentenceTexts.append(raw.text)
             case .epoch(let epoch): if let fix = epoch.fix { outcome.fixes.append(fix) }
+            case .ubx: break
             case .rejected(let reject):
                 guard reject.reason == .malformedField, let field = reject.fieldIndex, field > 0 else { break }
                 outcome.fieldRejects.insert(FieldReject(sentence: outcome.sentenceTexts.count - 1, field: field))

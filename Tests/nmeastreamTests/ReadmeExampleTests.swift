@@ -17,6 +17,8 @@ struct ReadmeExampleTests {
                 if let fix = epoch.fix { fixes.append(fix) }
             case .sentence(let raw):
                 if case .rmc(let rmc)? = NMEASentence.decode(raw) { print(rmc.navigationalStatus as Any) }
+            case .ubx(let frame):
+                if case .navPVT(let pvt)? = UBXMessage.decode(frame)?.message { print(pvt.fixType as Any) }
             case .rejected(let reject): rejects.append(reject)
             }
         }

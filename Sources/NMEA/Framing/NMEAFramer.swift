@@ -1,9 +1,13 @@
-/// Cuts a byte stream into NMEA 0183 sentences.
+/// Cuts a byte stream into NMEA 0183 sentences and u-blox UBX frames.
 ///
 /// Feed it chunks of any size, split anywhere: it finds `$` and `!` sentence starts, ends a
 /// sentence at `\r\n`, `\n`, `\r` or `\r\r\n`, checks the `*hh` checksum (either hex case), and
-/// starts over at a `$` that appears inside a sentence. Everything else (binary protocol frames,
-/// line noise, truncated sentences) is skipped and reported as ``RejectedInput``. Memory is
+/// starts over at a `$` that appears inside a sentence. It also finds UBX frames (`0xB5 0x62`,
+/// class, id, length, payload, Fletcher checksum) among the sentences and hands out those
+/// whose checksum holds; a frame whose checksum fails is reported and the bytes after its sync
+/// bytes are read again, so that a false start in noise never swallows what follows.
+/// Everything else (other binary protocols, line noise, truncated sentences) is skipped and
+/// reported as ``RejectedInput``. Memory is
 /// bounded: a sentence that grows past ``Configuration/maximumSentenceLength`` is rejected as
 /// ``RejectReason/tooLong`` at its first byte past the limit (what follows, up to the next `$`,
 /// is skipped bytes), and nothing else is buffered. The output does not depend on how the
@@ -21,11 +25,18 @@ public final class NMEAFramer {
         /// Whether sentences with no `*hh` checksum are delivered (`true`) or rejected as
         /// ``RejectReason/missingChecksum`` (`false`, the default).
         public var acceptsMissingChecksum: Bool
+        /// The longest UBX payload accepted, in bytes. A frame whose length says more is taken
+        /// for a false start: its first sync byte is skipped and the bytes after it are read on.
+        /// The default, 8,192, holds u-blox's largest messages of a fix (NAV-SAT and NAV-SIG of
+        /// every signal, RXM-RAWX); at most 65,535.
+        public var maximumUBXPayloadLength: Int
 
         /// Creates a configuration.
-        public init(maximumSentenceLength: Int = 256, acceptsMissingChecksum: Bool = false) {
+        public init(maximumSentenceLength: Int = 256, acceptsMissingChecksum: Bool = false,
+                    maximumUBXPayloadLength: Int = 8192) {
             self.maximumSentenceLength = max(16, min(maximumSentenceLength, 4096))
             self.acceptsMissingChecksum = acceptsMissingChecksum
+            self.maximumUBXPayloadLength = max(0, min(maximumUBXPayloadLength, 65535))
         }
     }
 
@@ -33,6 +44,8 @@ public final class NMEAFramer {
     public enum Event {
         /// A checksum-valid sentence; valid only during the callback.
         case sentence(RawSentence)
+        /// A checksum-valid UBX frame; valid only during the callback.
+        case ubx(UBXFrame)
         /// Input that did not make a sentence.
         case rejected(RejectedInput)
     }
@@ -45,6 +58,8 @@ public final class NMEAFramer {
         var inSentence = false
         var skippedCount = 0
         var skippedSample: [UInt8] = []
+        /// Bytes of a UBX frame gathered in `ubxCarry` (0: not in a frame).
+        var ubxCount = 0
     }
 
     // State lives behind a pointer the framer owns: the hot loop then pays no dynamic
@@ -52,6 +67,7 @@ public final class NMEAFramer {
     private let state: UnsafeMutablePointer<State>
     private let carry: UnsafeMutablePointer<UInt8>
     private let fieldStarts: UnsafeMutablePointer<Int32>
+    private let ubxCarry: UnsafeMutablePointer<UInt8>
 
     /// Creates a framer.
     public init(configuration: Configuration = Configuration()) {
@@ -63,6 +79,7 @@ public final class NMEAFramer {
         carry = .allocate(capacity: configuration.maximumSentenceLength + 8)
         carry.initialize(repeating: 0, count: configuration.maximumSentenceLength + 8)
         fieldStarts = .allocate(capacity: configuration.maximumSentenceLength + 2)
+        ubxCarry = .allocate(capacity: configuration.maximumUBXPayloadLength + 8)
     }
 
     deinit {
@@ -70,6 +87,7 @@ public final class NMEAFramer {
         state.deallocate()
         carry.deallocate()
         fieldStarts.deallocate()
+        ubxCarry.deallocate()
     }
 
     /// Feeds `bytes` and calls `handler` for every sentence completed and every rejection.
@@ -79,6 +97,10 @@ public final class NMEAFramer {
         let limit = configuration.maximumSentenceLength
         var index = 0
         while index < count {
+            if state.pointee.ubxCount > 0 {
+                index = continueUBX(start, from: index, to: count, handler)
+                continue
+            }
             if state.pointee.inSentence {
                 let end = scanSentence(start, from: index, to: count)
                 if let consumed = appendToCarry(start + index, end - index, handler) {
@@ -92,11 +114,15 @@ public final class NMEAFramer {
             // Hunt for a start delimiter.
             while index < count {
                 let byte = start[index]
-                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") { break }
+                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") || byte == UBX.sync1 { break }
                 if byte != 0x0D && byte != 0x0A { noteSkipped(byte) }
                 index += 1
             }
             guard index < count else { return }
+            if start[index] == UBX.sync1 {
+                index = beginUBX(start, at: index, to: count, handler)
+                continue
+            }
             if state.pointee.skippedCount > 0 { flushSkipped(handler) }
             // Fast path: scan the sentence in place, checksum and field starts in the same pass.
             let sentenceStart = index
@@ -126,8 +152,9 @@ public final class NMEAFramer {
         }
     }
 
-    /// Whether a sentence has started and waits for the rest of its bytes in a later chunk.
-    public var hasPartialSentence: Bool { state.pointee.inSentence }
+    /// Whether a sentence or a UBX frame has started and waits for the rest of its bytes in a
+    /// later chunk.
+    public var hasPartialSentence: Bool { state.pointee.inSentence || state.pointee.ubxCount > 0 }
 
     /// Ends the input: a sentence still waiting for its line end is rejected, skipped bytes are
     /// reported, and the framer is ready for a new stream.
@@ -138,7 +165,122 @@ public final class NMEAFramer {
         }
         state.pointee.inSentence = false
         state.pointee.carryCount = 0
+        // A UBX frame cut short was no frame: its first byte is skipped and the rest read again
+        // (a false start in noise may hold sentences), until nothing is left waiting.
+        while state.pointee.ubxCount > 0 || state.pointee.inSentence {
+            if state.pointee.ubxCount > 0 {
+                abandonUBX(readingAgainFrom: 1, handler)
+            } else {
+                for index in 0..<state.pointee.carryCount { noteSkipped(carry[index]) }
+                state.pointee.inSentence = false
+                state.pointee.carryCount = 0
+            }
+        }
+        state.pointee.inSentence = false
+        state.pointee.carryCount = 0
         flushSkipped(handler)
+    }
+
+    /// Starts a UBX frame at `at` (its first sync byte); returns where reading goes on. A frame
+    /// wholly in the chunk is checked in place; one that runs past it is gathered in `ubxCarry`.
+    private func beginUBX(_ base: UnsafePointer<UInt8>, at index: Int, to count: Int, _ handler: (Event) -> Void) -> Int {
+        let available = count - index
+        if available >= 2, base[index + 1] != UBX.sync2 {
+            noteSkipped(UBX.sync1)
+            return index + 1
+        }
+        if available >= UBX.headerLength {
+            guard let total = frameLength(base + index) else {
+                noteSkipped(UBX.sync1)
+                return index + 1
+            }
+            if available >= total {
+                // After a bad checksum, the bytes after the sync bytes are read again.
+                return finishUBX(base + index, length: total, handler) ? index + total : index + 2
+            }
+        }
+        // Bytes skipped before it stay pending: if this proves no frame, its first byte joins
+        // them, as it would have with the whole frame in one chunk.
+        ubxCarry.update(from: base + index, count: available)
+        state.pointee.ubxCount = available
+        return count
+    }
+
+    /// Goes on with the UBX frame gathered in `ubxCarry`; returns where reading goes on.
+    private func continueUBX(_ base: UnsafePointer<UInt8>, from index: Int, to count: Int, _ handler: (Event) -> Void) -> Int {
+        var index = index
+        var carried = state.pointee.ubxCount
+        if carried < UBX.headerLength {
+            let taken = min(UBX.headerLength - carried, count - index)
+            (ubxCarry + carried).update(from: base + index, count: taken)
+            carried += taken
+            index += taken
+            state.pointee.ubxCount = carried
+            // The sync bytes are checked as soon as both are in.
+            if carried >= 2, ubxCarry[1] != UBX.sync2 {
+                abandonUBX(readingAgainFrom: 1, handler)
+                return index
+            }
+            guard carried == UBX.headerLength else { return index }
+            guard frameLength(ubxCarry) != nil else {
+                abandonUBX(readingAgainFrom: 1, handler)
+                return index
+            }
+        }
+        let total = frameLength(ubxCarry)!
+        let taken = min(total - carried, count - index)
+        (ubxCarry + carried).update(from: base + index, count: taken)
+        carried += taken
+        index += taken
+        state.pointee.ubxCount = carried
+        guard carried == total else { return index }
+        state.pointee.ubxCount = 0
+        if !finishUBX(ubxCarry, length: total, handler) {
+            readAgain(ubxCarry + 2, count: total - 2, handler)
+        }
+        return index
+    }
+
+    /// The whole length of the frame whose six header bytes start at `header`, or `nil` when
+    /// its payload would be longer than the configuration allows.
+    @inline(__always)
+    private func frameLength(_ header: UnsafePointer<UInt8>) -> Int? {
+        let payload = Int(header[4]) | Int(header[5]) << 8
+        return payload <= configuration.maximumUBXPayloadLength ? payload + UBX.headerLength + 2 : nil
+    }
+
+    /// Checks a whole frame's checksum and hands it out, or reports it; returns whether it held.
+    private func finishUBX(_ frame: UnsafePointer<UInt8>, length: Int, _ handler: (Event) -> Void) -> Bool {
+        flushSkipped(handler)
+        let (a, b) = UBXFrame.checksum(frame + 2, count: length - 4)
+        guard a == frame[length - 2], b == frame[length - 1] else {
+            // The two sync bytes are what this rejection covers: the bytes after them are read
+            // again, as sentences, frames or skipped bytes.
+            let kind = UBXMessageKind(messageClass: frame[2], messageID: frame[3])
+            let sample = Array(UnsafeBufferPointer(start: frame, count: min(length, configuration.maximumSentenceLength)))
+            handler(.rejected(RejectedInput(reason: .badChecksum, byteCount: 2, bytes: sample, address: kind.description,
+                                            detail: "a UBX frame of \(length - 8) payload bytes")))
+            return false
+        }
+        handler(.ubx(UBXFrame(base: frame, length: length)))
+        return true
+    }
+
+    /// Gives up the UBX frame begun in `ubxCarry`: its first sync byte is skipped and what was
+    /// gathered after `from` is read again.
+    private func abandonUBX(readingAgainFrom from: Int, _ handler: (Event) -> Void) {
+        let carried = state.pointee.ubxCount
+        state.pointee.ubxCount = 0
+        for index in 0..<from { noteSkipped(ubxCarry[index]) }
+        readAgain(ubxCarry + from, count: carried - from, handler)
+    }
+
+    /// Reads bytes that were taken for a UBX frame again, from a copy (the carry they sit in is
+    /// reused by what they hold).
+    private func readAgain(_ bytes: UnsafePointer<UInt8>, count: Int, _ handler: (Event) -> Void) {
+        guard count > 0 else { return }
+        let copy = Array(UnsafeBufferPointer(start: bytes, count: count))
+        copy.withUnsafeBytes { feed($0, handler) }
     }
 
     /// Index of the first byte at or after `from` that ends or interrupts a sentence, or `to`.
@@ -389,4 +531,14 @@ enum SIMDScan {
         let commas = block .== SIMD16<UInt8>(repeating: UInt8(ascii: ","))
         return (unsafeBitCast(stops, to: SIMD2<UInt64>.self), unsafeBitCast(commas, to: SIMD2<UInt64>.self))
     }
+}
+
+/// The constants of UBX framing.
+enum UBX {
+    /// The first sync byte, `µ` in Latin-1.
+    static let sync1: UInt8 = 0xB5
+    /// The second sync byte, `b`.
+    static let sync2: UInt8 = 0x62
+    /// Sync bytes, class, id and the payload's length.
+    static let headerLength = 6
 }

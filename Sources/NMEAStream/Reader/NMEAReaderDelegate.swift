@@ -22,6 +22,9 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// A checksum-valid sentence arrived. It is borrowed from the reader's buffer: read it
     /// (or copy its ``RawSentence/text``) during the call only.
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence)
+    /// A checksum-valid u-blox UBX frame arrived. It is borrowed from the reader's buffer:
+    /// decode it (``UBXMessage/decode(_:)``) or copy its ``UBXFrame/bytes`` during the call only.
+    func reader(_ reader: NMEAReader, didReceive frame: UBXFrame)
     /// Input was rejected (bad checksum, garbage, a malformed field…).
     func reader(_ reader: NMEAReader, didReject input: RejectedInput)
     /// One read of the source returned these bytes, unchanged; what is decoded from them
@@ -53,6 +56,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didReceive frame: UBXFrame) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didReject input: RejectedInput) {}
     /// Does nothing.

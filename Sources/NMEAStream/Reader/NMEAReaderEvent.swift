@@ -34,6 +34,7 @@ extension NMEAReaderDelegate {
         switch event {
         case .read(let bytes): self.reader(reader, didRead: bytes)
         case .decoded(.sentence(let sentence)): self.reader(reader, didReceive: sentence)
+        case .decoded(.ubx(let frame)): self.reader(reader, didReceive: frame)
         case .decoded(.epoch(let epoch)):
             self.reader(reader, didComplete: epoch)
             // Each view and the fix borrowed where they are, not copied out for the call.

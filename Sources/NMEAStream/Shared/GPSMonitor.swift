@@ -405,6 +405,9 @@ private final class EventForwarder: @unchecked Sendable {
             if connection.wants(.sentences) { add(.sentence(ReceivedSentence(sentence))) }
         case .decoded(.rejected(let reject)):
             if connection.wants(.rejects) { add(.rejected(reject)) }
+        case .decoded(.ubx):
+            // Counted in the reader's statistics; its bytes reach `.bytes` subscribers.
+            break
         case .read(let bytes):
             if connection.wants(.bytes) { add(.bytes(Array(bytes))) }
         case .lostDevice, .finishedChunk: flush()

@@ -17,6 +17,8 @@ struct Decoded {
     var epochs: [Epoch] = []
     var views: [SatelliteView] = []
     var rejects: [RejectedInput] = []
+    /// The UBX frames, whole.
+    var frames: [[UInt8]] = []
     var statistics = NMEAStatistics()
 }
 
@@ -34,6 +36,7 @@ func decode(_ bytes: [UInt8], chunkSizes: [Int] = [65_536], framer: NMEAFramer.C
             result.epochs.append(epoch)
             result.views += epoch.views
             if let fix = epoch.fix { result.fixes.append(fix) }
+        case .ubx(let frame): result.frames.append(frame.bytes)
         case .rejected(let reject): result.rejects.append(reject)
         }
     }

@@ -34,6 +34,7 @@ struct Plan {
 /// An event as a plain value, to compare two runs.
 enum Recorded: Equatable {
     case sentence([UInt8])
+    case frame([UInt8])
     case rejected(RejectedInput)
     case fix(Fix)
     case satellites(SatelliteView)
@@ -44,6 +45,7 @@ struct Run {
     var events: [Recorded] = []
     var fixes = 0
     var views = 0
+    var frames = 0
     var violations: [String] = []
     /// The address and field count of the last sentence, while its field rejects may follow.
     var lastSentence: (address: String, fields: Int)?
@@ -56,6 +58,14 @@ struct Run {
             lastSentence = (raw.address.text, raw.fieldCount)
             if raw.bytes.count > maximumLength { violations.append("a sentence of \(raw.bytes.count) bytes") }
             events.append(.sentence(raw.bytes))
+        case .ubx(let frame):
+            // A field of its message that could not be read follows it, named by byte offset.
+            lastSentence = (frame.kind.description, frame.payload.count)
+            frames += 1
+            let bytes = frame.bytes
+            if bytes.count != frame.payload.count + 8 || bytes.prefix(2) != [0xB5, 0x62] { violations.append("a UBX frame of \(bytes.count) bytes") }
+            _ = UBXMessage.decode(frame)
+            events.append(.frame(bytes))
         case .rejected(let reject):
             if reject.bytes.count > maximumLength { violations.append("a reject holding \(reject.bytes.count) bytes") }
             if reject.reason == .malformedField, let field = reject.fieldIndex, field > 0 {
@@ -102,6 +112,7 @@ func run(_ bytes: UnsafeRawBufferPointer, _ plan: Plan, chunked: Bool) -> Run {
     let statistics = decoder.statistics
     if statistics.bytes != bytes.count { run.violations.append("\(statistics.bytes) bytes counted of \(bytes.count)") }
     if statistics.fixes != run.fixes { run.violations.append("\(statistics.fixes) fixes counted, \(run.fixes) handed out") }
+    if statistics.ubxFrameCount != run.frames { run.violations.append("\(statistics.ubxFrameCount) UBX frames counted, \(run.frames) handed out") }
     if statistics.satelliteViews != run.views { run.violations.append("\(statistics.satelliteViews) views counted, \(run.views) handed out") }
     return run
 }

@@ -1,0 +1,63 @@
+/// NAV-SOL (`0x01 0x06`): the fix in Earth-centred, Earth-fixed coordinates (u-blox 5 and 6;
+/// later receivers still send it when asked).
+public struct NAVSOL: UBXMessageType {
+    static let kind = UBXMessageKind(messageClass: 0x01, messageID: 0x06)
+    static let name = "NAV-SOL"
+    static let minimumLength = 52
+
+    /// The GPS time of week of the epoch, in milliseconds.
+    public var timeOfWeek: UInt32?
+    /// The fraction of the millisecond, in nanoseconds.
+    public var fractionalTimeOfWeek: Int32?
+    /// The GPS week number; `nil` unless the receiver marks it valid (`WKNSET`).
+    public var week: Int?
+    /// Whether the time of week is valid (`TOWSET`).
+    public var timeOfWeekIsValid: Bool
+    /// The kind of fix.
+    public var fixType: UBXFixType?
+    /// Whether the fix is valid within the receiver's limits (`GPSfixOK`).
+    public var fixIsValid: Bool
+    /// Whether differential corrections were applied.
+    public var isDifferential: Bool
+    /// Position, x, y and z, in metres (ECEF).
+    public var ecefX: Double?
+    /// See ``ecefX``.
+    public var ecefY: Double?
+    /// See ``ecefX``.
+    public var ecefZ: Double?
+    /// The 3D position accuracy estimate, in metres.
+    public var positionAccuracy: Double?
+    /// Velocity, x, y and z, in m/s (ECEF).
+    public var ecefVX: Double?
+    /// See ``ecefVX``.
+    public var ecefVY: Double?
+    /// See ``ecefVX``.
+    public var ecefVZ: Double?
+    /// The speed accuracy estimate, in m/s.
+    public var speedAccuracy: Double?
+    /// Position dilution of precision.
+    public var pdop: Double?
+    /// The satellites used in the fix.
+    public var satellitesUsed: Int?
+
+    init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
+        timeOfWeek = payload.timeOfWeek
+        fractionalTimeOfWeek = payload.i4(4)
+        let flags = payload.u1(11) ?? 0
+        week = flags & 0x04 != 0 ? payload.i2(8).map(Int.init) : nil
+        timeOfWeekIsValid = flags & 0x08 != 0
+        fixType = UBXFixType.read(payload, at: 10, malformed: &malformed)
+        fixIsValid = flags & 0x01 != 0
+        isDifferential = flags & 0x02 != 0
+        ecefX = payload.divided(payload.i4(12), by: 100)
+        ecefY = payload.divided(payload.i4(16), by: 100)
+        ecefZ = payload.divided(payload.i4(20), by: 100)
+        positionAccuracy = payload.divided(payload.u4(24), by: 100)
+        ecefVX = payload.divided(payload.i4(28), by: 100)
+        ecefVY = payload.divided(payload.i4(32), by: 100)
+        ecefVZ = payload.divided(payload.i4(36), by: 100)
+        speedAccuracy = payload.divided(payload.u4(40), by: 100)
+        pdop = payload.divided(payload.u2(44), by: 100)
+        satellitesUsed = payload.u1(47).map(Int.init)
+    }
+}

@@ -1,0 +1,37 @@
+/// NAV-VELNED (`0x01 0x12`): the velocity, north, east and down.
+public struct NAVVELNED: UBXMessageType {
+    static let kind = UBXMessageKind(messageClass: 0x01, messageID: 0x12)
+    static let name = "NAV-VELNED"
+    static let minimumLength = 36
+
+    /// The GPS time of week of the epoch, in milliseconds.
+    public var timeOfWeek: UInt32?
+    /// Velocity north, in m/s.
+    public var velocityNorth: Double?
+    /// Velocity east, in m/s.
+    public var velocityEast: Double?
+    /// Velocity down, in m/s.
+    public var velocityDown: Double?
+    /// Speed in three dimensions, in m/s.
+    public var speed: Double?
+    /// Ground speed, in m/s.
+    public var groundSpeed: Double?
+    /// Heading of motion, in degrees from true north.
+    public var heading: Double?
+    /// The speed accuracy estimate, in m/s.
+    public var speedAccuracy: Double?
+    /// The heading accuracy estimate, in degrees.
+    public var headingAccuracy: Double?
+
+    init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
+        timeOfWeek = payload.timeOfWeek
+        velocityNorth = payload.divided(payload.i4(4), by: 100)
+        velocityEast = payload.divided(payload.i4(8), by: 100)
+        velocityDown = payload.divided(payload.i4(12), by: 100)
+        speed = payload.divided(payload.u4(16), by: 100)
+        groundSpeed = payload.divided(payload.u4(20), by: 100)
+        heading = payload.divided(payload.i4(24), by: 1e5)
+        speedAccuracy = payload.divided(payload.u4(28), by: 100)
+        headingAccuracy = payload.divided(payload.u4(32), by: 1e5)
+    }
+}
