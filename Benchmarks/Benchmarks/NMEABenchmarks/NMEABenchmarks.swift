@@ -28,6 +28,7 @@ let benchmarks: @Sendable () -> Void = {
                 switch event {
                 // Counted as the kinds were before epochs, without reading the payload.
                 case .epoch: counts[0] &+= 1
+                case .ubx: counts[1] &+= 1
                 case .sentence: counts[2] &+= 1
                 case .rejected: counts[3] &+= 1
                 }
