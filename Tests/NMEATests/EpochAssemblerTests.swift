@@ -164,6 +164,21 @@ struct EpochAssemblerTests {
         #expect(result.fixes.allSatisfy { $0.mode == .twoD && $0.altitudeMSL == nil && $0.time != nil })
     }
 
+    @Test("GSA's 2D beside a GGA with an altitude: the timed GGA decides, 3D (Tests/KNOWN-DIFFERENCES.md, GSA's dimension)")
+    func gsaTwoDBesideAltitude() {
+        // Garmin's order: RMC, GGA (an altitude), GSA saying 2D; the second cycle's GGA counts
+        // three satellites.
+        let text = nmea("GPRMC,120000,A,5207.4074,N,00419.2659,E,000.0,000.0,050624,001.2,W")
+            + nmea("GPGGA,120000,5207.4074,N,00419.2659,E,1,05,1.8,10.2,M,47.0,M,,")
+            + nmea("GPGSA,A,2,01,02,03,04,05,,,,,,,,2.2,1.8,1.2")
+            + nmea("GPRMC,120001,A,5207.4074,N,00419.2659,E,000.0,000.0,050624,001.2,W")
+            + nmea("GPGGA,120001,5207.4074,N,00419.2659,E,1,03,1.8,11.0,M,47.0,M,,")
+            + nmea("GPGSA,A,2,01,02,03,,,,,,,,,,2.2,1.8,1.2")
+        let result = decode(text)
+        #expect(result.fixes.map(\.mode) == [.threeD, .threeD])
+        #expect(result.fixes.map(\.altitudeMSL) == [10.2, 11.0])
+    }
+
     @Test("satellites used: GGA's count when it gives one, else the epoch's GSA sentences, else none")
     func satellitesUsed() {
         // RMC and two GSA (GPS, GLONASS) with five satellites between them, then an epoch
