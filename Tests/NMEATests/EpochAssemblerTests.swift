@@ -179,6 +179,54 @@ struct EpochAssemblerTests {
         #expect(result.fixes.map(\.altitudeMSL) == [10.2, 11.0])
     }
 
+    /// A 1 Hz cycle at second `second` after 12:00:00: GGA and RMC stamped `fraction`.
+    private static func positions(_ second: Int, fraction: String = "00") -> String {
+        let time = String(format: "1200%02d.%@", second, fraction)
+        return nmea("GPGGA,\(time),5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+            + nmea("GPRMC,\(time),A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+    }
+
+    private static func zda(_ second: Int, fraction: String = "00") -> String {
+        nmea(String(format: "GPZDA,1200%02d.%@,05,06,2024,00,00", second, fraction))
+    }
+
+    @Test("a ZDA stamped tens of milliseconds after its cycle's positions makes no epoch of its own")
+    func zdaStampedAfter() {
+        let text = (0..<5).map { Self.positions($0) + Self.zda($0, fraction: "05") }.joined()
+        let result = decode(text)
+        #expect(result.fixes.map { $0.timeOfDay?.second } == [0, 1, 2, 3, 4])
+        #expect(result.fixes.allSatisfy { $0.mode == .threeD && $0.time != nil })
+    }
+
+    @Test("a ZDA a second before positions stamped .379 makes no epoch of its own")
+    func zdaSecondBefore() {
+        let text = (1..<6).map { Self.zda($0 - 1) + Self.positions($0, fraction: "379") }.joined()
+        let result = decode(text)
+        #expect(result.fixes.map { $0.timeOfDay?.second } == [1, 2, 3, 4, 5])
+        #expect(result.fixes.allSatisfy { $0.mode == .threeD && $0.timeOfDay?.nanosecond == 379_000_000 })
+    }
+
+    @Test("a ZDA that opens its cycle with the positions' time still opens it, the GSA after it inside")
+    func zdaOpensCycle() {
+        let gsa2D = nmea("GPGSA,A,2,01,02,03,,,,,,,,,,1.8,0.9,1.5")
+        let text = Self.zda(0) + gsa2D + nmea("GPRMC,120000.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+            + Self.zda(1) + nmea("GPGSA,A,3,01,02,03,04,,,,,,,,,1.8,0.9,1.5")
+            + nmea("GPRMC,120001.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+            // Every other second without a ZDA.
+            + nmea("GPRMC,120002.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+            + Self.zda(3) + nmea("GPRMC,120003.00,A,5207.4074,N,00419.2659,E,1.0,90.0,050624,,,A")
+        let result = decode(text)
+        #expect(result.fixes.map { $0.timeOfDay?.second } == [0, 1, 2, 3])
+        #expect(result.fixes.map(\.mode) == [.twoD, .threeD, .threeD, .threeD])
+    }
+
+    @Test("a receiver that sends only ZDA: an epoch a second, each with its time")
+    func zdaOnly() {
+        let text = (0..<4).map { Self.zda($0) }.joined()
+        let result = decode(text)
+        #expect(result.epochs.compactMap { $0.fix?.timeOfDay?.second } == [0, 1, 2, 3])
+    }
+
     @Test("satellites used: GGA's count when it gives one, else the epoch's GSA sentences, else none")
     func satellitesUsed() {
         // RMC and two GSA (GPS, GLONASS) with five satellites between them, then an epoch

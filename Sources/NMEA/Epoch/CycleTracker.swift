@@ -16,6 +16,13 @@
 /// - In an epoch with a time, a kind that carries a time coming round again with its time
 ///   field empty starts a new one: the receiver has lost its clock (it goes on sending cycles
 ///   without one, which are then told apart by the rule above).
+/// - A clock (ZDA: a time and a date, nothing about the fix) gives an epoch its time only when
+///   no other sentence has: its time ends an epoch whose time came from a clock (a receiver
+///   that sends only ZDA, or ZDA first), not one whose time a position gave. There, a ZDA
+///   stamped apart from the positions of its cycle (a few tens of milliseconds later, or a
+///   second before) is taken as a sentence without a time, as gpsd takes it, rather than as
+///   a cycle of its own; and when an epoch opened by a clock meets a position with another
+///   time, the position's time is the epoch's.
 struct CycleTracker: Sendable {
     /// What to do with one sentence, in this order: hold it, deliver the epoch, start a new
     /// epoch, merge the held sentences, merge it, deliver the epoch.
@@ -24,6 +31,8 @@ struct CycleTracker: Sendable {
         var hold = false
         /// Deliver the epoch in progress first.
         var deliverFirst = false
+        /// Forget the held sentences.
+        var dropHeld = false
         /// Start a new epoch (no field of the last one carries over).
         var startEpoch = false
         /// Merge the held sentences, in the order they came.
@@ -35,9 +44,13 @@ struct CycleTracker: Sendable {
         var merge: Bool { !hold }
     }
 
-    /// What to do at the end of the input, in this order: start a new epoch and merge the held
-    /// sentences into it; deliver the epoch; start a new epoch.
+    /// What to do at the end of the input, in this order: deliver the epoch in progress; start
+    /// a new epoch and merge the held sentences into it; deliver the epoch; start a new epoch.
     struct Finish: Sendable, Equatable {
+        /// Deliver the epoch in progress first.
+        var deliverFirst = false
+        /// Forget the held sentences.
+        var dropHeld = false
         var releaseHeld = false
         var deliver = false
         var startEpoch = false
@@ -51,9 +64,12 @@ struct CycleTracker: Sendable {
         let id: ObjectIdentifier
         /// Whether the type has a time field (empty or not in a given sentence).
         let isTimed: Bool
+        /// Whether the type is a clock (``SentenceType/isClock``).
+        let isClock: Bool
         init<Sentence: SentenceType>(_ type: Sentence.Type) {
             id = ObjectIdentifier(type)
             isTimed = Sentence.timeField != nil
+            isClock = Sentence.isClock
         }
     }
 
@@ -71,6 +87,15 @@ struct CycleTracker: Sendable {
     private var endedEarly = false
     /// The first time any sentence of the epoch carried.
     private(set) var epochTime: TimeOfDay?
+    /// Whether that time came from a clock that no position has confirmed.
+    private var epochTimeIsClock = false
+    /// Whether a clock with another time than the epoch's waits, held, for a position to say
+    /// which epoch it belongs to.
+    private var clockPending = false
+    /// Whether a sentence other than a clock has carried a time: the stream has positions.
+    private var positionsSeen = false
+    /// Whether everything counted into the epoch since it started is a clock.
+    private var onlyClocks = true
     /// Whether anything was merged since the epoch started or was last delivered.
     private(set) var hasData = false
     /// Kinds of the held sentences, in order.
@@ -81,7 +106,21 @@ struct CycleTracker: Sendable {
     @inline(__always)
     mutating func arrive(_ kind: Kind, time: TimeOfDay?) -> Step {
         var step = Step()
-        if let time {
+        if clockPending || (kind.isClock && !endedEarly && !epochTimeIsClock && time != nil && epochTime != nil && time != epochTime) {
+            if let decided = decideClock(kind, time: time) { return decided }
+            step.releaseHeld = true
+            if let time, time != epochTime {
+                if cycleEnd == nil, let last { cycleEnd = last }
+                step.deliverFirst = hasData
+                step.startEpoch = true
+                startEpoch()
+            }
+            releaseHeld()
+        } else if let time, epochTimeIsClock, !kind.isClock, !endedEarly, epochTime != nil {
+            // A position in an epoch a clock opened: its time is the epoch's.
+            epochTime = time
+            epochTimeIsClock = false
+        } else if let time {
             if endedEarly {
                 endedEarly = false
                 if time == epochTime {
@@ -123,7 +162,11 @@ struct CycleTracker: Sendable {
         }
 
         note(kind)
-        if let time, epochTime == nil { epochTime = time }
+        if time != nil, !kind.isClock { positionsSeen = true }
+        if let time, epochTime == nil {
+            epochTime = time
+            epochTimeIsClock = kind.isClock
+        }
         if let cycleEnd, cycleEnd == last, epochTime != nil {
             step.deliverAfter = true
             hasData = false
@@ -132,9 +175,40 @@ struct CycleTracker: Sendable {
         return step
     }
 
+    /// A clock whose time is not the epoch's, or what comes after it: until a position says
+    /// which epoch it belongs to, it and every sentence without a time wait (the step holds
+    /// them). Returns `nil` once a timed sentence decides: the caller then merges the held
+    /// sentences into the epoch in progress when that sentence carries the epoch's time (the
+    /// clock was stamped apart), and into a new epoch otherwise (it opened the next cycle).
+    private mutating func decideClock(_ kind: Kind, time: TimeOfDay?) -> Step? {
+        if kind.isClock || time == nil, held.count < Self.maximumHeld {
+            clockPending = true
+            held.append(kind)
+            var step = Step()
+            step.hold = true
+            return step
+        }
+        clockPending = false
+        return nil
+    }
+
     /// The input has ended.
     mutating func finish() -> Finish {
         var finish = Finish()
+        if clockPending {
+            clockPending = false
+            if positionsSeen, heldOnlyClocks {
+                // A clock alone at the end, after positions: it belongs to no epoch of its own.
+                held.removeAll()
+                finish.dropHeld = true
+            } else {
+                // A clock and what followed it, no position after them: the cycle it opened.
+                finish.deliverFirst = hasData
+                startEpoch()
+                finish.releaseHeld = true
+                releaseHeld()
+            }
+        }
         if endedEarly {
             endedEarly = false
             guard !held.isEmpty else { return finish }
@@ -142,17 +216,23 @@ struct CycleTracker: Sendable {
             finish.releaseHeld = true
             releaseHeld()
         }
-        finish.deliver = hasData
+        // An epoch a clock opened at the end, nothing else in it, after positions: as above.
+        finish.deliver = hasData && !(positionsSeen && onlyClocks)
         finish.startEpoch = true
         startEpoch()
         return finish
     }
+
+    /// Whether every held sentence is a clock.
+    private var heldOnlyClocks: Bool { held.allSatisfy(\.isClock) }
 
     private mutating func startEpoch() {
         counts.removeAll()
         first = nil
         last = nil
         epochTime = nil
+        epochTimeIsClock = false
+        onlyClocks = true
         hasData = false
     }
 
@@ -164,6 +244,7 @@ struct CycleTracker: Sendable {
 
     /// Counts a sentence of `kind` into the epoch.
     private mutating func note(_ kind: Kind) {
+        if !kind.isClock { onlyClocks = false }
         let occurrence = counts.increment(kind)
         if first == nil { first = kind }
         last = Position(kind: kind, occurrence: occurrence)

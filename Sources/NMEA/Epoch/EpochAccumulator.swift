@@ -26,6 +26,7 @@ struct EpochAccumulator: Sendable {
     mutating func startEpoch() {
         fix = Fix()
         fix.leapSeconds = leapSeconds
+        clockTime = nil
         mode = ModeEvidence()
         garminAltitude = nil
         usedCleared = false
@@ -42,6 +43,18 @@ struct EpochAccumulator: Sendable {
     mutating func noteTime(_ time: TimeOfDay?) {
         if let time, fix.timeOfDay == nil { fix.timeOfDay = time }
     }
+
+    /// The first time a clock (ZDA) gave the epoch: its time when no other sentence gives one.
+    private(set) var clockTime: TimeOfDay?
+
+    /// Notes a clock's time: the epoch's only if no sentence that bears on the fix gives one
+    /// (a receiver may stamp its ZDA apart from its positions).
+    mutating func noteClockTime(_ time: TimeOfDay?) {
+        if let time, clockTime == nil { clockTime = time }
+    }
+
+    /// The epoch's time of day: its sentences', or else its clock's.
+    var timeOfDay: TimeOfDay? { fix.timeOfDay ?? clockTime }
 
     /// Sets the position when both coordinates are known.
     mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {

@@ -10,6 +10,10 @@
 ///   at each time change as the last fix-bearing sentence of the cycle (and how many of that
 ///   type the cycle had, so receivers that send one GSA per constellation work).
 ///
+/// A clock (ZDA: a time and a date, nothing about the fix) gives an epoch its time only when
+/// no position does: a ZDA stamped apart from its cycle's positions (tens of milliseconds
+/// later, a second or two off) makes no epoch of its own (see `CycleTracker`).
+///
 /// Sentences without a time (GSA, VTG, HDT) belong to the epoch in progress. One that comes
 /// after the epoch was ended early is kept for the next epoch; if a sentence with the ended
 /// epoch's time follows, the learned ending was wrong: it is forgotten, and the epoch is
@@ -145,7 +149,7 @@ public struct EpochAssembler: Sendable {
     mutating func addSatellites<Sink: EpochSink>(_ gsv: GSV, into sink: inout Sink) {
         guard var view = sky.add(gsv, spares: &skies, dropped: { sink.rejected($0) }) else { return }
         // Resolved once per completed view, not for every part.
-        view.time = epoch.fix.timeOfDay.flatMap(epoch.dates.resolve)
+        view.time = epoch.timeOfDay.flatMap(epoch.dates.resolve)
         epoch.markUsed(in: &view.satellites)
         if let previous = skies.add(view) {
             hand(sky: previous, to: &sink)
@@ -163,6 +167,8 @@ public struct EpochAssembler: Sendable {
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     mutating func finish<Sink: EpochSink>(into sink: inout Sink) {
         let finish = tracker.finish()
+        if finish.dropHeld { held.removeAll(keepingCapacity: true) }
+        if finish.deliverFirst { deliver(&sink, startingNext: false) }
         if finish.releaseHeld {
             epoch.startEpoch()
             releaseHeld()

@@ -16,6 +16,7 @@ struct FixFinisher: Sendable {
         out = epoch.fix
         if out.altitudeMSL == nil { out.altitudeMSL = epoch.garminAltitude }
         if out.satellitesUsed == nil { out.satellitesUsed = epoch.usedCount }
+        if out.timeOfDay == nil { out.timeOfDay = epoch.clockTime }
         if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
         let revision = out.time != nil && lastDelivered?.time == out.time
         if !revision { previous = lastDelivered }

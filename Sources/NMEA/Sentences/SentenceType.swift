@@ -10,6 +10,10 @@ protocol SentenceType: Sendable {
     /// The index of the field that holds the fix's UTC time; `nil` for a type with none.
     static var timeField: Int? { get }
 
+    /// Whether the type is a clock: a time and a date, and nothing about the fix (ZDA). A
+    /// clock's time opens an epoch only when no position has given the epoch one.
+    static var isClock: Bool { get }
+
     /// The talker; `nil` for a proprietary sentence.
     var sentenceTalker: Talker? { get }
 
@@ -51,6 +55,11 @@ extension TalkerSentence {
 extension SentenceType {
     static var timeField: Int? { nil }
     var time: TimeOfDay? { nil }
+}
+
+/// Types that say something about the fix.
+extension SentenceType {
+    static var isClock: Bool { false }
 }
 
 /// Receives a decoded sentence as its own type.

@@ -56,10 +56,11 @@ public struct ZDA: Sendable, Hashable {
 extension ZDA: TalkerSentence {
     static var formatter: SentenceFormatter { SentenceFormatter("Z", "D", "A") }
     static var timeField: Int? { 1 }
+    static var isClock: Bool { true }
     var sentence: NMEASentence { .zda(self) }
 
     func apply(to epoch: inout EpochAccumulator) {
         if let date { epoch.dates.noteFullDate(date, at: time) }
-        epoch.noteTime(time)
+        epoch.noteClockTime(time)
     }
 }
