@@ -58,6 +58,7 @@ public struct UBXMessageKind: Sendable, Hashable, Comparable, CustomStringConver
         self.messageID = messageID
     }
 
+    /// Ordered by class, then id.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.messageClass, lhs.messageID) < (rhs.messageClass, rhs.messageID)
     }
