@@ -55,6 +55,45 @@ struct SpeedHuntTests {
         reader.stop()
     }
 
+    @Test("a receiver left in UBX-only mode proves its speed by its frames, and what proved it is kept")
+    func ubxOnly() throws {
+        // Two NAV-EOE frames (class 0x01, id 0x61, iTOW) and nothing else.
+        func eoe(_ tow: UInt8) -> [UInt8] {
+            let body: [UInt8] = [0x01, 0x61, 0x04, 0x00, tow, 0x00, 0x00, 0x00]
+            var a: UInt8 = 0, b: UInt8 = 0
+            for byte in body { a &+= byte; b &+= a }
+            return [0xB5, 0x62] + body + [a, b]
+        }
+        let frames = Array((0..<20).map { eoe(UInt8($0)) }.joined())
+        let terminal = try PseudoTerminal()
+        let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: .automatic))
+        reader.huntWindow = .milliseconds(300)
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        let receiver = SimulatedReceiver(terminal: terminal, speed: 4800, log: frames)
+        #expect(recorder.wait { recorder.speedsFound == [4800] })
+        receiver.stop()
+        #expect(recorder.error == nil)
+        reader.stop()
+        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
+    }
+
+    @Test("two checksum-valid UBX frames prove a speed as two sentences do; noise does not")
+    func ubxProvesSpeed() {
+        let frame: [UInt8] = [0xB5, 0x62, 0x01, 0x61, 0x04, 0x00, 0x10, 0x27, 0x00, 0x00]
+        var a: UInt8 = 0, b: UInt8 = 0
+        for byte in frame.dropFirst(2) { a &+= byte; b &+= a }
+        let whole = frame + [a, b]
+        var hunt = SpeedHunt(current: nil, preferred: nil)
+        var noise = whole
+        noise[noise.count - 1] ^= 0x5A
+        #expect(!(noise + noise).withUnsafeBytes { hunt.take($0) })
+        #expect(!whole.withUnsafeBytes { hunt.take($0) })
+        #expect(whole.withUnsafeBytes { hunt.take($0) })
+    }
+
     @Test("the order tried: the port's speed, the receiver's usual one, then the hunt order, each once")
     func order() {
         #expect(SpeedHunt(current: 9600, preferred: 115200).candidates

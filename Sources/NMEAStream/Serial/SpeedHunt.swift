@@ -1,19 +1,20 @@
 import Dispatch
 import NMEA
 
-/// Finds the speed at which a receiver sends NMEA, by listening only.
+/// Finds the speed at which a receiver sends NMEA or UBX, by listening only.
 ///
 /// It tries each candidate speed in turn for at most ``window``: the port is set to the speed
 /// (which drops unread input) and what arrives goes through a framer of its own. A speed is
-/// right when ``sentencesNeeded`` checksum-valid sentences arrive; at a wrong speed a UART
-/// makes noise, which never passes a checksum twice. Nothing is written to the device.
+/// right when ``sentencesNeeded`` checksum-valid sentences or UBX frames arrive (a receiver
+/// left in UBX-only mode sends no sentence); at a wrong speed a UART makes noise, which never
+/// passes a checksum twice. Nothing is written to the device.
 ///
 /// The bytes read at the right speed are kept (up to ``keptBytes``) and handed on once the
 /// speed is known, so the sentences that proved it are not lost.
 struct SpeedHunt {
     /// How long each speed is given; gpsd gives 3 s.
     static let window: Duration = .milliseconds(1_200)
-    /// Checksum-valid sentences that prove a speed.
+    /// Checksum-valid sentences or UBX frames that prove a speed.
     static let sentencesNeeded = 2
     /// The most bytes kept while a speed is on trial.
     static let keptBytes = 65_536
@@ -50,7 +51,10 @@ struct SpeedHunt {
         if kept.count < Self.keptBytes { kept.append(contentsOf: bytes.prefix(Self.keptBytes - kept.count)) }
         var valid = self.valid
         framer.feed(bytes) { event in
-            if case .sentence = event { valid += 1 }
+            switch event {
+            case .sentence, .ubx: valid += 1
+            case .rejected: break
+            }
         }
         self.valid = valid
         return valid >= Self.sentencesNeeded
