@@ -8,6 +8,8 @@ enum InputDiagnosis: Equatable {
     case noBytes
     /// Bytes came, but not one checksum-valid NMEA sentence among them.
     case noNMEA(bytes: Int)
+    /// u-blox UBX frames came, and no NMEA sentence: a receiver in UBX-only mode, or its log.
+    case onlyUBX(frames: Int)
     /// Sentences came, and no fix among them.
     case noFix(sentences: Int)
 
@@ -17,6 +19,8 @@ enum InputDiagnosis: Equatable {
         if sawFix { return nil }
         if statistics.bytes == 0 {
             self = .noBytes
+        } else if statistics.sentenceCount == 0, statistics.ubxFrameCount > 0 {
+            self = .onlyUBX(frames: statistics.ubxFrameCount)
         } else if statistics.sentenceCount == 0 {
             self = .noNMEA(bytes: statistics.bytes)
         } else {
@@ -37,6 +41,10 @@ enum InputDiagnosis: Equatable {
             return "\(counted(bytes, "byte")) from \(source)\(waited) but no NMEA 0183 sentence among them: "
                 + (seconds == nil ? "is it a binary log (u-blox UBX, SiRF) or another format?"
                                   : "is the speed right (--speed, or none to find it), or does the receiver send a binary protocol?")
+        case .onlyUBX(let frames):
+            // Said as it is: nmeastream frames and counts UBX, and makes no fix of it yet.
+            return "\(counted(frames, "u-blox UBX frame")) from \(source)\(waited) but no NMEA 0183 sentence: "
+                + "nmeastream does not yet make fixes from UBX alone (`--stats` counts the frames by kind)"
         case .noFix(let sentences):
             return "\(counted(sentences, "NMEA sentence")) from \(source)\(waited) but no fix: "
                 + (seconds == nil ? "the receiver had none while it was recorded"
@@ -50,7 +58,7 @@ enum InputDiagnosis: Equatable {
     /// `nil` (success) for NMEA without a fix, which is what the receiver said.
     var replayExitCode: ExitCode? {
         switch self {
-        case .noBytes, .noNMEA: .dataError
+        case .noBytes, .noNMEA, .onlyUBX: .dataError
         case .noFix: nil
         }
     }
