@@ -182,8 +182,10 @@ public final class NMEADecoder {
     /// One reject per field of a UBX message that could not be read: it shows the frame, and
     /// the field's byte offset in the payload.
     private static func rejects(_ malformed: [MalformedField], in frame: UBXFrame) -> [RejectedInput] {
-        malformed.map { problem in
-            RejectedInput(reason: .malformedField, byteCount: 0, bytes: Array(frame.bytes.prefix(256)),
+        // The frame's first bytes, copied once for all its rejects.
+        let bytes = Array(UnsafeBufferPointer(start: frame.base, count: min(frame.length, 256)))
+        return malformed.map { problem in
+            RejectedInput(reason: .malformedField, byteCount: 0, bytes: bytes,
                           address: frame.kind.description, fieldIndex: problem.fieldIndex, detail: problem.error.description)
         }
     }

@@ -57,14 +57,8 @@ struct SpeedHuntTests {
 
     @Test("a receiver left in UBX-only mode proves its speed by its frames, and what proved it is kept")
     func ubxOnly() throws {
-        // Two NAV-EOE frames (class 0x01, id 0x61, iTOW) and nothing else.
-        func eoe(_ tow: UInt8) -> [UInt8] {
-            let body: [UInt8] = [0x01, 0x61, 0x04, 0x00, tow, 0x00, 0x00, 0x00]
-            var a: UInt8 = 0, b: UInt8 = 0
-            for byte in body { a &+= byte; b &+= a }
-            return [0xB5, 0x62] + body + [a, b]
-        }
-        let frames = Array((0..<20).map { eoe(UInt8($0)) }.joined())
+        // NAV-EOE frames (class 0x01, id 0x61, iTOW) and nothing else.
+        let frames = Array((0..<20).map { ubx(0x01, 0x61, [UInt8($0), 0, 0, 0]) }.joined())
         let terminal = try PseudoTerminal()
         let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: .automatic))
         reader.huntWindow = .milliseconds(300)
@@ -82,10 +76,7 @@ struct SpeedHuntTests {
 
     @Test("two checksum-valid UBX frames prove a speed as two sentences do; noise does not")
     func ubxProvesSpeed() {
-        let frame: [UInt8] = [0xB5, 0x62, 0x01, 0x61, 0x04, 0x00, 0x10, 0x27, 0x00, 0x00]
-        var a: UInt8 = 0, b: UInt8 = 0
-        for byte in frame.dropFirst(2) { a &+= byte; b &+= a }
-        let whole = frame + [a, b]
+        let whole = ubx(0x01, 0x61, [0x10, 0x27, 0x00, 0x00])
         var hunt = SpeedHunt(current: nil, preferred: nil)
         var noise = whole
         noise[noise.count - 1] ^= 0x5A

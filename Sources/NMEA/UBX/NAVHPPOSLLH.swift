@@ -29,8 +29,8 @@ public struct NAVHPPOSLLH: UBXMessageType {
             guard !invalid, let whole = payload.i4(offset), let part = payload.i1(fine) else { return nil }
             return Double(Int64(whole) * finePerCoarse + Int64(part)) / finePerUnit
         }
-        longitude = malformed.checking(combined(8, 24, finePerCoarse: 100, finePerUnit: 1e9), at: 8, expected: "a longitude within ±180°") { abs($0) <= 180 }
-        latitude = malformed.checking(combined(12, 25, finePerCoarse: 100, finePerUnit: 1e9), at: 12, expected: "a latitude within ±90°") { abs($0) <= 90 }
+        longitude = malformed.longitude(combined(8, 24, finePerCoarse: 100, finePerUnit: 1e9), at: 8)
+        latitude = malformed.latitude(combined(12, 25, finePerCoarse: 100, finePerUnit: 1e9), at: 12)
         heightAboveEllipsoid = combined(16, 26, finePerCoarse: 10, finePerUnit: 1e4)
         altitudeMSL = combined(20, 27, finePerCoarse: 10, finePerUnit: 1e4)
         horizontalAccuracy = payload.divided(payload.u4(28), by: 1e4)

@@ -21,8 +21,8 @@ public struct NAVPOSLLH: UBXMessageType {
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
-        longitude = malformed.checking(payload.divided(payload.i4(4), by: 1e7), at: 4, expected: "a longitude within ±180°") { abs($0) <= 180 }
-        latitude = malformed.checking(payload.divided(payload.i4(8), by: 1e7), at: 8, expected: "a latitude within ±90°") { abs($0) <= 90 }
+        longitude = malformed.longitude(payload.divided(payload.i4(4), by: 1e7), at: 4)
+        latitude = malformed.latitude(payload.divided(payload.i4(8), by: 1e7), at: 8)
         heightAboveEllipsoid = payload.divided(payload.i4(12), by: 1000)
         altitudeMSL = payload.divided(payload.i4(16), by: 1000)
         horizontalAccuracy = payload.divided(payload.u4(20), by: 1000)

@@ -100,8 +100,8 @@ public struct NAVPVT: UBXMessageType {
             heightAboveEllipsoid = nil
             altitudeMSL = nil
         } else {
-            longitude = malformed.checking(payload.divided(payload.i4(24), by: 1e7), at: 24, expected: "a longitude within ±180°") { abs($0) <= 180 }
-            latitude = malformed.checking(payload.divided(payload.i4(28), by: 1e7), at: 28, expected: "a latitude within ±90°") { abs($0) <= 90 }
+            longitude = malformed.longitude(payload.divided(payload.i4(24), by: 1e7), at: 24)
+            latitude = malformed.latitude(payload.divided(payload.i4(28), by: 1e7), at: 28)
             heightAboveEllipsoid = payload.divided(payload.i4(32), by: 1000)
             altitudeMSL = payload.divided(payload.i4(36), by: 1000)
         }

@@ -106,6 +106,16 @@ extension UBXPayload {
 }
 
 extension [MalformedField] {
+    /// A longitude in degrees, `nil` and noted as the field at `offset` outside ±180°.
+    mutating func longitude(_ degrees: Double?, at offset: Int) -> Double? {
+        checking(degrees, at: offset, expected: "a longitude within ±180°") { abs($0) <= 180 }
+    }
+
+    /// A latitude in degrees, `nil` and noted as the field at `offset` outside ±90°.
+    mutating func latitude(_ degrees: Double?, at offset: Int) -> Double? {
+        checking(degrees, at: offset, expected: "a latitude within ±90°") { abs($0) <= 90 }
+    }
+
     /// `value` when `isValid` holds; otherwise `nil`, noted as the field at `offset` that
     /// should have held what `expected` says.
     @inline(__always)

@@ -1,4 +1,5 @@
 import NMEA
+import TestSupport
 import Testing
 
 @Suite("UBX messages")

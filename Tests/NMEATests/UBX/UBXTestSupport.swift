@@ -1,17 +1,5 @@
 import NMEA
 
-/// A UBX frame of `payload`, sync bytes, header and checksum included.
-func ubx(_ messageClass: UInt8, _ messageID: UInt8, _ payload: [UInt8]) -> [UInt8] {
-    let body = [messageClass, messageID, UInt8(payload.count & 0xFF), UInt8(payload.count >> 8)] + payload
-    var a: UInt8 = 0
-    var b: UInt8 = 0
-    for byte in body {
-        a &+= byte
-        b &+= a
-    }
-    return [0xB5, 0x62] + body + [a, b]
-}
-
 /// A payload written field by field, little-endian, at the offsets u-blox gives.
 struct PayloadBuilder {
     var bytes: [UInt8]
