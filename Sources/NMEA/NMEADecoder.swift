@@ -125,25 +125,44 @@ public final class NMEADecoder {
         case .ubx(let frame):
             core.pointee.statistics.countFrame(frame.kind)
             handler(.ubx(frame))
-            if let (_, malformed) = UBXMessage.decode(frame), !malformed.isEmpty {
-                for reject in rejects(malformed, in: frame) {
-                    core.pointee.statistics.count(reject)
-                    handler(.rejected(reject))
-                }
+            guard let (message, malformed) = UBXMessage.decode(frame) else { return }
+            for reject in rejects(malformed, in: frame) {
+                core.pointee.statistics.count(reject)
+                handler(.rejected(reject))
             }
+            noteArrival(of: UnsafeRawPointer(frame.base), core)
+            var entry = UBXEntry(core: core, handler: handler)
+            message.accept(&entry)
         case .sentence(let raw):
-            // A sentence in the chunk began in it; one from the framer's carry began earlier.
-            if core.pointee.chunk?.contains(UnsafeRawPointer(raw.base)) ?? true {
-                core.pointee.assembler.sentenceReceivedAt = core.pointee.chunkReceivedAt
-            } else {
-                core.pointee.assembler.sentenceReceivedAt = core.pointee.partialReceivedAt ?? core.pointee.chunkReceivedAt
-                core.pointee.partialReceivedAt = nil
-            }
+            noteArrival(of: UnsafeRawPointer(raw.base), core)
             var feed = Feed(core: core, raw: raw, handler: handler)
             if !NMEASentence.decode(raw, into: &feed) {
                 core.pointee.statistics.countSentence(raw.address, length: raw.length, decoded: false)
                 handler(.sentence(raw))
             }
+        }
+    }
+
+    /// Tells the assembler when the input beginning at `start` began to arrive: a sentence or
+    /// frame in the chunk began in it; one from the framer's carry began earlier.
+    @inline(__always)
+    private static func noteArrival(of start: UnsafeRawPointer, _ core: CorePointer) {
+        if core.pointee.chunk?.contains(start) ?? true {
+            core.pointee.assembler.sentenceReceivedAt = core.pointee.chunkReceivedAt
+        } else {
+            core.pointee.assembler.sentenceReceivedAt = core.pointee.partialReceivedAt ?? core.pointee.chunkReceivedAt
+            core.pointee.partialReceivedAt = nil
+        }
+    }
+
+    /// Takes each decoded UBX message to the assembler, as its own type.
+    private struct UBXEntry: UBXMessageVisitor {
+        let core: CorePointer
+        let handler: Handler
+
+        mutating func visit<Message: UBXMessageType>(_ message: Message) {
+            var sink = Sink(core: core, handler: handler)
+            core.pointee.assembler.add(ubx: message, into: &sink)
         }
     }
 

@@ -10,7 +10,9 @@ public enum GPSDJSON {
     /// `altMSL`, `alt` (the same as `altMSL`, as gpsd still sends it for older clients), `epx`,
     /// `epy`, `epv` (metres), `geoidSep` (metres), `speed`, `climb` (m/s), `track`, `magtrack`,
     /// `magvar` (degrees), `epd` (degrees), `eps`, `epc` (m/s), `eph`, `sep` (metres), `dgpsAge`
-    /// (seconds since the last differential correction) and `dgpsSta` (the reference station).
+    /// (seconds since the last differential correction), `dgpsSta` (the reference station), and
+    /// from a UBX receiver `ecefx`, `ecefy`, `ecefz`, `ecefpAcc` (metres), `ecefvx`, `ecefvy`,
+    /// `ecefvz`, `ecefvAcc` (m/s).
     /// The `ep…` and `sep` fields are the fix's ``Fix/errorEstimates``, with gpsd's decimals.
     /// `device`, when given, follows `class`, as gpsd's server sends it.
     public static func writeTPV(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) {
@@ -46,6 +48,16 @@ public enum GPSDJSON {
         writer.number("epc", estimates.climb, decimals: 2)
         writer.number("eph", estimates.horizontal, decimals: 3)
         writer.number("sep", estimates.spherical, decimals: 3)
+        if let ecef = fix.ecef {
+            writer.number("ecefx", ecef.x, decimals: 4)
+            writer.number("ecefy", ecef.y, decimals: 4)
+            writer.number("ecefz", ecef.z, decimals: 4)
+            writer.number("ecefvx", ecef.vx, decimals: 2)
+            writer.number("ecefvy", ecef.vy, decimals: 2)
+            writer.number("ecefvz", ecef.vz, decimals: 2)
+            writer.number("ecefpAcc", ecef.positionAccuracy, decimals: 4)
+            writer.number("ecefvAcc", ecef.velocityAccuracy, decimals: 4)
+        }
         writer.number("dgpsAge", fix.differentialAge, decimals: 1)
         if let station = fix.differentialStation { writer.integer("dgpsSta", station) }
         writer.endObject()

@@ -71,6 +71,11 @@ struct CycleTracker: Sendable {
             isTimed = Sentence.timeField != nil
             isClock = Sentence.isClock
         }
+        init<Message: UBXMessageType>(_ type: Message.Type) {
+            id = ObjectIdentifier(type)
+            isTimed = true
+            isClock = false
+        }
     }
 
     /// A sentence's place in a cycle: its kind, and how many of that kind came up to it.

@@ -15,8 +15,13 @@ struct EpochAccumulator: Sendable {
     /// GSA, as the satellite views that follow are marked from them.
     private var used = SatelliteSet()
     private var usedCleared = false
-    /// GPS time minus UTC, seconds, as a receiver last said it (`$PGRMF`).
-    private var leapSeconds: Int?
+    /// GPS time minus UTC, seconds, as a receiver last said it (`$PGRMF`, UBX's NAV-TIMEGPS
+    /// and NAV-TIMELS).
+    private(set) var leapSeconds: Int?
+    /// What the epoch's UBX messages said, laid over its NMEA fields when it is finished.
+    var ubx = UBXEpochFields()
+    /// UBX's time of week against UTC: outlasts the epoch.
+    var ubxClock = UBXEpochClock()
 
     init(dates: DateResolver) {
         self.dates = dates
@@ -30,6 +35,7 @@ struct EpochAccumulator: Sendable {
         mode = ModeEvidence()
         garminAltitude = nil
         usedCleared = false
+        if !ubx.isEmpty { ubx = UBXEpochFields() }
     }
 
     /// The leap seconds a receiver said: this epoch's and every later one's, until it says

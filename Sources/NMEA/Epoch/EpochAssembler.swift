@@ -137,10 +137,37 @@ public struct EpochAssembler: Sendable {
     mutating func merge<Sentence: SentenceType, Sink: EpochSink>(_ sentence: Sentence, into sink: inout Sink) {
         let step = tracker.arrive(CycleTracker.Kind(Sentence.self), time: sentence.time)
         if step.hold { held.append(sentence.sentence) }
+        take(step, into: &sink) { sentence.apply(to: &$0) }
+    }
+
+    /// Adds a decoded UBX message; `sink` receives what it completes.
+    mutating func add<Message: UBXMessageType, Sink: EpochSink>(ubx message: Message, into sink: inout Sink) {
+        noteReception()
+        message.enter(&self, &sink)
+    }
+
+    /// A UBX message that bears on the fix, through the same cycle logic into the epoch, on the
+    /// clock NMEA's sentences are on (``UBXEpochClock``). A message too short to carry its time
+    /// of week belongs to no epoch that can be told: it is left out.
+    mutating func merge<Message: UBXMessageType, Sink: EpochSink>(ubx message: Message, into sink: inout Sink) {
+        message.teach(&epoch.ubxClock)
+        guard let timeOfWeek = message.timeOfWeek else { return }
+        let time = epoch.ubxClock.timeOfDay(timeOfWeek: timeOfWeek)
+        var step = tracker.arrive(CycleTracker.Kind(Message.self), time: time)
+        // Only a sentence without a time, or a clock, is ever held; a UBX message has a time.
+        assert(!step.hold, "a UBX message held")
+        step.hold = false
+        take(step, into: &sink) { message.apply(to: &$0) }
+    }
+
+    /// Does what the tracker said, merging the input where it says.
+    @inline(__always)
+    private mutating func take<Sink: EpochSink>(_ step: CycleTracker.Step, into sink: inout Sink,
+                                               merge: (inout EpochAccumulator) -> Void) {
         if step.deliverFirst { deliver(&sink, startingNext: true) }
         if step.startEpoch { epoch.startEpoch() }
         if step.releaseHeld { releaseHeld() }
-        if step.merge { sentence.apply(to: &epoch) }
+        if step.merge { merge(&epoch) }
         if step.deliverAfter { deliver(&sink, startingNext: false) }
     }
 

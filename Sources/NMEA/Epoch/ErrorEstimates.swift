@@ -10,7 +10,8 @@ import Darwin
 /// `epy`, `eph`, `epv`, `sep`, `eps`, `epd`, `epc`). Each value is `nil` when neither the
 /// receiver nor the model below gives one.
 ///
-/// The receiver's own figures come first: GST's and GBS's standard deviations of latitude,
+/// The receiver's own figures come first: UBX's accuracy estimates (``Fix/accuracy``: `eph`,
+/// `epv`, `eps` as they come, as gpsd takes them), GST's and GBS's standard deviations of latitude,
 /// longitude and altitude (``Fix/errors``), then Garmin's `$PGRME` estimates, scaled as gpsd
 /// scales them. Where it gave none, gpsd's model fills in
 /// (`gpsd_error_model` in gpsd's `libgpsd_core.c`; its authors call the figures guesses, and
@@ -68,10 +69,12 @@ extension ErrorEstimates {
         if fix.time != nil { time = 0.005 }
         guard fix.mode >= .twoD else { return }
         let errors = fix.errors ?? PositionErrors()
+        let accuracy = fix.accuracy ?? ReceiverAccuracy()
         let receiverHDOP = fix.hdop, receiverVDOP = fix.vdop, receiverPDOP = fix.pdop
         let modelled = errors.longitude == nil || errors.latitude == nil || receiverHDOP == nil || receiverPDOP == nil
             || (receiverVDOP == nil && errors.altitude == nil)
-        let geometry = modelled ? geometry() : nil
+        // The receiver's own dilutions (UBX's NAV-DOP) before the sky's geometry.
+        let geometry = modelled ? fix.dilutions ?? geometry() : nil
         let range = fix.gpsdStatus == 2 ? RangeError.differential : .autonomous
         let hdop = receiverHDOP ?? geometry?.horizontal
         let vdop = receiverVDOP ?? geometry?.vertical
@@ -84,16 +87,17 @@ extension ErrorEstimates {
         latitude = errors.latitude ?? garminAxis ?? geometry.map { $0.y * range.horizontal }
         // The model gives a vertical error to a 3D fix only; the receiver's own, always.
         let isThreeD = fix.mode == .threeD
-        vertical = errors.altitude ?? garmin?.vertical.map { $0 * Self.garminScale }
+        vertical = accuracy.vertical ?? errors.altitude ?? garmin?.vertical.map { $0 * Self.garminScale }
             ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
-        horizontal = errors.horizontal ?? hdop.map { $0 * range.position }
+        horizontal = accuracy.horizontal ?? errors.horizontal ?? hdop.map { $0 * range.position }
         spherical = garmin?.spherical.map { $0 * Self.garminScale } ?? pdop.map { $0 * range.position }
 
+        speed = accuracy.speed
         guard let previous, previous.mode >= .twoD, let now = fix.time, let before = previous.time else { return }
         let seconds = now.secondsSince1970 - before.secondsSince1970
         guard seconds > 0 else { return }
         let axisError = Self.larger(longitude, latitude)
-        if let earlier = Self.larger(previous.estimates.longitude, previous.estimates.latitude), let axisError {
+        if speed == nil, let earlier = Self.larger(previous.estimates.longitude, previous.estimates.latitude), let axisError {
             speed = (earlier + axisError) / seconds
         }
         if let axisError, let latitude = fix.latitude, let longitude = fix.longitude,

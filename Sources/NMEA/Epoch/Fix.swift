@@ -70,6 +70,9 @@ public struct Fix: Sendable, Hashable {
     public var vdop: Double?
     /// Position (3D) dilution of precision (GSA); `nil` as for ``hdop``.
     public var pdop: Double?
+    /// The receiver's east, north, vertical and time dilutions of precision (UBX's NAV-DOP);
+    /// `nil` when it gave none (NMEA gives only ``hdop``, ``vdop`` and ``pdop``).
+    public var dilutions: Dilutions?
     /// The receiver's error estimates from GST or GBS (one standard deviation, metres).
     public var errors: PositionErrors?
     /// The error estimates gpsd reports for the fix: the receiver's own where it gave them
@@ -83,20 +86,39 @@ public struct Fix: Sendable, Hashable {
     public var differentialStation: Int?
     /// NMEA 4.10 navigational status.
     public var navigationalStatus: NavigationalStatus?
+    /// What a u-blox receiver's UBX messages said of the fix (its type and corrections); `nil`
+    /// for an epoch without NAV-PVT or NAV-SOL. When set, it decides ``mode`` and gpsd's
+    /// `status`.
+    public var ubxStatus: UBXFixStatus?
+    /// The receiver's own accuracy estimates (UBX); `nil` when the epoch's messages gave none
+    /// (NMEA says nothing of them: see ``errors`` for GST's).
+    public var accuracy: ReceiverAccuracy?
+    /// The fix in Earth-centred, Earth-fixed coordinates (UBX); `nil` when no message of the
+    /// epoch gave it.
+    public var ecef: ECEFSolution?
+    /// How far the receiver vouches for ``time`` (UBX); `nil` when it did not say (NMEA).
+    public var timeValidity: TimeValidity?
 
     /// An empty fix: mode unknown, every value `nil`.
     public init() {}
 
-    /// Altitude above the WGS-84 ellipsoid (height above ellipsoid), metres: altitude above
-    /// mean sea level plus geoid separation; `nil` unless both are known.
+    /// Altitude above the WGS-84 ellipsoid (height above ellipsoid), metres: the receiver's own
+    /// where it gave one apart (UBX's NAV-SOL gives no other altitude), else altitude above
+    /// mean sea level plus geoid separation; `nil` unless one of those is known.
     public var altitudeHAE: Double? {
-        guard let altitudeMSL, let geoidSeparation else { return nil }
-        return altitudeMSL + geoidSeparation
+        get {
+            if let heightAboveEllipsoid { return heightAboveEllipsoid }
+            guard let altitudeMSL, let geoidSeparation else { return nil }
+            return altitudeMSL + geoidSeparation
+        }
+        set { heightAboveEllipsoid = newValue }
     }
+    private var heightAboveEllipsoid: Double?
 
     /// gpsd's `status` for this fix: 0 unknown, 1 normal, 2 DGPS, 3 RTK fixed, 4 RTK float,
     /// 5 dead reckoning, 7 time only (manual), 8 simulated; `nil` when nothing says.
     public var gpsdStatus: Int? {
+        if let ubxStatus { return ubxStatus.gpsdStatus }
         if let quality {
             switch quality {
             case .invalid: return 0

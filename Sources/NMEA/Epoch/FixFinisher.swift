@@ -18,9 +18,14 @@ struct FixFinisher: Sendable {
         if out.satellitesUsed == nil { out.satellitesUsed = epoch.usedCount }
         if out.timeOfDay == nil { out.timeOfDay = epoch.clockTime }
         if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
+        epoch.ubx.overlay(onto: &out, leapSeconds: epoch.ubxClock.leapSeconds)
         let revision = out.time != nil && lastDelivered?.time == out.time
         if !revision { previous = lastDelivered }
-        out.mode = epoch.mode.mode(previous: previous?.mode ?? .unknown)
+        if let status = out.ubxStatus {
+            out.mode = status.mode
+        } else {
+            out.mode = epoch.mode.mode(previous: previous?.mode ?? .unknown)
+        }
         if out.mode == .noFix {
             // A receiver that says it has no fix may still send its last position; it is not a fix.
             out.latitude = nil
@@ -40,9 +45,12 @@ struct FixFinisher: Sendable {
             let magnetic = (track - variation).truncatingRemainder(dividingBy: 360)
             out.magneticTrack = magnetic < 0 ? magnetic + 360 : magnetic
         }
-        if out.mode < .threeD, out.mode != .unknown {
+        // A UBX receiver's altitude in a 2D fix is the one it held fixed: gpsd reports it, and
+        // so does nmeastream (an NMEA 2D fix has none to report).
+        if out.mode < .threeD, out.mode != .unknown, out.ubxStatus == nil || out.mode == .noFix {
             out.altitudeMSL = nil
             out.geoidSeparation = nil
+            out.altitudeHAE = nil
         }
         if let time = out.time, let previous, let before = previous.time { derive(&out, at: time, from: previous, at: before) }
         lastDelivered = FixReference(time: out.time, mode: out.mode, altitude: out.altitudeMSL, latitude: out.latitude,

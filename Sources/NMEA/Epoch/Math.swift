@@ -69,3 +69,43 @@ private func sphereDistance(_ latitude1: Double, _ longitude1: Double, _ latitud
         + cos(latitude1 * radians) * cos(latitude2 * radians) * sinHalfLongitude * sinHalfLongitude
     return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
 }
+
+/// WGS 84 geodetic coordinates (degrees, metres above the ellipsoid) of an Earth-centred,
+/// Earth-fixed position (metres): Bowring's closed form, good to well under a millimetre
+/// anywhere near the Earth's surface.
+func wgs84(fromECEF position: (x: Double, y: Double, z: Double)) -> (latitude: Double, longitude: Double, height: Double) {
+    let a = 6_378_137.0
+    let f = 1 / 298.257_223_563
+    let b = a * (1 - f)
+    let e2 = f * (2 - f)
+    let ep2 = (a * a - b * b) / (b * b)
+    let p = (position.x * position.x + position.y * position.y).squareRoot()
+    let theta = atan2(position.z * a, p * b)
+    let sinTheta = sin(theta), cosTheta = cos(theta)
+    let latitude = atan2(position.z + ep2 * b * sinTheta * sinTheta * sinTheta,
+                         p - e2 * a * cosTheta * cosTheta * cosTheta)
+    let longitude = atan2(position.y, position.x)
+    let sinLatitude = sin(latitude)
+    let n = a / (1 - e2 * sinLatitude * sinLatitude).squareRoot()
+    let cosLatitude = cos(latitude)
+    // Near the poles the cosine vanishes: the height from the z axis instead.
+    let height = abs(cosLatitude) > 1e-9 ? p / cosLatitude - n : abs(position.z) / abs(sinLatitude) - n * (1 - e2)
+    let degrees = 180 / Double.pi
+    return (latitude * degrees, longitude * degrees, height)
+}
+
+/// An Earth-centred, Earth-fixed velocity (m/s) as north, east and down components at a
+/// position (degrees).
+func northEastDown(fromECEF velocity: (x: Double, y: Double, z: Double), latitude: Double, longitude: Double)
+    -> (north: Double, east: Double, down: Double) {
+    let radians = Double.pi / 180
+    let sinLatitude = sin(latitude * radians), cosLatitude = cos(latitude * radians)
+    let sinLongitude = sin(longitude * radians), cosLongitude = cos(longitude * radians)
+    let north = -sinLatitude * cosLongitude * velocity.x - sinLatitude * sinLongitude * velocity.y + cosLatitude * velocity.z
+    let east = -sinLongitude * velocity.x + cosLongitude * velocity.y
+    let up = cosLatitude * cosLongitude * velocity.x + cosLatitude * sinLongitude * velocity.y + sinLatitude * velocity.z
+    return (north, east, -up)
+}
+
+/// The angle of (`y` east, `x` north), degrees.
+func atan2Degrees(_ y: Double, _ x: Double) -> Double { atan2(y, x) * 180 / .pi }

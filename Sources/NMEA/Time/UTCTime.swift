@@ -25,6 +25,21 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(date: CalendarDate(daysSince1970: Int(days)), timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanosecondsOfDay))
     }
 
+    /// The time to the nearest millisecond, as gpsd writes times (a UBX receiver's time is
+    /// often a few microseconds before the second it names). A time in the last half
+    /// millisecond of a day is the next day's midnight, or, during a leap second, the day's
+    /// last half millisecond is.
+    public var roundedToMillisecond: UTCTime {
+        let remainder = timeOfDay.nanosecondsSinceMidnight % 1_000_000
+        guard remainder != 0 else { return self }
+        let nanoseconds = timeOfDay.nanosecondsSinceMidnight - remainder + (remainder >= 500_000 ? 1_000_000 : 0)
+        let dayEnd: Int64 = timeOfDay.isLeapSecond ? 86_401_000_000_000 : 86_400_000_000_000
+        guard nanoseconds >= dayEnd else {
+            return UTCTime(date: date, timeOfDay: TimeOfDay(nanosecondsSinceMidnight: nanoseconds))
+        }
+        return UTCTime(date: CalendarDate(daysSince1970: date.daysSince1970 + 1), timeOfDay: TimeOfDay(nanosecondsSinceMidnight: 0))
+    }
+
     /// The whole seconds since 1970-01-01T00:00:00Z (a POSIX time; a leap second counts as the
     /// next second's), and the nanoseconds past them.
     public var posixTime: (seconds: Int64, nanoseconds: Int64) {
@@ -53,9 +68,11 @@ public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Writes ISO 8601 with milliseconds (`2024-05-01T12:34:56.789Z`), in quotes when asked,
+    /// Writes ISO 8601 to the nearest millisecond (`2024-05-01T12:34:56.789Z`), in quotes when asked,
     /// at `target` (room for 32 bytes), and returns the byte count. Years past 9999 are clamped.
     public func writeISO8601(into target: UnsafeMutablePointer<UInt8>, quoted: Bool = false) -> Int {
+        let time = roundedToMillisecond
+        let date = time.date, timeOfDay = time.timeOfDay
         var index = 0
         func put(_ byte: UInt8) {
             target[index] = byte

@@ -35,4 +35,14 @@ public struct NAVDOP: UBXMessageType {
         ndop = dop(14)
         edop = dop(16)
     }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        epoch.ubx.pdop = pdop ?? epoch.ubx.pdop
+        epoch.ubx.hdop = hdop ?? epoch.ubx.hdop
+        epoch.ubx.vdop = vdop ?? epoch.ubx.vdop
+        if let edop, let ndop, let vdop, let tdop {
+            epoch.ubx.dilutions = Dilutions(x: edop, y: ndop, vertical: vdop, time: tdop)
+        }
+    }
 }

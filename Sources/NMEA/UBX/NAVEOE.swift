@@ -10,4 +10,6 @@ public struct NAVEOE: UBXMessageType {
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
     }
+
+    func apply(to epoch: inout EpochAccumulator) {}
 }

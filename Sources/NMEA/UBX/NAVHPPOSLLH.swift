@@ -36,4 +36,12 @@ public struct NAVHPPOSLLH: UBXMessageType {
         horizontalAccuracy = payload.divided(payload.u4(28), by: 1e4)
         verticalAccuracy = payload.divided(payload.u4(32), by: 1e4)
     }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
+                              altitudeMSL: altitudeMSL, precise: true)
+        epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal
+        epoch.ubx.accuracy.vertical = verticalAccuracy ?? epoch.ubx.accuracy.vertical
+    }
 }

@@ -28,4 +28,12 @@ public struct NAVPOSLLH: UBXMessageType {
         horizontalAccuracy = payload.divided(payload.u4(20), by: 1000)
         verticalAccuracy = payload.divided(payload.u4(24), by: 1000)
     }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
+                              altitudeMSL: altitudeMSL)
+        epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal
+        epoch.ubx.accuracy.vertical = verticalAccuracy ?? epoch.ubx.accuracy.vertical
+    }
 }

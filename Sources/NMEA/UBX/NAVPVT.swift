@@ -130,6 +130,37 @@ public struct NAVPVT: UBXMessageType {
         return UTCTime.fromReceiver(year: Int(year), month: Int(month), day: Int(day), hour: Int(hour), minute: Int(minute),
                                     second: Int(second), nanosecond: Int(nano), at: 4, malformed: &malformed)
     }
+
+    func teach(_ clock: inout UBXEpochClock) {
+        if let time, let timeOfWeek, timeIsFullyResolved { clock.noteUTC(time, timeOfWeek: timeOfWeek) }
+    }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        if let fixType {
+            epoch.ubx.status = UBXFixStatus(fixType: fixType, isWithinMasks: fixIsValid, isDifferential: isDifferential,
+                                            carrierSolution: carrierSolution)
+        }
+        epoch.ubx.timeValidity = TimeValidity(dateIsValid: dateIsValid, timeIsValid: timeIsValid,
+                                              isFullyResolved: timeIsFullyResolved, dateIsConfirmed: dateIsConfirmed,
+                                              timeIsConfirmed: timeIsConfirmed)
+        if let time {
+            epoch.ubx.utc = time
+            epoch.ubx.utcFromPVT = true
+            epoch.dates.noteFullDate(time.date, at: time.timeOfDay)
+        }
+        epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
+                              altitudeMSL: altitudeMSL)
+        epoch.ubx.speed = groundSpeed ?? epoch.ubx.speed
+        epoch.ubx.track = headingOfMotion ?? epoch.ubx.track
+        epoch.ubx.satellitesUsed = satellitesUsed ?? epoch.ubx.satellitesUsed
+        epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal
+        epoch.ubx.accuracy.vertical = verticalAccuracy ?? epoch.ubx.accuracy.vertical
+        epoch.ubx.accuracy.speed = speedAccuracy ?? epoch.ubx.accuracy.speed
+        epoch.ubx.accuracy.track = headingAccuracy ?? epoch.ubx.accuracy.track
+        epoch.ubx.accuracy.time = timeAccuracy ?? epoch.ubx.accuracy.time
+        epoch.ubx.magneticVariation = magneticDeclination ?? epoch.ubx.magneticVariation
+    }
 }
 
 extension UTCTime {

@@ -31,4 +31,6 @@ public struct NAVSAT: UBXMessageType {
                 hasCorrections: flags & 0x40 != 0))
         }
     }
+
+    func apply(to epoch: inout EpochAccumulator) {}
 }

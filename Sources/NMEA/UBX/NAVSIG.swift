@@ -55,4 +55,6 @@ public struct NAVSIG: UBXMessageType {
                 carrierRangeIsUsed: flags & 0x10 != 0))
         }
     }
+
+    func apply(to epoch: inout EpochAccumulator) {}
 }

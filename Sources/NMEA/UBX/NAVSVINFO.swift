@@ -48,4 +48,6 @@ public struct NAVSVINFO: UBXMessageType {
         default: nil
         }
     }
+
+    func apply(to epoch: inout EpochAccumulator) {}
 }

@@ -26,4 +26,18 @@ public struct NAVTIMEGPS: UBXMessageType {
         leapSeconds = valid & 0x04 != 0 ? payload.i1(10).map(Int.init) : nil
         timeAccuracy = payload.divided(payload.u4(12), by: 1e9)
     }
+
+    func teach(_ clock: inout UBXEpochClock) {
+        if let leapSeconds { clock.noteLeapSeconds(leapSeconds) }
+    }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        if let leapSeconds { epoch.noteLeapSeconds(leapSeconds) }
+        if let week, timeOfWeekIsValid, let timeOfWeek {
+            epoch.ubx.gpsTime = GPSTime(week: week,
+                                        nanosecondsOfWeek: Int64(timeOfWeek) * 1_000_000 + Int64(fractionalTimeOfWeek ?? 0))
+        }
+        epoch.ubx.accuracy.time = timeAccuracy ?? epoch.ubx.accuracy.time
+    }
 }

@@ -36,4 +36,18 @@ public struct NAVTIMEUTC: UBXMessageType {
                                         second: Int(second), nanosecond: Int(nano), at: 12, malformed: &malformed)
         }
     }
+
+    func teach(_ clock: inout UBXEpochClock) {
+        if let time, let timeOfWeek, timeOfWeekIsValid, weekIsValid { clock.noteUTC(time, timeOfWeek: timeOfWeek) }
+    }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        if let time, !epoch.ubx.utcFromPVT {
+            epoch.ubx.utc = time
+            epoch.dates.noteFullDate(time.date, at: time.timeOfDay)
+            epoch.ubx.timeValidity = epoch.ubx.timeValidity ?? TimeValidity(dateIsValid: true, timeIsValid: true)
+        }
+        epoch.ubx.accuracy.time = epoch.ubx.accuracy.time ?? timeAccuracy
+    }
 }

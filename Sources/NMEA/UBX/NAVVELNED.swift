@@ -34,4 +34,13 @@ public struct NAVVELNED: UBXMessageType {
         speedAccuracy = payload.divided(payload.u4(28), by: 100)
         headingAccuracy = payload.divided(payload.u4(32), by: 1e5)
     }
+
+    func apply(to epoch: inout EpochAccumulator) {
+        epoch.ubx.isEmpty = false
+        epoch.ubx.speed = groundSpeed ?? epoch.ubx.speed
+        epoch.ubx.track = heading ?? epoch.ubx.track
+        epoch.ubx.climb = velocityDown.map { -$0 } ?? epoch.ubx.climb
+        epoch.ubx.accuracy.speed = speedAccuracy ?? epoch.ubx.accuracy.speed
+        epoch.ubx.accuracy.track = headingAccuracy ?? epoch.ubx.accuracy.track
+    }
 }

@@ -59,3 +59,60 @@ public enum UBXHealth: UInt8, Sendable, Hashable, CaseIterable {
     /// Unhealthy.
     case unhealthy = 2
 }
+
+/// What a u-blox receiver's UBX messages say of an epoch's fix (NAV-PVT, or NAV-SOL from older
+/// receivers): its type, and the corrections applied. It decides the fix's ``Fix/mode`` and
+/// gpsd's `status` over anything NMEA said of the same epoch.
+public struct UBXFixStatus: Sendable, Hashable {
+    /// The kind of fix.
+    public var fixType: UBXFixType
+    /// Whether the fix is within the receiver's configured masks of dilution and accuracy
+    /// (`gnssFixOK`). A fix outside them keeps its position and mode, as gpsd reports it: the
+    /// masks are the receiver's settings, and the fix's accuracy estimates go with it.
+    public var isWithinMasks: Bool
+    /// Whether differential corrections (DGPS, SBAS or RTK) were applied.
+    public var isDifferential: Bool
+    /// Whether the solution uses carrier phase (RTK), and how; `nil` when the receiver does not
+    /// say (NAV-SOL, or a value u-blox never defined).
+    public var carrierSolution: UBXCarrierSolution?
+
+    /// A status as given.
+    public init(fixType: UBXFixType, isWithinMasks: Bool, isDifferential: Bool, carrierSolution: UBXCarrierSolution? = nil) {
+        self.fixType = fixType
+        self.isWithinMasks = isWithinMasks
+        self.isDifferential = isDifferential
+        self.carrierSolution = carrierSolution
+    }
+
+    /// The fix's dimension, as gpsd takes it: dead reckoning alone counts as 2D; satellites with
+    /// dead reckoning, and a timing receiver's surveyed position, as 3D.
+    public var mode: FixMode {
+        switch fixType {
+        case .noFix: .noFix
+        case .deadReckoning, .fix2D: .twoD
+        case .fix3D, .satellitesAndDeadReckoning, .timeOnly: .threeD
+        }
+    }
+
+    /// gpsd's `status`: 0 no fix, 1 autonomous, 2 DGPS, 3 RTK fixed, 4 RTK float, 5 dead
+    /// reckoning, 6 satellites with dead reckoning, 7 time only (surveyed in).
+    public var gpsdStatus: Int {
+        switch fixType {
+        case .noFix: return 0
+        case .timeOnly: return 7
+        case .deadReckoning, .fix2D, .fix3D, .satellitesAndDeadReckoning:
+            if isDifferential {
+                switch carrierSolution {
+                case .fixed: return 3
+                case .float: return 4
+                case .some(.none), nil: return 2
+                }
+            }
+            switch fixType {
+            case .deadReckoning: return 5
+            case .satellitesAndDeadReckoning: return 6
+            default: return 1
+            }
+        }
+    }
+}

@@ -30,6 +30,12 @@ public enum UBXMessage: Sendable, Hashable {
     case navSAT(NAVSAT)
     /// NAV-SIG: the signals, several per satellite (u-blox 9 and later).
     case navSIG(NAVSIG)
+    /// NAV-POSECEF: the position in Earth-centred coordinates.
+    case navPOSECEF(NAVPOSECEF)
+    /// NAV-VELECEF: the velocity in Earth-centred coordinates.
+    case navVELECEF(NAVVELECEF)
+    /// NAV-TIMELS: the leap seconds, and the next change announced.
+    case navTIMELS(NAVTIMELS)
 
     /// Decodes `frame`, or returns `nil` when nmeastream does not decode its kind (it is still
     /// counted and handed out raw). The fields that could not be read come with it.
@@ -72,6 +78,9 @@ public enum UBXMessage: Sendable, Hashable {
             entry(NAVSVINFO.self, UBXMessage.navSVINFO),
             entry(NAVSAT.self, UBXMessage.navSAT),
             entry(NAVSIG.self, UBXMessage.navSIG),
+            entry(NAVPOSECEF.self, UBXMessage.navPOSECEF),
+            entry(NAVVELECEF.self, UBXMessage.navVELECEF),
+            entry(NAVTIMELS.self, UBXMessage.navTIMELS),
         ])
     }()
 }
@@ -90,6 +99,57 @@ protocol UBXMessageType: Sendable, Hashable {
     static var minimumLength: Int { get }
     /// Reads each field on its own; what cannot be read is noted in `malformed`.
     init(_ payload: UBXPayload, malformed: inout [MalformedField])
+
+    /// The GPS time of week of the message's navigation epoch, in milliseconds: what ties an
+    /// epoch's messages together; `nil` when the payload ends before it.
+    var timeOfWeek: UInt32? { get }
+
+    /// Tells `clock` what the message says of GPS time against UTC, before the message is
+    /// placed in its epoch (NAV-PVT, NAV-TIMEUTC and NAV-TIMEGPS do).
+    func teach(_ clock: inout UBXEpochClock)
+
+    /// Merges the message into the epoch being built (into its ``UBXEpochFields``).
+    func apply(to epoch: inout EpochAccumulator)
+
+    /// Takes the message into `assembler`: by default through the cycle logic into the epoch.
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink)
+}
+
+extension UBXMessageType {
+    func teach(_ clock: inout UBXEpochClock) {}
+
+    @inline(__always)
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink) {
+        assembler.merge(ubx: self, into: &sink)
+    }
+}
+
+/// Receives a decoded UBX message as its own type.
+protocol UBXMessageVisitor {
+    mutating func visit<Message: UBXMessageType>(_ message: Message)
+}
+
+extension UBXMessage {
+    /// Calls `visitor` with the message as its own type.
+    func accept<Visitor: UBXMessageVisitor>(_ visitor: inout Visitor) {
+        switch self {
+        case .navPVT(let message): visitor.visit(message)
+        case .navDOP(let message): visitor.visit(message)
+        case .navTimeUTC(let message): visitor.visit(message)
+        case .navTimeGPS(let message): visitor.visit(message)
+        case .navHPPOSLLH(let message): visitor.visit(message)
+        case .navEOE(let message): visitor.visit(message)
+        case .navSOL(let message): visitor.visit(message)
+        case .navPOSLLH(let message): visitor.visit(message)
+        case .navVELNED(let message): visitor.visit(message)
+        case .navSVINFO(let message): visitor.visit(message)
+        case .navSAT(let message): visitor.visit(message)
+        case .navSIG(let message): visitor.visit(message)
+        case .navPOSECEF(let message): visitor.visit(message)
+        case .navVELECEF(let message): visitor.visit(message)
+        case .navTIMELS(let message): visitor.visit(message)
+        }
+    }
 }
 
 extension UBXPayload {

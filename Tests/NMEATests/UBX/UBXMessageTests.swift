@@ -260,6 +260,6 @@ struct UBXMessageTests {
         #expect(decoded.frames == [frame])
         let reject = try #require(decoded.rejects.first)
         #expect(reject.reason == .malformedField && reject.address == "NAV-PVT" && reject.fieldIndex == 20)
-        #expect(UBXMessage.decodedKinds.count == 12)
+        #expect(UBXMessage.decodedKinds.count == 15)
     }
 }

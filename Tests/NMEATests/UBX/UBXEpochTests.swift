@@ -1,0 +1,213 @@
+import NMEA
+import NMEARendering
+import TestSupport
+import Testing
+
+/// UBX messages into epochs: one epoch per navigation epoch (iTOW), ended by NAV-EOE or the next
+/// iTOW, and one epoch, not two, from a receiver that sends NMEA and UBX for the same cycle.
+@Suite("UBX epochs")
+struct UBXEpochTests {
+    /// 2026-11-26 11:30:18 UTC is GPS week 2446, 387,036 s into it (18 leap seconds).
+    static let baseTimeOfWeek: UInt32 = 387_036_000
+
+    /// A NAV-PVT `seconds` after 11:30:18 UTC: a 3D fix, autonomous, date and time valid.
+    static func pvt(after seconds: Int = 0, nano: Int32 = 0, latitude: Int32 = 515_000_000, fixType: UInt8 = 3,
+                    flags: UInt8 = 0x01, valid: UInt8 = 0x07, flags2: UInt8 = 0) -> [UInt8] {
+        var p = PayloadBuilder(length: 92)
+        p.u4(0, baseTimeOfWeek + UInt32(seconds * 1000))
+        p.u2(4, 2026); p.u1(6, 11); p.u1(7, 26); p.u1(8, 11); p.u1(9, 30); p.u1(10, UInt8(18 + seconds))
+        p.u1(11, valid)
+        p.u4(12, 30)
+        p.i4(16, nano)
+        p.u1(20, fixType)
+        p.u1(21, flags)
+        p.u1(22, flags2)
+        p.u1(23, 12)
+        p.i4(24, -1_234_567)                    // 0.1234567° W
+        p.i4(28, latitude)                      // 51.5° N
+        p.i4(32, 70_123); p.i4(36, 24_456)      // 70.123 m above the ellipsoid, 24.456 m above sea level
+        p.u4(40, 1_500); p.u4(44, 2_500)        // 1.5 m, 2.5 m
+        p.i4(48, 1_000); p.i4(52, 0); p.i4(56, -200)
+        p.i4(60, 1_000); p.i4(64, 0)            // 1 m/s due north
+        p.u4(68, 120); p.u4(72, 200_000)
+        p.u2(76, 180)
+        return ubx(0x01, 0x07, p.bytes)
+    }
+
+    static func eoe(after seconds: Int = 0) -> [UInt8] {
+        var p = PayloadBuilder(length: 4)
+        p.u4(0, baseTimeOfWeek + UInt32(seconds * 1000))
+        return ubx(0x01, 0x61, p.bytes)
+    }
+
+    static func dop(after seconds: Int = 0, jitter: Int = 0) -> [UInt8] {
+        var p = PayloadBuilder(length: 18)
+        p.u4(0, UInt32(Int(baseTimeOfWeek) + seconds * 1000 + jitter))
+        p.u2(4, 250); p.u2(6, 200); p.u2(8, 120); p.u2(10, 160); p.u2(12, 110); p.u2(14, 90); p.u2(16, 70)
+        return ubx(0x01, 0x04, p.bytes)
+    }
+
+    static func timeGPS(after seconds: Int = 0, fraction: Int32 = 0, leapSeconds: Int8 = 18) -> [UInt8] {
+        var p = PayloadBuilder(length: 16)
+        p.u4(0, baseTimeOfWeek + UInt32(seconds * 1000))
+        p.i4(4, fraction); p.i2(8, 2446); p.i1(10, leapSeconds); p.u1(11, 0x07); p.u4(12, 25)
+        return ubx(0x01, 0x20, p.bytes)
+    }
+
+    @Test("NAV-PVT alone makes a fix per epoch: time to the nearest millisecond, position, altitudes, speed, course, accuracies")
+    func pvtAlone() throws {
+        let decoded = decode(Self.pvt(nano: -120) + Self.pvt(after: 1, nano: -150) + Self.pvt(after: 2))
+        #expect(decoded.rejects.isEmpty)
+        #expect(decoded.fixes.count == 3)
+        let fix = try #require(decoded.fixes.first)
+        #expect(fix.mode == .threeD && fix.gpsdStatus == 1)
+        #expect(fix.latitude == 51.5 && fix.longitude == -0.1234567)
+        #expect(fix.altitudeMSL == 24.456 && abs((fix.altitudeHAE ?? 0) - 70.123) < 1e-9)
+        #expect(abs((fix.geoidSeparation ?? 0) - 45.667) < 1e-9)
+        #expect(fix.speed == 1 && fix.track == 0 && fix.satellitesUsed == 12)
+        #expect(fix.accuracy == ReceiverAccuracy(horizontal: 1.5, vertical: 2.5, speed: 0.12, track: 2, time: 30e-9))
+        #expect(fix.timeValidity == TimeValidity(dateIsValid: true, timeIsValid: true, isFullyResolved: true))
+        #expect(fix.timeValidity?.isUsableForTiming == true)
+        // 120 ns before 11:30:18: reported as 11:30:18.000, as gpsd rounds it.
+        #expect(fix.time?.timeOfDay == TimeOfDay(hour: 11, minute: 30, second: 17, nanosecond: 999_999_880))
+        let json = GPSDJSON.tpv(fix)
+        #expect(json.contains(#""time":"2026-11-26T11:30:18.000Z""#))
+        #expect(json.contains(#""eph":1.500"#) && json.contains(#""epv":2.500"#) && json.contains(#""eps":0.12"#))
+        #expect(decoded.fixes.map { $0.time?.roundedToMillisecond.timeOfDay.second } == [18, 19, 20])
+    }
+
+    @Test("NAV-EOE ends its epoch at once, and the epoch after it, once learned, also at once")
+    func endOfEpoch() {
+        let decoder = NMEADecoder()
+        var fixesAfter: [Int] = []
+        var fed = 0
+        let messages = [Self.pvt(), Self.dop(), Self.eoe(), Self.pvt(after: 1), Self.dop(after: 1), Self.eoe(after: 1)]
+        for message in messages {
+            fed += 1
+            decoder.feed(message) { event in if event.fix != nil { fixesAfter.append(fed) } }
+        }
+        // The first epoch ends when the next iTOW comes (its ender is learned then); the second at its EOE.
+        #expect(fixesAfter == [4, 6])
+    }
+
+    @Test("a millisecond's jitter in iTOW stays in the epoch; NAV-DOP's dilutions reach the fix and its error model")
+    func jitter() throws {
+        let decoded = decode(Self.pvt() + Self.dop(jitter: 1) + Self.eoe() + Self.pvt(after: 1) + Self.dop(after: 1, jitter: -1)
+                             + Self.eoe(after: 1))
+        #expect(decoded.fixes.count == 2)
+        let fix = try #require(decoded.fixes.first)
+        #expect(fix.pdop == 2 && fix.hdop == 1.1 && fix.vdop == 1.6)
+        #expect(fix.dilutions == Dilutions(x: 0.7, y: 0.9, vertical: 1.6, time: 1.2))
+        // gpsd's model from the receiver's east and north dilutions: 15 m each.
+        #expect(fix.errorEstimates.longitude.map { abs($0 - 10.5) < 1e-9 } == true)
+        #expect(fix.errorEstimates.latitude.map { abs($0 - 13.5) < 1e-9 } == true)
+    }
+
+    @Test("RTK: carrier solution float and fixed are gpsd's status 4 and 3; DGPS 2; dead reckoning 5 and 6; time only 7")
+    func carrierSolution() {
+        func status(fixType: UInt8, flags: UInt8) -> Int? { decode(Self.pvt(fixType: fixType, flags: flags)).fixes.first?.gpsdStatus }
+        #expect(status(fixType: 3, flags: 0x01 | 0x02 | 0x80) == 3)
+        #expect(status(fixType: 3, flags: 0x01 | 0x02 | 0x40) == 4)
+        #expect(status(fixType: 3, flags: 0x01 | 0x02) == 2)
+        #expect(status(fixType: 1, flags: 0x01) == 5)
+        #expect(status(fixType: 4, flags: 0x01) == 6)
+        #expect(status(fixType: 5, flags: 0x01) == 7)
+        #expect(status(fixType: 0, flags: 0) == 0)
+        #expect(GPSDJSON.tpv(decode(Self.pvt(flags: 0x01 | 0x02 | 0x80)).fixes[0]).contains(#""status":3"#))
+    }
+
+    @Test("no fix: no position; a 2D fix keeps the altitude the receiver held, as gpsd reports it")
+    func modes() throws {
+        let none = try #require(decode(Self.pvt(fixType: 0, flags: 0)).fixes.first)
+        #expect(none.mode == .noFix && none.latitude == nil && none.altitudeMSL == nil && none.speed == nil)
+        #expect(none.time != nil)
+        let twoD = try #require(decode(Self.pvt(fixType: 2)).fixes.first)
+        #expect(twoD.mode == .twoD && twoD.latitude == 51.5 && twoD.altitudeMSL == 24.456)
+    }
+
+    @Test("time validity: no time unless date and time are valid; an unconfirmed date is said to be unconfirmed")
+    func timeValidity() throws {
+        let invalid = try #require(decode(Self.pvt(valid: 0x02)).fixes.first)
+        #expect(invalid.time == nil && invalid.timeValidity?.dateIsValid == false && invalid.latitude == 51.5)
+        let unconfirmed = try #require(decode(Self.pvt(flags2: 0x20 | 0x80)).fixes.first)
+        #expect(unconfirmed.timeValidity?.dateIsConfirmed == false && unconfirmed.timeValidity?.timeIsConfirmed == true)
+        let unresolved = try #require(decode(Self.pvt(valid: 0x03)).fixes.first)
+        #expect(unresolved.time != nil && unresolved.timeValidity?.isUsableForTiming == false)
+        // NMEA says nothing of validity.
+        #expect(decode(nmea("GPRMC,113018.00,A,5130.000,N,00007.407,W,1.9,0.0,261126,,,A")).fixes.first?.timeValidity == nil)
+    }
+
+    @Test("NAV-SOL with NAV-TIMEGPS (u-blox 5 and 6): GPS time less the receiver's leap seconds, the ECEF position and velocity as WGS 84")
+    func solution() throws {
+        // 51.5° N, 0.1234567° W, 70.123 m above the ellipsoid, in ECEF; moving 1 m/s north.
+        var sol = PayloadBuilder(length: 52)
+        sol.u4(0, Self.baseTimeOfWeek + 3_000); sol.i4(4, -250_000); sol.i2(8, 2446); sol.u1(10, 3); sol.u1(11, 0x0D)
+        sol.i4(12, 397_868_295); sol.i4(16, -857_298); sol.i4(20, 496_841_734); sol.u4(24, 350)
+        sol.i4(28, -78); sol.i4(32, 0); sol.i4(36, 62); sol.u4(40, 20); sol.u2(44, 230); sol.u1(47, 7)
+        let decoded = decode(ubx(0x01, 0x06, sol.bytes) + Self.timeGPS(after: 3, fraction: -250_000, leapSeconds: 18))
+        let fix = try #require(decoded.fixes.first)
+        #expect(fix.mode == .threeD && fix.leapSeconds == 18 && fix.satellitesUsed == 7)
+        #expect(fix.time?.roundedToMillisecond == UTCTime(posixSeconds: 1_795_692_621, nanoseconds: 0))
+        #expect(fix.time?.timeOfDay.nanosecond == 999_750_000)
+        #expect(abs((fix.latitude ?? 0) - 51.5) < 1e-6 && abs((fix.longitude ?? 0) + 0.1234567) < 1e-6)
+        #expect(abs((fix.altitudeHAE ?? 0) - 70.123) < 0.01 && fix.altitudeMSL == nil)
+        #expect(abs((fix.speed ?? 0) - 1) < 0.01 && fix.track.map { $0 < 0.6 || $0 > 359.4 } == true)
+        #expect(fix.ecef == ECEFSolution(x: 3_978_682.95, y: -8_572.98, z: 4_968_417.34, positionAccuracy: 3.5,
+                                          vx: -0.78, vy: 0, vz: 0.62, velocityAccuracy: 0.2))
+        let json = GPSDJSON.tpv(fix)
+        #expect(json.contains(#""ecefx":3978682.9500"#) && json.contains(#""ecefpAcc":3.5000"#) && json.contains(#""leapseconds":18"#))
+    }
+
+    @Test("leap seconds said in the middle of an epoch do not split it; later epochs are keyed by them")
+    func leapSecondsMidEpoch() {
+        // A 2009 receiver: 15 leap seconds. NAV-SOL first (keyed by the 18 assumed), then NAV-TIMEGPS says 15.
+        func sol(_ seconds: Int) -> [UInt8] {
+            var p = PayloadBuilder(length: 52)
+            p.u4(0, Self.baseTimeOfWeek + UInt32(seconds * 1000)); p.i2(8, 2446); p.u1(10, 3); p.u1(11, 0x0D)
+            p.i4(12, 397_868_295); p.i4(16, -857_298); p.i4(20, 496_841_734)
+            return ubx(0x01, 0x06, p.bytes)
+        }
+        let decoded = decode(sol(0) + Self.timeGPS(leapSeconds: 15) + sol(1) + Self.timeGPS(after: 1, leapSeconds: 15)
+                             + sol(2) + Self.timeGPS(after: 2, leapSeconds: 15))
+        #expect(decoded.fixes.count == 3)
+        #expect(decoded.fixes.map { $0.time?.timeOfDay.second } == [21, 22, 23])
+    }
+
+    @Test("NMEA and UBX for the same cycle make one epoch: UBX's fields where it gave them, NMEA's where it did not")
+    func mixed() throws {
+        // u-blox's NMEA rounds the position and altitude; NAV-PVT gives them in full. HDT and GST
+        // come from NMEA only.
+        func cycle(_ seconds: Int) -> [UInt8] {
+            let time = "1130\(18 + seconds).00"
+            return Self.pvt(after: seconds)
+                + Array(nmea("GNGGA,\(time),5130.000,N,00007.407,W,1,12,1.0,24.5,M,45.7,M,,").utf8)
+                + Array(nmea("GNRMC,\(time),A,5130.000,N,00007.407,W,1.9,0.0,261126,,,A").utf8)
+                + Array(nmea("GNHDT,123.4,T").utf8)
+                + Self.eoe(after: seconds)
+        }
+        let decoded = decode(cycle(0) + cycle(1) + cycle(2))
+        #expect(decoded.rejects.isEmpty)
+        #expect(decoded.fixes.count == 3, "one epoch per cycle, not one per protocol")
+        let fix = try #require(decoded.fixes.last)
+        #expect(fix.latitude == 51.5 && fix.longitude == -0.1234567 && fix.altitudeMSL == 24.456)
+        #expect(fix.speed == 1, "NAV-PVT's speed, not RMC's 1.9 knots")
+        #expect(fix.heading == 123.4 && fix.quality == .gps)
+        #expect(Set(decoded.fixes.compactMap(\.time)).count == 3)
+    }
+
+    @Test("a UBX message too short for its time of week is counted and placed in no epoch")
+    func noTimeOfWeek() {
+        let decoded = decode(Self.pvt() + ubx(0x01, 0x04, [0x01, 0x02]) + Self.pvt(after: 1))
+        #expect(decoded.fixes.count == 2)
+        #expect(decoded.rejects.count == 1)
+    }
+}
+
+extension GPSDJSON {
+    /// `fix` as a TPV line.
+    static func tpv(_ fix: Fix) -> String {
+        var writer = JSONWriter()
+        writeTPV(fix, to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
