@@ -8,8 +8,12 @@ enum InputDiagnosis: Equatable {
     case noBytes
     /// Bytes came, but not one checksum-valid NMEA sentence among them.
     case noNMEA(bytes: Int)
-    /// u-blox UBX frames came, and no NMEA sentence: a receiver in UBX-only mode, or its log.
-    case onlyUBX(frames: Int)
+    /// u-blox UBX frames came, and no NMEA sentence, and none of the frames is a navigation
+    /// message nmeastream makes fixes from (NAV-PVT, NAV-SOL...): a receiver set to send raw
+    /// measurements or other messages only.
+    case noUBXNavigation(frames: Int)
+    /// Sentences or UBX navigation messages came, and no fix among them.
+    case noFixUBX(frames: Int)
     /// Sentences came, and no fix among them.
     case noFix(sentences: Int)
 
@@ -20,7 +24,8 @@ enum InputDiagnosis: Equatable {
         if statistics.bytes == 0 {
             self = .noBytes
         } else if statistics.sentenceCount == 0, statistics.ubxFrameCount > 0 {
-            self = .onlyUBX(frames: statistics.ubxFrameCount)
+            let navigation = statistics.ubxFrames.keys.contains { UBXMessage.navigationKinds.contains($0) }
+            self = navigation ? .noFixUBX(frames: statistics.ubxFrameCount) : .noUBXNavigation(frames: statistics.ubxFrameCount)
         } else if statistics.sentenceCount == 0 {
             self = .noNMEA(bytes: statistics.bytes)
         } else {
@@ -41,25 +46,31 @@ enum InputDiagnosis: Equatable {
             return "\(counted(bytes, "byte")) from \(source)\(waited) but no NMEA 0183 sentence among them: "
                 + (seconds == nil ? "is it a binary log (u-blox UBX, SiRF) or another format?"
                                   : "is the speed right (--speed, or none to find it), or does the receiver send a binary protocol?")
-        case .onlyUBX(let frames):
-            // Said as it is: nmeastream frames and counts UBX, and makes no fix of it yet.
-            return "\(counted(frames, "u-blox UBX frame")) from \(source)\(waited) but no NMEA 0183 sentence: "
-                + "nmeastream does not yet make fixes from UBX alone (`--stats` counts the frames by kind)"
+        case .noUBXNavigation(let frames):
+            return "\(counted(frames, "u-blox UBX frame")) from \(source)\(waited) but no NMEA 0183 sentence and no UBX "
+                + "navigation message (NAV-PVT, NAV-SOL, NAV-POSLLH...): the receiver sends other messages only "
+                + "(`--stats` counts them by kind)"
+        case .noFixUBX(let frames):
+            return "\(counted(frames, "u-blox UBX frame")) from \(source)\(waited) but no fix: " + noFixAdvice(live: seconds != nil)
         case .noFix(let sentences):
-            return "\(counted(sentences, "NMEA sentence")) from \(source)\(waited) but no fix: "
-                + (seconds == nil ? "the receiver had none while it was recorded"
-                                  : "check the antenna's view of the sky (a cold start can take a minute or more)")
+            return "\(counted(sentences, "NMEA sentence")) from \(source)\(waited) but no fix: " + noFixAdvice(live: seconds != nil)
         }
+    }
+
+    private func noFixAdvice(live: Bool) -> String {
+        live ? "check the antenna's view of the sky (a cold start can take a minute or more)"
+             : "the receiver had none while it was recorded"
     }
 
     private func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
-    /// The exit code of a replay that ends so: 65 (data error) for input with no NMEA at all;
-    /// `nil` (success) for NMEA without a fix, which is what the receiver said.
+    /// The exit code of a replay that ends so: 65 (data error) for input with no NMEA and no
+    /// UBX navigation message at all; `nil` (success) for either without a fix, which is what
+    /// the receiver said.
     var replayExitCode: ExitCode? {
         switch self {
-        case .noBytes, .noNMEA, .onlyUBX: .dataError
-        case .noFix: nil
+        case .noBytes, .noNMEA, .noUBXNavigation: .dataError
+        case .noFix, .noFixUBX: nil
         }
     }
 }

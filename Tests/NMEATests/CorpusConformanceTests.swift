@@ -12,14 +12,54 @@ import NMEARendering
 struct CorpusConformanceTests {
     @Test("at least 95% of gpsd's epochs match, and every other one is a documented difference")
     func conformance() throws {
-        let known = try KnownDifferences.load()
-        var expectedTotal = 0
-        var matchedTotal = 0
+        let result = try Self.compare(try Corpus.logs(in: "gpsd-nmea"))
+        print("""
+            conformance: \(result.matched)/\(result.expected) epochs match gpsd (\(percent(result.strict))); with gpsd's \
+            model-only altHAE (\(result.geoidOnly) epochs) and 1024-week date shift (\(result.dateShifted) epochs) set aside: \
+            \(percent(result.comparable))
+            """)
+        #expect(result.expected > 1500)
+        #expect(result.comparable >= 0.95, "only \(percent(result.comparable)) of gpsd's epochs match")
+        #expect(result.unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(result.unexplained.joined(separator: "\n"))")
+    }
+
+    /// gpsd decodes u-blox's binary protocol in these logs (UBX alone, or UBX beside NMEA): the
+    /// same comparison, epoch by epoch, on every `ublox-*` log of `gpsd-mixed`.
+    @Test("u-blox logs (UBX, alone or beside NMEA): at least 88% of gpsd's epochs match, every other one a documented difference")
+    func ubloxConformance() throws {
+        let logs = try Corpus.logs(in: "gpsd-mixed").filter {
+            $0.lastPathComponent.hasPrefix("ublox-") && FileManager.default.fileExists(atPath: $0.path + ".chk")
+        }
+        let result = try Self.compare(logs)
+        print("""
+            u-blox conformance: \(result.matched)/\(result.expected) epochs of \(logs.count) logs match gpsd \
+            (\(percent(result.strict))); with gpsd's model-only altitudes (\(result.geoidOnly) epochs) set aside: \
+            \(percent(result.comparable))
+            """)
+        #expect(logs.count >= 9)
+        #expect(result.comparable >= 0.88, "only \(percent(result.comparable)) of gpsd's epochs match")
+        #expect(result.unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(result.unexplained.joined(separator: "\n"))")
+    }
+
+    /// What comparing logs with their `.chk` found.
+    struct Comparison {
+        var expected = 0
+        var matched = 0
         var geoidOnly = 0
         var dateShifted = 0
         var setAside = 0
         var unexplained: [String] = []
-        for log in try Corpus.logs(in: "gpsd-nmea") {
+
+        var strict: Double { Double(matched) / Double(max(expected, 1)) }
+        var comparable: Double { Double(matched + setAside) / Double(max(expected, 1)) }
+    }
+
+    /// Compares each log's epochs with gpsd's; a log's differences are explained when its row
+    /// in Tests/KNOWN-DIFFERENCES.md allows as many epochs and those fields.
+    static func compare(_ logs: [URL]) throws -> Comparison {
+        let known = try KnownDifferences.load()
+        var result = Comparison()
+        for log in logs {
             let name = log.lastPathComponent
             let expected = try TPVEpochs.read(chk: log.appendingPathExtension("chk"))
             let actual = TPVEpochs.replay(Array(try Data(contentsOf: log)))
@@ -32,36 +72,31 @@ struct CorpusConformanceTests {
                     continue
                 }
                 let bad = TPVEpochs.mismatchedFields(expected: want, actual: got)
-                // The receiver sent no geoid separation; gpsd filled one from its own model.
-                let modelOnly = bad == ["altHAE"] && got["geoidSep"] == nil && want["geoidSep"] != nil
+                // The receiver gave one altitude and no geoid separation; gpsd made the other
+                // from its own geoid table (NMEA's GGA: above the ellipsoid; UBX's NAV-SOL: above
+                // sea level).
+                let modelOnly = got["geoidSep"] == nil
+                    && (bad == ["altHAE"] && got["altHAE"] == nil && want["geoidSep"] != nil
+                        || bad == ["altMSL"] && got["altMSL"] == nil && got["altHAE"] != nil)
                 if bad.isEmpty && !shifted {
-                    matchedTotal += 1
+                    result.matched += 1
                 } else if bad.isEmpty || modelOnly {
-                    if modelOnly { geoidOnly += 1 }
-                    if shifted { dateShifted += 1 }
-                    setAside += 1
+                    if modelOnly { result.geoidOnly += 1 }
+                    if shifted { result.dateShifted += 1 }
+                    result.setAside += 1
                 } else {
                     differences.append((time, shifted ? bad.union(["time"]) : bad))
                 }
             }
-            expectedTotal += expected.count
+            result.expected += expected.count
             guard !differences.isEmpty else { continue }
             let fields = differences.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
             if let entry = known[name], differences.count <= entry.epochs, fields.isSubset(of: entry.fields) {
                 continue
             }
-            unexplained.append("\(name): \(differences.count) epochs differ in \(fields.sorted()) (first at \(differences.map(\.time).min()!))")
+            result.unexplained.append("\(name): \(differences.count) epochs differ in \(fields.sorted()) (first at \(differences.map(\.time).min()!))")
         }
-        let strict = Double(matchedTotal) / Double(expectedTotal)
-        let comparable = Double(matchedTotal + setAside) / Double(expectedTotal)
-        print("""
-            conformance: \(matchedTotal)/\(expectedTotal) epochs match gpsd (\(percent(strict))); with gpsd's \
-            model-only altHAE (\(geoidOnly) epochs) and 1024-week date shift (\(dateShifted) epochs) set aside: \
-            \(percent(comparable))
-            """)
-        #expect(expectedTotal > 1500)
-        #expect(comparable >= 0.95, "only \(percent(comparable)) of gpsd's epochs match")
-        #expect(unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(unexplained.joined(separator: "\n"))")
+        return result
     }
 
     /// Every TPV field beyond those `tpvcompare.py` checks, compared by `Tests/Tools/fieldcompare.py`

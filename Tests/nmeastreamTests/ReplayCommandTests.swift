@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("nmeastream replay")
@@ -39,12 +40,19 @@ struct ReplayCommandTests {
         let binary = try Command.run(["replay", "-"], input: Data([0xA0, 0xA2, 0x00, 0x02, 0x84, 0x00, 0x00, 0x84] + Array("not nmea\n".utf8)))
         #expect(binary.status == 65)
         #expect(binary.error.contains("17 bytes from standard input but no NMEA 0183 sentence among them"), "\(binary.error)")
-        // Two NAV-EOE frames: a receiver in UBX-only mode.
+        // Two NAV-EOE frames: a receiver in UBX-only mode that sends no navigation message.
         let eoe: [UInt8] = [0xB5, 0x62, 0x01, 0x61, 0x04, 0x00, 0x10, 0x27, 0x00, 0x00, 0x9D, 0x7C]
         let ubx = try Command.run(["replay", "--stats", "-"], input: Data(eoe + eoe))
         #expect(ubx.status == 65)
-        #expect(ubx.error.contains("2 u-blox UBX frames from standard input but no NMEA 0183 sentence"), "\(ubx.error)")
+        #expect(ubx.error.contains("2 u-blox UBX frames from standard input but no NMEA 0183 sentence and no UBX navigation message"),
+                "\(ubx.error)")
         #expect(ubx.error.contains("ubx NAV-EOE 2"), "\(ubx.error)")
+        // A NAV-PVT without a fix: what the receiver said.
+        var pvt = [UInt8](repeating: 0, count: 92)
+        pvt[0] = 0x10; pvt[1] = 0x27
+        let noUBXFix = try Command.run(["replay", "-"], input: Data(TestSupport.ubx(0x01, 0x07, pvt) + eoe))
+        #expect(noUBXFix.status == 0)
+        #expect(noUBXFix.error.contains("2 u-blox UBX frames from standard input but no fix"), "\(noUBXFix.error)")
         let noFix = try Command.run(["replay", "-"], input: Data("$GPRMC,120000.00,V,,,,,,,050624,,,N*7B\r\n".utf8))
         #expect(noFix.status == 0)
         #expect(noFix.error.contains("1 NMEA sentence from standard input but no fix"), "\(noFix.error)")

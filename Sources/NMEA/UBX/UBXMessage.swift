@@ -49,6 +49,11 @@ public enum UBXMessage: Sendable, Hashable {
     /// The kinds nmeastream decodes, with their names.
     public static var decodedKinds: [UBXMessageKind] { entries.keys.sorted() }
 
+    /// The kinds that carry a position, a fix type or a time: a receiver that sends one of them
+    /// gives fixes (the rest complete them).
+    public static let navigationKinds: Set<UBXMessageKind> = [NAVPVT.kind, NAVSOL.kind, NAVPOSLLH.kind, NAVHPPOSLLH.kind,
+                                                               NAVPOSECEF.kind, NAVTIMEUTC.kind, NAVTIMEGPS.kind]
+
     struct Entry: Sendable {
         let name: String
         let decode: @Sendable (UBXPayload, inout [MalformedField]) -> UBXMessage
