@@ -65,9 +65,12 @@ public enum GPSDJSON {
 
     /// Writes `sky` as a gpsd `SKY` object: `class`, `time`, its dilutions of precision (`vdop`,
     /// `hdop`, `pdop`: the receiver's, else those of ``Sky/geometry``; `xdop`, `ydop`, `tdop`,
-    /// `gdop` from ``Sky/geometry``, when the sky has the satellites for it), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`
+    /// `gdop`: the receiver's (``Sky/dilutions``), else from ``Sky/geometry`` when the sky has
+    /// the satellites for it), `nSat`, `uSat`, and `satellites` with `PRN`, `gnssid`, `svid`, `sigid`
     /// (gpsd's numbering, ``sigid(nmeaSignalID:constellation:)``, left out when 0 as gpsd does),
-    /// `el`, `az` (degrees), `ss` (dB-Hz) and `used`. `device`, when given, follows `class`.
+    /// `el`, `az` (degrees), `ss` (dB-Hz) and `used`, and from a UBX receiver `prRes` (metres),
+    /// `qual` and `health` (left out when unknown, as gpsd does). `device`, when given, follows
+    /// `class`.
     ///
     /// A sky with no views has no `nSat` and no `satellites`, and its `uSat` is the receiver's
     /// own count, left out when 0: as gpsd reports an epoch without GSV, and as libgps reads it
@@ -78,7 +81,7 @@ public enum GPSDJSON {
         if let device { writer.string("device", device) }
         if let time = sky.time { writer.time("time", time) }
         // The receiver's dilutions; the geometry's where it gave none, as gpsd fills them in.
-        let geometry = sky.views.isEmpty ? nil : sky.geometry
+        let geometry = sky.dilutions ?? (sky.views.isEmpty ? nil : sky.geometry)
         writer.number("vdop", sky.vdop ?? geometry?.vertical, decimals: 2)
         writer.number("hdop", sky.hdop ?? geometry?.horizontal, decimals: 2)
         writer.number("pdop", sky.pdop ?? geometry?.position, decimals: 2)
@@ -106,7 +109,9 @@ public enum GPSDJSON {
                 } else {
                     writer.integer("PRN", satellite.nmeaID)
                 }
-                if let signal = view.signalID, let constellation = satellite.id?.constellation ?? view.talker.constellation,
+                if let sigid = satellite.signal {
+                    if sigid != 0 { writer.integer("sigid", sigid) }
+                } else if let signal = view.signalID, let constellation = satellite.id?.constellation ?? view.talker.constellation,
                    let sigid = sigid(nmeaSignalID: signal, constellation: constellation), sigid != 0 {
                     writer.integer("sigid", sigid)
                 }
@@ -114,6 +119,9 @@ public enum GPSDJSON {
                 writer.number("az", satellite.azimuth, decimals: 1)
                 writer.number("ss", satellite.snr, decimals: 1)
                 writer.bool("used", satellite.used)
+                writer.number("prRes", satellite.pseudorangeResidual, decimals: 1)
+                if let quality = satellite.quality { writer.integer("qual", quality) }
+                if let health = satellite.health, health != .unknown { writer.integer("health", Int(health.rawValue)) }
                 writer.endObject()
             }
         }

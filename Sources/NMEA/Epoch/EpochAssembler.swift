@@ -183,6 +183,13 @@ public struct EpochAssembler: Sendable {
         }
     }
 
+    /// A view a UBX message made, to the sky: it takes the place of the epoch's GSV views.
+    mutating func addUBX<Sink: EpochSink>(_ view: SatelliteView, into sink: inout Sink) {
+        if let previous = skies.addUBX(view) {
+            hand(sky: previous, to: &sink)
+        }
+    }
+
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     public mutating func finish(emit: (Output) -> Void) {
         withoutActuallyEscaping(emit) { emit in

@@ -11,6 +11,9 @@ public struct SatelliteView: Sendable, Hashable {
     public var satellites: [Satellite]
     /// The UTC time of the epoch the group arrived in; `nil` when not yet known.
     public var time: UTCTime?
+    /// Which UBX message made the view, when one did (it then takes the place of the epoch's
+    /// GSV views).
+    var ubxSource: UBXSatelliteSource?
 
     /// Creates a view.
     public init(talker: Talker, signalID: Int? = nil, satellitesInView: Int? = nil, satellites: [Satellite], time: UTCTime? = nil) {
@@ -31,8 +34,22 @@ public struct Satellite: Sendable, Hashable {
     public var id: SatelliteID?
     /// The number the receiver sent.
     public var nmeaID: Int
-    /// Whether the latest GSA of the epoch lists it as used in the fix.
+    /// Whether the latest GSA of the epoch (or the UBX message) lists it as used in the fix.
     public var used: Bool
+    /// gpsd's (u-blox's) signal number, `sigid`, from UBX's NAV-SIG; `nil` when the satellite's
+    /// view says which signal it is (NMEA 4.10's, ``SatelliteView/signalID``), or nothing does.
+    public var signal: Int?
+    /// u-blox's signal quality indicator, 0 (no signal) to 7 (code and carrier locked), gpsd's
+    /// `qual`; `nil` from NMEA.
+    public var quality: Int?
+    /// The satellite's health, gpsd's `health`; `nil` from NMEA.
+    public var health: UBXHealth?
+    private var storedResidual = Double.nan
+    /// The pseudorange residual, metres, gpsd's `prRes`; `nil` from NMEA.
+    public var pseudorangeResidual: Double? {
+        get { storedResidual.isNaN ? nil : storedResidual }
+        set { storedResidual = newValue ?? .nan }
+    }
     // NaN for an unknown value: a view is built from GSV parts that store them so, and a
     // satellite is then copied as it is, with no optional to wrap per value.
     private var storedElevation: Double
@@ -80,6 +97,8 @@ public struct Satellite: Sendable, Hashable {
     public static func == (lhs: Satellite, rhs: Satellite) -> Bool {
         lhs.id == rhs.id && lhs.nmeaID == rhs.nmeaID && lhs.used == rhs.used
             && lhs.elevation == rhs.elevation && lhs.azimuth == rhs.azimuth && lhs.snr == rhs.snr
+            && lhs.signal == rhs.signal && lhs.quality == rhs.quality && lhs.health == rhs.health
+            && lhs.pseudorangeResidual == rhs.pseudorangeResidual
     }
 
     /// Hashes every property.
@@ -90,5 +109,9 @@ public struct Satellite: Sendable, Hashable {
         hasher.combine(elevation)
         hasher.combine(azimuth)
         hasher.combine(snr)
+        hasher.combine(signal)
+        hasher.combine(quality)
+        hasher.combine(health)
+        hasher.combine(pseudorangeResidual)
     }
 }

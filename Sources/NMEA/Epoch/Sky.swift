@@ -23,6 +23,9 @@ public struct Sky: Sendable, Hashable {
     /// How many satellites the epoch's fix used, as the receiver counted them (GGA, GNS, or the
     /// GSA list); `nil` when it did not say.
     public var satellitesUsed: Int?
+    /// The receiver's east, north, vertical and time dilutions (UBX's NAV-DOP, ``Fix/dilutions``);
+    /// `nil` when it gave none (the views' ``geometry`` then gives them).
+    public var dilutions: Dilutions?
 
     /// The sky of `views`, with no dilutions.
     public init(views: [SatelliteView]) {
@@ -39,7 +42,9 @@ public struct Sky: Sendable, Hashable {
 
     /// Whether it has nothing to report: no view, no dilution, and no satellite used (a count
     /// of 0, as a receiver with no fix reports, says nothing either, as gpsd takes it).
-    public var isEmpty: Bool { views.isEmpty && hdop == nil && vdop == nil && pdop == nil && (satellitesUsed ?? 0) == 0 }
+    public var isEmpty: Bool {
+        views.isEmpty && hdop == nil && vdop == nil && pdop == nil && dilutions == nil && (satellitesUsed ?? 0) == 0
+    }
 
     /// Completes the sky with `fix`'s dilutions, count of satellites used and, when its views
     /// had none, time.
@@ -53,6 +58,7 @@ public struct Sky: Sendable, Hashable {
         vdop = fix.vdop
         pdop = fix.pdop
         satellitesUsed = fix.satellitesUsed
+        dilutions = fix.dilutions
     }
 
     /// What a sky takes from its fix: read field by field, so that a fix stored in a class (an
@@ -63,6 +69,7 @@ public struct Sky: Sendable, Hashable {
         var vdop: Double?
         var pdop: Double?
         var satellitesUsed: Int?
+        var dilutions: Dilutions?
 
         init(_ fix: borrowing Fix) {
             time = fix.time
@@ -70,10 +77,11 @@ public struct Sky: Sendable, Hashable {
             vdop = fix.vdop
             pdop = fix.pdop
             satellitesUsed = fix.satellitesUsed
+            dilutions = fix.dilutions
         }
 
         /// Whether it gives a sky with no views anything to report (see ``Sky/isEmpty``).
-        var isEmpty: Bool { hdop == nil && vdop == nil && pdop == nil && (satellitesUsed ?? 0) == 0 }
+        var isEmpty: Bool { hdop == nil && vdop == nil && pdop == nil && dilutions == nil && (satellitesUsed ?? 0) == 0 }
     }
 }
 
@@ -100,12 +108,14 @@ public struct SkyAssembler: Sendable {
     /// An assembler with nothing gathered.
     public init() {}
 
-    /// Adds `view`; returns the sky it completed, if it starts another.
+    /// Adds `view`; returns the sky it completed, if it starts another. A GSV view in a sky
+    /// that a UBX message gave is left out: UBX's satellites are the epoch's.
     public mutating func add(_ view: SatelliteView) -> Sky? {
         var completed: Sky?
         if let last = pending.last, startsAnother(view, after: last) {
             completed = finish()
         }
+        if pending.first?.ubxSource != nil { return completed }
         // A fresh array (the last sky was kept) has room for as many views as the last sky at
         // once, not after a growth per doubling.
         if pending.capacity == 0 { pending.reserveCapacity(max(lastViewCount, 4)) }
@@ -162,6 +172,25 @@ public struct SkyAssembler: Sendable {
         var sky = finish() ?? Sky(views: [])
         sky.complete(by: fix)
         return sky
+    }
+
+    /// Adds a view a UBX message made (``UBXSatelliteSource``); returns the sky it completed, if
+    /// it starts another (a second message of its kind). It takes the place of the epoch's GSV
+    /// views; NAV-SIG's signals and NAV-SAT's (or NAV-SVINFO's) satellites of one epoch make one
+    /// view (see ``UBXSatelliteSource/merge(_:_:)``).
+    mutating func addUBX(_ view: SatelliteView) -> Sky? {
+        guard let source = view.ubxSource else { return add(view) }
+        var completed: Sky?
+        if pending.contains(where: { $0.ubxSource == source || $0.ubxSource == .merged }) {
+            completed = finish()
+        }
+        pending.removeAll { $0.ubxSource == nil }
+        if let index = pending.firstIndex(where: { $0.ubxSource != nil }) {
+            pending[index] = UBXSatelliteSource.merge(pending[index], view)
+        } else {
+            pending.append(view)
+        }
+        return completed
     }
 
     private func startsAnother(_ view: SatelliteView, after last: SatelliteView) -> Bool {

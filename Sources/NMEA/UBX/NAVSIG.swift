@@ -57,4 +57,9 @@ public struct NAVSIG: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {}
+
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink) {
+        assembler.merge(ubx: self, into: &sink)
+        assembler.addUBX(SatelliteView(ubx: .signals, satellites: signals.map(\.satellite)), into: &sink)
+    }
 }

@@ -50,4 +50,9 @@ public struct NAVSVINFO: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {}
+
+    func enter<Sink: EpochSink>(_ assembler: inout EpochAssembler, _ sink: inout Sink) {
+        assembler.merge(ubx: self, into: &sink)
+        assembler.addUBX(SatelliteView(ubx: .satellites, satellites: satellites.map(\.satellite)), into: &sink)
+    }
 }

@@ -195,6 +195,63 @@ struct UBXEpochTests {
         #expect(Set(decoded.fixes.compactMap(\.time)).count == 3)
     }
 
+    /// A NAV-SAT of GPS 5 (used, 44°, 201°, 37 dB-Hz, -3.3 m, quality 7, healthy) and Galileo 12
+    /// (not tracked, unhealthy).
+    static func sat(after seconds: Int = 0) -> [UInt8] {
+        var p = PayloadBuilder(length: 8 + 24)
+        p.u4(0, baseTimeOfWeek + UInt32(seconds * 1000)); p.u1(4, 1); p.u1(5, 2)
+        p.u1(8, 0); p.u1(9, 5); p.u1(10, 37); p.i1(11, 44); p.i2(12, 201); p.i2(14, -33); p.u4(16, 7 | 0x08 | 0x10)
+        p.u1(20, 2); p.u1(21, 12); p.u1(22, 0); p.i1(23, 10); p.i2(24, 90); p.i2(26, 0); p.u4(28, 1 | 0x20)
+        return ubx(0x01, 0x35, p.bytes)
+    }
+
+    /// A NAV-SIG of GPS 5 on L1 C/A (sigid 0) and L2 CL (sigid 3), both used.
+    static func sig(after seconds: Int = 0) -> [UInt8] {
+        var p = PayloadBuilder(length: 8 + 32)
+        p.u4(0, baseTimeOfWeek + UInt32(seconds * 1000)); p.u1(4, 0); p.u1(5, 2)
+        let signals: [(sigid: UInt8, cno: UInt8)] = [(0, 37), (3, 30)]
+        for (index, signal) in signals.enumerated() {
+            let block = 8 + 16 * index
+            p.u1(block, 0); p.u1(block + 1, 5); p.u1(block + 2, signal.sigid); p.i2(block + 4, -20); p.u1(block + 6, signal.cno)
+            p.u1(block + 7, 7); p.u2(block + 10, 1 | 0x08)
+        }
+        return ubx(0x01, 0x43, p.bytes)
+    }
+
+    @Test("NAV-SAT makes the epoch's sky, with gpsd's gnssid, svid, qual, health and prRes, and takes the place of its GSV")
+    func satellites() throws {
+        let gsv = Array(nmea("GPGSV,1,1,01,07,10,065,30").utf8)
+        let decoded = decode(Self.pvt() + gsv + Self.sat() + Self.eoe() + Self.pvt(after: 1) + Self.sat(after: 1) + gsv + Self.eoe(after: 1))
+        #expect(decoded.rejects.isEmpty)
+        let skies = decoded.epochs.compactMap(\.sky)
+        #expect(skies.count == 2)
+        for sky in skies {
+            #expect(sky.views.count == 1 && sky.satelliteCount == 2 && sky.usedCount == 1, "the GSV view is left out")
+            let gps = try #require(sky.views.first?.satellites.first)
+            #expect(gps.id == SatelliteID(constellation: .gps, svid: 5) && gps.elevation == 44 && gps.azimuth == 201)
+            #expect(gps.snr == 37 && gps.used && gps.quality == 7 && gps.health == .healthy && gps.pseudorangeResidual == -3.3)
+        }
+        var writer = JSONWriter()
+        GPSDJSON.writeSKY(skies[0], to: &writer)
+        let json = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(json.contains(#"{"PRN":5,"gnssid":0,"svid":5,"el":44.0,"az":201.0,"ss":37.0,"used":true,"prRes":-3.3,"qual":7,"health":1}"#), "\(json)")
+        #expect(json.contains(#"{"PRN":312,"gnssid":2,"svid":12,"el":10.0,"az":90.0,"ss":0.0,"used":false,"prRes":0.0,"qual":1,"health":2}"#), "\(json)")
+    }
+
+    @Test("NAV-SIG with NAV-SAT: one entry per signal with gpsd's sigid and its satellite's elevation and azimuth, then the satellites with no signal")
+    func signals() throws {
+        let decoded = decode(Self.pvt() + Self.sig() + Self.sat() + Self.eoe())
+        let sky = try #require(decoded.epochs.compactMap(\.sky).first)
+        #expect(sky.views.count == 1)
+        let listed = sky.views[0].satellites
+        #expect(listed.map(\.signal) == [0, 3, nil])
+        #expect(listed.map(\.elevation) == [44, 44, 10])
+        #expect(listed.map(\.used) == [true, true, false])
+        var writer = JSONWriter()
+        GPSDJSON.writeSKY(sky, to: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self).contains(#""svid":5,"sigid":3,"el":44.0"#))
+    }
+
     @Test("a UBX message too short for its time of week is counted and placed in no epoch")
     func noTimeOfWeek() {
         let decoded = decode(Self.pvt() + ubx(0x01, 0x04, [0x01, 0x02]) + Self.pvt(after: 1))
