@@ -6,16 +6,15 @@ import NMEAStream
 /// `../shared`, the project's own fixtures repeated (the figures are then not comparable).
 let corpus: Corpus = Corpus.load(minimumBytes: 50_000_000)
 
-let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
-        timeUnits: .milliseconds,
-        maxDuration: .seconds(20),
-        maxIterations: 10
-    )
+/// The u-blox logs of the shared corpus (UBX, alone or beside NMEA) repeated to at least 20 MB,
+/// or, without `../shared`, the project's own fixtures.
+let ubxCorpus: Corpus = Corpus.load(minimumBytes: 20_000_000, folder: "gpsd-mixed") {
+    $0.hasPrefix("ublox-") && !$0.contains("sirf")
+}
 
-    // Parse and assemble: framer, decoders and epoch assembler, one core, every event handled.
-    Benchmark("decode \(corpus.megabytes) MB (\(corpus.source))") { benchmark in
+/// Decodes `corpus` whole per iteration, every event looked at and counted.
+func decodeBenchmark(_ name: String, _ corpus: Corpus) {
+    Benchmark(name) { benchmark in
         for _ in benchmark.scaledIterations {
             let decoder = NMEADecoder()
             // Every event is looked at and counted. The counts live behind a pointer: variables
@@ -40,6 +39,20 @@ let benchmarks: @Sendable () -> Void = {
             blackHole((counts[0], counts[1], counts[2], counts[3]))
         }
     }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
+        timeUnits: .milliseconds,
+        maxDuration: .seconds(20),
+        maxIterations: 10
+    )
+
+    // Parse and assemble: framer, decoders and epoch assembler, one core, every event handled.
+    decodeBenchmark("decode \(corpus.megabytes) MB (\(corpus.source))", corpus)
+    // The same for u-blox's binary protocol: UBX frames decoded and made into epochs.
+    decodeBenchmark("decode UBX \(ubxCorpus.megabytes) MB (\(ubxCorpus.source))", ubxCorpus)
 
     pipelineBenchmarks()
 
@@ -72,15 +85,17 @@ struct Corpus {
     var source: String
     var megabytes: Int { bytes.count / 1_000_000 }
 
-    static func load(minimumBytes: Int) -> Corpus {
+    /// The `.log` files of `../shared/corpus/FOLDER` that `include` takes, concatenated and
+    /// repeated to at least `minimumBytes`.
+    static func load(minimumBytes: Int, folder: String = "gpsd-nmea", include: (String) -> Bool = { _ in true }) -> Corpus {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let shared = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/gpsd-nmea")
+        let shared = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/\(folder)")
         var one: [UInt8] = []
-        var source = "../shared/corpus/gpsd-nmea"
+        var source = "../shared/corpus/\(folder)"
         if let names = try? FileManager.default.contentsOfDirectory(atPath: shared.path) {
-            for name in names.sorted() where name.hasSuffix(".log") {
+            for name in names.sorted() where name.hasSuffix(".log") && include(name) {
                 one += (try? Data(contentsOf: shared.appendingPathComponent(name))) ?? Data()
             }
         }

@@ -72,7 +72,12 @@ public struct Fix: Sendable, Hashable {
     public var pdop: Double?
     /// The receiver's east, north, vertical and time dilutions of precision (UBX's NAV-DOP);
     /// `nil` when it gave none (NMEA gives only ``hdop``, ``vdop`` and ``pdop``).
-    public var dilutions: Dilutions?
+    /// Kept to the hundredth, as UBX gives them.
+    public var dilutions: Dilutions? {
+        get { storedDilutions.dilutions }
+        set { storedDilutions = PackedDilutions(newValue) }
+    }
+    private var storedDilutions = PackedDilutions(nil)
     /// The receiver's error estimates from GST or GBS (one standard deviation, metres).
     public var errors: PositionErrors?
     /// The error estimates gpsd reports for the fix: the receiver's own where it gave them
@@ -217,4 +222,26 @@ private struct Reception: Sendable, Hashable {
     var time: UTCTime?
     static func == (lhs: Reception, rhs: Reception) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
+}
+
+
+/// Four dilutions to the hundredth in 8 bytes (0xFFFF for none): a fix is copied at least once
+/// per epoch, and what only UBX gives should cost an NMEA fix as little room as it can.
+private struct PackedDilutions: Sendable, Hashable {
+    private var x: UInt16, y: UInt16, vertical: UInt16, time: UInt16
+
+    init(_ dilutions: Dilutions?) {
+        func pack(_ value: Double?) -> UInt16 {
+            value.flatMap { UInt16(exactly: ($0 * 100).rounded()) }.map { min($0, 0xFFFE) } ?? 0xFFFF
+        }
+        x = pack(dilutions?.x)
+        y = pack(dilutions?.y)
+        vertical = pack(dilutions?.vertical)
+        time = pack(dilutions?.time)
+    }
+
+    var dilutions: Dilutions? {
+        guard x != 0xFFFF, y != 0xFFFF, vertical != 0xFFFF, time != 0xFFFF else { return nil }
+        return Dilutions(x: Double(x) / 100, y: Double(y) / 100, vertical: Double(vertical) / 100, time: Double(time) / 100)
+    }
 }

@@ -18,7 +18,8 @@ struct FixFinisher: Sendable {
         if out.satellitesUsed == nil { out.satellitesUsed = epoch.usedCount }
         if out.timeOfDay == nil { out.timeOfDay = epoch.clockTime }
         if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
-        epoch.ubx.overlay(onto: &out, leapSeconds: epoch.ubxClock.leapSeconds)
+        // Read in place: the fields are hundreds of bytes, and most epochs have none.
+        if !epoch.ubx.isEmpty { epoch.ubx.overlay(onto: &out, leapSeconds: epoch.ubxClock.leapSeconds) }
         let revision = out.time != nil && lastDelivered?.time == out.time
         if !revision { previous = lastDelivered }
         if let status = out.ubxStatus {

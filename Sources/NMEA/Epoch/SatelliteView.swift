@@ -36,19 +36,34 @@ public struct Satellite: Sendable, Hashable {
     public var nmeaID: Int
     /// Whether the latest GSA of the epoch (or the UBX message) lists it as used in the fix.
     public var used: Bool
-    /// gpsd's (u-blox's) signal number, `sigid`, from UBX's NAV-SIG; `nil` when the satellite's
-    /// view says which signal it is (NMEA 4.10's, ``SatelliteView/signalID``), or nothing does.
-    public var signal: Int?
+    // UBX's figures, packed into the padding after `used` so that a satellite takes no more
+    // room than NMEA's needs (64 bytes): 0xFF and Int32.min stand for none.
+    private var storedSignal: UInt8 = 0xFF
+    private var storedQuality: UInt8 = 0xFF
+    private var storedHealth: UInt8 = 0xFF
+    private var storedResidual = Int32.min
+    /// gpsd's (u-blox's) signal number, `sigid` (0 to 254), from UBX's NAV-SIG; `nil` when the
+    /// satellite's view says which signal it is (NMEA 4.10's, ``SatelliteView/signalID``), or
+    /// nothing does.
+    public var signal: Int? {
+        get { storedSignal == 0xFF ? nil : Int(storedSignal) }
+        set { storedSignal = newValue.flatMap { (0..<0xFF).contains($0) ? UInt8($0) : nil } ?? 0xFF }
+    }
     /// u-blox's signal quality indicator, 0 (no signal) to 7 (code and carrier locked), gpsd's
     /// `qual`; `nil` from NMEA.
-    public var quality: Int?
+    public var quality: Int? {
+        get { storedQuality == 0xFF ? nil : Int(storedQuality) }
+        set { storedQuality = newValue.flatMap { (0..<0xFF).contains($0) ? UInt8($0) : nil } ?? 0xFF }
+    }
     /// The satellite's health, gpsd's `health`; `nil` from NMEA.
-    public var health: UBXHealth?
-    private var storedResidual = Double.nan
-    /// The pseudorange residual, metres, gpsd's `prRes`; `nil` from NMEA.
+    public var health: UBXHealth? {
+        get { UBXHealth(rawValue: storedHealth) }
+        set { storedHealth = newValue?.rawValue ?? 0xFF }
+    }
+    /// The pseudorange residual, metres (to the centimetre), gpsd's `prRes`; `nil` from NMEA.
     public var pseudorangeResidual: Double? {
-        get { storedResidual.isNaN ? nil : storedResidual }
-        set { storedResidual = newValue ?? .nan }
+        get { storedResidual == .min ? nil : Double(storedResidual) / 100 }
+        set { storedResidual = newValue.flatMap { Int32(exactly: ($0 * 100).rounded()) } ?? .min }
     }
     // NaN for an unknown value: a view is built from GSV parts that store them so, and a
     // satellite is then copied as it is, with no optional to wrap per value.
