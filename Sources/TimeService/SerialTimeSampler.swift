@@ -7,6 +7,9 @@ import NMEA
 ///   was stamped (``Fix/receivedAt``): the sample pairs that arrival with the time the
 ///   receiver named. Its offset is that time minus the arrival: negative, by how late the
 ///   report reaches the system (chrony's `offset` option on the refclock line takes it back).
+/// - A fix whose receiver says its time is not usable (UBX's validity flags: date or time not
+///   valid, or not fully resolved; ``TimeValidity/isUsableForTiming``) counts as invalid: a
+///   u-blox receiver may report a time a second off until it has resolved it.
 /// - Only after ``requiredValidFixes`` valid fixes in a row: a receiver that just got its fix
 ///   may still report a wrong time. An invalid fix starts the count again.
 /// - At most one sample per UTC second: the first valid fix of each second (a 5 Hz receiver
@@ -24,7 +27,8 @@ public struct SerialTimeSampler: Sendable {
 
     /// The sample `fix` gives, if it gives one.
     public mutating func sample(for fix: Fix, leap: ChronySample.Leap = .none) -> ChronySample? {
-        guard fix.mode >= .twoD, let time = fix.time, let receivedAt = fix.receivedAt else {
+        guard fix.mode >= .twoD, let time = fix.time, let receivedAt = fix.receivedAt,
+              fix.timeValidity?.isUsableForTiming ?? true else {
             validInARow = 0
             return nil
         }

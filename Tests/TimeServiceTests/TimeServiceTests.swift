@@ -59,6 +59,18 @@ struct TimeServiceTests {
         #expect(sampler.sample(for: unstamped) == nil, "no arrival stamp (a log), no sample")
     }
 
+    @Test("serial time: a UBX fix whose time is not fully resolved counts as invalid; a resolved one, or NMEA's, counts")
+    func unresolvedTime() {
+        var sampler = SerialTimeSampler(requiredValidFixes: 1)
+        var unresolved = Self.fix(0)
+        unresolved.timeValidity = TimeValidity(dateIsValid: true, timeIsValid: true, isFullyResolved: false)
+        #expect(sampler.sample(for: unresolved) == nil)
+        var resolved = Self.fix(1)
+        resolved.timeValidity = TimeValidity(dateIsValid: true, timeIsValid: true, isFullyResolved: true)
+        #expect(sampler.sample(for: resolved) != nil)
+        #expect(sampler.sample(for: Self.fix(2)) != nil, "NMEA says nothing of validity")
+    }
+
     @Test("serial time: the offset is the receiver's time minus the arrival; at most one sample per UTC second")
     func oneASecond() throws {
         var sampler = SerialTimeSampler(requiredValidFixes: 1)
