@@ -42,6 +42,8 @@ struct WebPageBrowserTests {
         #expect(fields["lat"].flatMap(Double.init) == tpv["lat"] as? Double, "as a gpsd client got it")
         #expect(fields["lon"].flatMap(Double.init) == tpv["lon"] as? Double)
         #expect(fields["mode"] == "3D")
+        #expect(fields["status"] == "DGPS", "the fixture's GGA quality 2: gpsd's status 2")
+        #expect(fields["errors"]?.hasSuffix(" m/s") == true || fields["errors"] == "–")
 
         let sky = try #require(report["gpsdSky"] as? [String: Any])
         let satellites = try #require(sky["satellites"] as? [[String: Any]])

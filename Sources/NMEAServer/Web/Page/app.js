@@ -102,6 +102,9 @@
   }
 
   const MODES = { 0: "unknown", 1: "no fix", 2: "2D", 3: "3D" };
+  // gpsd's status; a TPV leaves out 1, a plain fix.
+  const STATUSES = { 0: "unknown", 1: "autonomous", 2: "DGPS", 3: "RTK fixed", 4: "RTK float", 5: "dead reckoning",
+                     6: "GNSS + dead reckoning", 7: "time only", 8: "simulated" };
 
   function drawFix(entry) {
     const tpv = entry.tpv || {};
@@ -111,6 +114,7 @@
     setText("lat", number(tpv.lat) ? String(tpv.lat) : "–");
     setText("lon", number(tpv.lon) ? String(tpv.lon) : "–");
     setText("mode", MODES[tpv.mode] || "–");
+    setText("status", tpv.mode >= 2 ? STATUSES[number(tpv.status) ? tpv.status : 1] || "–" : "–");
     setText("altMSL", fixed(tpv.altMSL, 1, " m"));
     setText("altHAE", fixed(tpv.altHAE, 1, " m"));
     setText("speed", number(tpv.speed) ? `${tpv.speed.toFixed(2)} m/s · ${(tpv.speed * 3.6).toFixed(1)} km/h` : "–");
@@ -120,8 +124,9 @@
       : number(sky.nSat) ? `${sky.uSat} used of ${sky.nSat} seen` : `${sky.uSat} used`);
     setText("dop", [sky.hdop, sky.vdop, sky.pdop].some(number)
       ? [sky.hdop, sky.vdop, sky.pdop].map((value) => fixed(value, 1)).join(" / ") : "–");
-    setText("errors", [tpv.eph, tpv.epv].some(number)
-      ? `${fixed(tpv.eph, 1, " m")} / ${fixed(tpv.epv, 1, " m")}` : "–");
+    // The receiver's own estimates where it gives them (UBX, GST), else gpsd's model of them.
+    setText("errors", [tpv.eph, tpv.epv, tpv.eps].some(number)
+      ? `${fixed(tpv.eph, 2, " m")} / ${fixed(tpv.epv, 2, " m")} / ${fixed(tpv.eps, 2, " m/s")}` : "–");
     drawAge();
   }
 
