@@ -51,8 +51,41 @@ struct GPSDSideBySideTests {
     @Test("every log of the corpus: the epochs both report agree, but for the differences Tests/KNOWN-DIFFERENCES.md explains",
           .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
     func corpus() throws {
-        let known = try KnownDifferences.load()
         let logs = try Corpus.logs(in: "gpsd-nmea")
+        let result = try Self.compare(logs)
+        print("side by side with gpsd: \(logs.count) logs, gpsd reported \(result.gpsdEpochs) epochs, the server \(result.common) of them; \(result.common - result.differing) agree, \(result.differing) differ as documented")
+        #expect(result.gpsdEpochs > 1500)
+        #expect(Double(result.common) >= 0.95 * Double(result.gpsdEpochs), "the server reported \(result.common) of gpsd's \(result.gpsdEpochs) epochs")
+        #expect(result.unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(result.unexplained.joined(separator: "\n"))")
+    }
+
+    /// gpsd decodes UBX too (read-only, `-b`: it writes nothing to switch the receiver): the
+    /// u-blox logs of `gpsd-mixed` played to both, UBX alone or beside NMEA.
+    @Test("u-blox logs (UBX): the epochs both report agree, but for the differences Tests/KNOWN-DIFFERENCES.md explains",
+          .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
+    func ubloxLogs() throws {
+        let logs = try Corpus.logs(in: "gpsd-mixed").filter {
+            $0.lastPathComponent.hasPrefix("ublox-") && !$0.lastPathComponent.contains("sirf")
+        }
+        let result = try Self.compare(logs)
+        print("side by side with gpsd, u-blox: \(logs.count) logs, gpsd reported \(result.gpsdEpochs) epochs, the server \(result.common) of them; \(result.common - result.differing) agree, \(result.differing) differ as documented")
+        #expect(result.gpsdEpochs > 400)
+        #expect(Double(result.common) >= 0.95 * Double(result.gpsdEpochs), "the server reported \(result.common) of gpsd's \(result.gpsdEpochs) epochs")
+        #expect(result.unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(result.unexplained.joined(separator: "\n"))")
+    }
+
+    /// What playing logs side by side found.
+    struct Comparison {
+        var gpsdEpochs = 0
+        var common = 0
+        var differing = 0
+        var unexplained: [String] = []
+    }
+
+    /// Plays each log side by side, four at a time, and compares the epochs both report; a
+    /// log's differences are explained when its row in Tests/KNOWN-DIFFERENCES.md allows them.
+    static func compare(_ logs: [URL]) throws -> Comparison {
+        let known = try KnownDifferences.load()
         let results = Protected<[String: Result<Run, any Error>]>([:])
         // Four logs at a time: each run mostly waits on its pacing. On threads of their own:
         // runs that sleep and wait on Dispatch's global queue would hold its few threads, and
@@ -72,24 +105,20 @@ struct GPSDSideBySideTests {
             }
         }
         group.wait()
-        var gpsdEpochs = 0, common = 0, differing = 0
-        var unexplained: [String] = []
+        var comparison = Comparison()
         for (name, result) in results.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             let run = try result.get()
             let pairs = run.common
             let bad = pairs.filter { !$0.differing.isEmpty }
-            gpsdEpochs += run.gpsd.count
-            common += pairs.count
-            differing += bad.count
+            comparison.gpsdEpochs += run.gpsd.count
+            comparison.common += pairs.count
+            comparison.differing += bad.count
             guard !bad.isEmpty else { continue }
             let fields = bad.reduce(into: Set<String>()) { $0.formUnion($1.differing) }
             if let entry = known[name], bad.count <= entry.epochs, fields.isSubset(of: entry.fields) { continue }
-            unexplained.append("\(name): \(bad.count) epochs differ in \(fields.sorted())")
+            comparison.unexplained.append("\(name): \(bad.count) epochs differ in \(fields.sorted()) (first at \(bad[0].time))")
         }
-        print("side by side with gpsd: \(logs.count) logs, gpsd reported \(gpsdEpochs) epochs, the server \(common) of them; \(common - differing) agree, \(differing) differ as documented")
-        #expect(gpsdEpochs > 1500)
-        #expect(Double(common) >= 0.95 * Double(gpsdEpochs), "the server reported \(common) of gpsd's \(gpsdEpochs) epochs")
-        #expect(unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(unexplained.joined(separator: "\n"))")
+        return comparison
     }
 
     /// Plays `log` into two pseudo-terminals at once, eight lines every 20 ms, one read by gpsd
