@@ -44,6 +44,55 @@ struct PacedReplayTests {
         #expect(time("$GPGGA,12a519,4807.038,N*00") == nil)
     }
 
+    /// A NAV-PVT `seconds` after 2026-11-26 11:30:18 UTC (GPS week 2446, 387,036 s), a 3D fix.
+    static func pvt(after seconds: Int) -> [UInt8] {
+        var payload = [UInt8](repeating: 0, count: 92)
+        func put(_ value: UInt32, at offset: Int, bytes: Int) {
+            for index in 0..<bytes { payload[offset + index] = UInt8(value >> (8 * UInt32(index)) & 0xFF) }
+        }
+        put(387_036_000 + UInt32(seconds * 1000), at: 0, bytes: 4)
+        put(2026, at: 4, bytes: 2)
+        payload[6] = 11; payload[7] = 26; payload[8] = 11; payload[9] = 30; payload[10] = UInt8(18 + seconds)
+        payload[11] = 0x07; payload[20] = 3; payload[21] = 0x01; payload[23] = 9
+        put(UInt32(bitPattern: 43_210_987), at: 24, bytes: 4)
+        put(UInt32(bitPattern: 521_234_567), at: 28, bytes: 4)
+        // A line feed in the payload (the speed), which a line-by-line pacer would cut at.
+        put(0x0A, at: 60, bytes: 4)
+        return ubx(0x01, 0x07, payload)
+    }
+
+    @Test("UBX frames go out whole, each at the time of week of its epoch (less the 18 leap seconds gpsd assumes)")
+    func ubxUnits() {
+        let frame = Self.pvt(after: 2)
+        let line = Array(sentence("GPGGA,113020.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,").utf8)
+        func unit(_ bytes: [UInt8], atEnd: Bool = false) -> LogPacer.Unit? { bytes.withUnsafeBytes { LogPacer.nextUnit($0, atEnd: atEnd) } }
+        // 387,038 s into the week less 18 s: 11:30:20, as the GGA beside it.
+        #expect(unit(frame + line) == LogPacer.Unit(length: frame.count, secondsOfDay: 41_420))
+        #expect(unit(line + frame)?.secondsOfDay == 41_420)
+        #expect(unit(Array(frame.prefix(40))) == nil, "a frame waits for its bytes")
+        #expect(unit(Array(frame.prefix(40)), atEnd: true)?.length == 40)
+        // Text up to a frame's first byte is a unit of its own.
+        #expect(unit(Array("noise".utf8) + frame) == LogPacer.Unit(length: 5, secondsOfDay: nil))
+        // A frame whose checksum fails is no frame: its bytes go out as text does.
+        var corrupted = frame
+        corrupted[20] ^= 1
+        #expect(unit(corrupted)?.length != corrupted.count)
+    }
+
+    @Test("a UBX log replayed at its own pace: every fix, spread over the recorded time")
+    func pacedUBX() throws {
+        let bytes = (0..<6).flatMap { Self.pvt(after: $0) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-paced-ubx-\(getpid()).ubx")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (unpaced, _) = try replay(.log(path: file.path))
+        #expect(unpaced.count == 6)
+        let (fixes, elapsed) = try replay(.log(path: file.path, pace: .recorded(speed: 10)))
+        #expect(fixes == unpaced)
+        // Five seconds of log at ×10.
+        #expect(elapsed >= 0.45)
+    }
+
     /// Runs `source` to its end; the fixes and the seconds it took.
     private func replay(_ source: GPSSource) throws -> ([Fix], Double) {
         let reader = NMEAReader(source: source)

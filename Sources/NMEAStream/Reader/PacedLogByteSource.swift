@@ -1,8 +1,9 @@
 import Dispatch
 import CPlatform
 
-/// A recorded log replayed at the pace of its own timestamps (see ``LogPace``): each line
-/// goes out when its time comes, with one timed wait on the reader's queue between epochs.
+/// A recorded log replayed at the pace of its own timestamps (see ``LogPace``): each line, or
+/// UBX frame, goes out when its time comes, with one timed wait on the reader's queue between
+/// epochs.
 final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
     /// How many times faster than recorded.
@@ -65,20 +66,20 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     private func step(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         while !isStopped {
-            guard let lineEnd = pending[offset...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }).map({ $0 + 1 }) else {
-                if atEnd {
-                    if offset < pending.count { pending[offset...].withUnsafeBytes { deliver($0) } }
-                    stop()
-                    return end(nil)
-                }
+            if atEnd, offset == pending.count {
+                stop()
+                return end(nil)
+            }
+            // A line, or a UBX frame whole (see LogPacer.nextUnit).
+            guard let unit = pending[offset...].withUnsafeBytes({ LogPacer.nextUnit($0, atEnd: atEnd) }) else {
                 if let failure = readMore() {
                     stop()
                     return end(.log(failure))
                 }
                 continue
             }
-            let time = pending[offset..<lineEnd].withUnsafeBytes { LogPacer.secondsOfDay($0) }
-            if let time {
+            let lineEnd = offset + unit.length
+            if let time = unit.secondsOfDay {
                 let wait = secondsToWait(for: time)
                 if wait > 0.000_5 {
                     queue.asyncAfter(deadline: .now() + wait) { [self] in step(on: queue, deliver: deliver, end: end) }
