@@ -179,6 +179,36 @@ struct EpochAssemblerTests {
         #expect(result.fixes.map(\.altitudeMSL) == [10.2, 11.0])
     }
 
+    /// One cycle of a moving receiver at `second` after 12:00:00: VTG and RMC say the same
+    /// speed (1 + second knots) and course (10 × second degrees), as one solution's.
+    private static func moving(_ second: Int, vtgFirst: Bool, rmc: Bool = true) -> String {
+        let time = String(format: "1200%02d.00", second)
+        let knots = String(format: "%05.1f", Double(1 + second)), course = String(format: "%05.1f", Double(10 * second))
+        let vtg = nmea("GPVTG,\(course),T,\(String(format: "%05.1f", Double(10 * second) - 1.5)),M,\(knots),N,,K,A")
+        let cycle = (rmc ? nmea("GPRMC,\(time),A,5207.4074,N,00419.2659,E,\(knots),\(course),050624,,,A") : "")
+            + nmea("GPGGA,\(time),5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+        return vtgFirst ? vtg + cycle : cycle + vtg
+    }
+
+    @Test("a receiver that sends its VTG before its cycle's RMC: each epoch's speed and course are its own, not the next cycle's")
+    func vtgBeforeRMC() {
+        let leading = decode((0..<6).map { Self.moving($0, vtgFirst: true) }.joined())
+        #expect(leading.fixes.count == 6)
+        for (second, fix) in leading.fixes.enumerated() {
+            #expect(fix.speed.map { abs($0 - Double(1 + second) * 1852 / 3600) < 1e-9 } == true, "epoch \(second): \(fix.speed as Any)")
+            #expect(fix.track == Double(10 * second), "epoch \(second)")
+            // VTG's magnetic course only where its true course is the epoch's.
+            #expect(fix.magneticTrack == nil || fix.magneticTrack == Double(10 * second) - 1.5, "epoch \(second)")
+        }
+        // After it, as most receivers send it: the same, and VTG's magnetic course.
+        let trailing = decode((0..<6).map { Self.moving($0, vtgFirst: false) }.joined())
+        #expect(trailing.fixes.map(\.track) == (0..<6).map { Double(10 * $0) })
+        #expect(trailing.fixes.map(\.magneticTrack) == (0..<6).map { Double(10 * $0) - 1.5 })
+        // With no RMC, VTG gives the motion.
+        let vtgOnly = decode((0..<4).map { Self.moving($0, vtgFirst: false, rmc: false) }.joined())
+        #expect(vtgOnly.fixes.map(\.track) == (0..<4).map { Double(10 * $0) })
+    }
+
     /// A 1 Hz cycle at second `second` after 12:00:00: GGA and RMC stamped `fraction`.
     private static func positions(_ second: Int, fraction: String = "00") -> String {
         let time = String(format: "1200%02d.%@", second, fraction)

@@ -9,6 +9,9 @@ struct EpochAccumulator: Sendable {
     var mode = ModeEvidence()
     /// Garmin's `$PGRMZ` altitude, used only when no GGA or GNS gave one.
     var garminAltitude: Double?
+    /// Whether a timed sentence (RMC) gave the epoch's speed or course: an untimed VTG, which
+    /// may be the next cycle's, does not override them.
+    var hasTimedMotion = false
     /// Dates and years, from RMC and ZDA.
     var dates: DateResolver
     /// The satellites the epoch's GSA sentences mark used; kept until the next epoch's first
@@ -34,6 +37,7 @@ struct EpochAccumulator: Sendable {
         clockTime = nil
         mode = ModeEvidence()
         garminAltitude = nil
+        hasTimedMotion = false
         usedCleared = false
         if !ubx.isEmpty { ubx = UBXEpochFields() }
     }

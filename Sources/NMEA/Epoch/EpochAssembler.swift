@@ -21,6 +21,12 @@
 /// RMC nor GGA still make fixes from what they send (GNS, GLL, VTG…); a fix's time needs a
 /// date, from RMC or ZDA (see ``DateResolver``).
 ///
+/// Which epoch an untimed sentence belongs to cannot always be told from the order alone: a
+/// receiver that sends its VTG first in each cycle makes it arrive after the previous cycle's
+/// last sentence, exactly where another receiver's trailing VTG arrives. So a timed sentence's
+/// speed and course (RMC's) are kept over VTG's, and VTG's magnetic course counts only when
+/// its true course is the epoch's: a VTG of the next cycle then changes nothing.
+///
 /// No value is carried from one epoch to the next: a field a cycle did not send is `nil`.
 ///
 /// ## Which indicators decide the fix

@@ -108,6 +108,7 @@ extension RMC: TalkerSentence {
             epoch.setPosition(latitude, longitude)
             epoch.fix.speed = speed ?? epoch.fix.speed
             epoch.fix.track = course ?? epoch.fix.track
+            if speed != nil || course != nil { epoch.hasTimedMotion = true }
         }
         epoch.fix.magneticVariation = magneticVariation ?? epoch.fix.magneticVariation
         epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode

@@ -52,11 +52,20 @@ extension VTG: TalkerSentence {
     static var formatter: SentenceFormatter { SentenceFormatter("V", "T", "G") }
     var sentence: NMEASentence { .vtg(self) }
 
+    /// VTG has no time: a receiver may send it before the RMC of its own cycle, so that it
+    /// arrives after the previous cycle's last sentence. An RMC's speed and course (timed, so
+    /// of this epoch for certain) are therefore kept over VTG's; VTG's give the epoch's
+    /// motion when no RMC did, and its magnetic course counts when its true course is the
+    /// epoch's (the same solution's).
     func apply(to epoch: inout EpochAccumulator) {
         if mode?.isValid != false {
-            epoch.fix.speed = speed ?? epoch.fix.speed
-            epoch.fix.track = courseTrue ?? epoch.fix.track
-            epoch.fix.magneticTrack = courseMagnetic ?? epoch.fix.magneticTrack
+            if !epoch.hasTimedMotion {
+                epoch.fix.speed = speed ?? epoch.fix.speed
+                epoch.fix.track = courseTrue ?? epoch.fix.track
+            }
+            if let courseMagnetic, !epoch.hasTimedMotion || courseTrue == nil || courseTrue == epoch.fix.track {
+                epoch.fix.magneticTrack = courseMagnetic
+            }
         }
         epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
     }
