@@ -59,6 +59,37 @@ struct GPSDSideBySideTests {
         #expect(result.unexplained.isEmpty, "differences not in Tests/KNOWN-DIFFERENCES.md:\n\(result.unexplained.joined(separator: "\n"))")
     }
 
+    /// A receiver that sends its VTG first in each cycle, and one that sends it last: RMC and
+    /// VTG of a cycle agree (one solution's), and the speed and course change every cycle.
+    static func movingLog(vtgFirst: Bool) -> [UInt8] {
+        var text = ""
+        for second in 0..<12 {
+            let time = String(format: "1200%02d.00", second)
+            let knots = String(format: "%05.1f", Double(1 + second)), course = String(format: "%05.1f", Double(10 * second))
+            let vtg = SyntheticEpochs.sentence("GPVTG,\(course),T,,M,\(knots),N,,K,A")
+            let cycle = SyntheticEpochs.sentence("GPRMC,\(time),A,5207.4074,N,00419.2659,E,\(knots),\(course),050624,,,A")
+                + SyntheticEpochs.sentence("GPGGA,\(time),5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+            text += vtgFirst ? vtg + cycle : cycle + vtg
+        }
+        return Array(text.utf8)
+    }
+
+    @Test("VTG before or after its cycle's RMC: gpsd and the server give each epoch the same speed and course", arguments: [true, false])
+    func vtgOrder(vtgFirst: Bool) throws {
+        let run = try Self.sideBySide(Self.movingLog(vtgFirst: vtgFirst))
+        #expect(run.gpsd.count >= 10)
+        // A VTG first is learned as the end of the cycle (from the order alone it cannot be
+        // told from a VTG last): the server completes each epoch when the next cycle's VTG
+        // comes, so the last one waits for a cycle that never comes.
+        #expect(run.common.count >= run.gpsd.count - (vtgFirst ? 1 : 0), "ours \(run.ours.keys.sorted()), gpsd's \(run.gpsd.keys.sorted())")
+        for (time, theirs) in run.gpsd {
+            guard let ours = run.ours[time] else { continue }
+            #expect(abs((ours["speed"] as? Double ?? -1) - (theirs["speed"] as? Double ?? -2)) < 0.01,
+                    "speed at \(time): \(ours["speed"] as Any) against gpsd's \(theirs["speed"] as Any)")
+            #expect(abs((ours["track"] as? Double ?? -1) - (theirs["track"] as? Double ?? -2)) < 0.01, "track at \(time)")
+        }
+    }
+
     /// gpsd decodes UBX too (read-only, `-b`: it writes nothing to switch the receiver): the
     /// u-blox logs of `gpsd-mixed` played to both, UBX alone or beside NMEA.
     @Test("u-blox logs (UBX): the epochs both report agree, but for the differences Tests/KNOWN-DIFFERENCES.md explains",
