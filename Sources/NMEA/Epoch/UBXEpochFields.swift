@@ -44,15 +44,18 @@ struct UBXEpochFields: Sendable {
     /// Whether any UBX message was merged into the epoch.
     var isEmpty = true
 
-    /// Sets the position from a message; NAV-HPPOSLLH's (`precise`) stays over any other's.
+    /// Sets the position from a message, each part it gave (a latitude that could not be read
+    /// costs the position, not the altitudes); NAV-HPPOSLLH's (`precise`) stays over any other's.
     mutating func setPosition(latitude: Double?, longitude: Double?, altitudeHAE: Double?, altitudeMSL: Double?,
                               precise: Bool = false) {
-        guard precise || !highPrecision, let latitude, let longitude else { return }
-        highPrecision = precise
-        self.latitude = latitude
-        self.longitude = longitude
-        self.altitudeHAE = altitudeHAE
-        self.altitudeMSL = altitudeMSL
+        guard precise || !highPrecision else { return }
+        if precise { highPrecision = true }
+        if let latitude, let longitude {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+        self.altitudeHAE = altitudeHAE ?? self.altitudeHAE
+        self.altitudeMSL = altitudeMSL ?? self.altitudeMSL
     }
 
     /// Lays the fields over `fix`, the epoch's NMEA fields; `leapSeconds` are those to take off
