@@ -69,7 +69,8 @@ extension ErrorEstimates {
         if fix.time != nil { time = 0.005 }
         guard fix.mode >= .twoD else { return }
         let errors = fix.errors ?? PositionErrors()
-        let accuracy = fix.accuracy ?? ReceiverAccuracy()
+        // Read field by field: most fixes have none, and a whole copy costs every fix.
+        let accuracy = fix.accuracy
         let receiverHDOP = fix.hdop, receiverVDOP = fix.vdop, receiverPDOP = fix.pdop
         let modelled = errors.longitude == nil || errors.latitude == nil || receiverHDOP == nil || receiverPDOP == nil
             || (receiverVDOP == nil && errors.altitude == nil)
@@ -87,12 +88,12 @@ extension ErrorEstimates {
         latitude = errors.latitude ?? garminAxis ?? geometry.map { $0.y * range.horizontal }
         // The model gives a vertical error to a 3D fix only; the receiver's own, always.
         let isThreeD = fix.mode == .threeD
-        vertical = accuracy.vertical ?? errors.altitude ?? garmin?.vertical.map { $0 * Self.garminScale }
+        vertical = accuracy?.vertical ?? errors.altitude ?? garmin?.vertical.map { $0 * Self.garminScale }
             ?? (isThreeD ? vdop.map { $0 * range.vertical } : nil)
-        horizontal = accuracy.horizontal ?? errors.horizontal ?? hdop.map { $0 * range.position }
+        horizontal = accuracy?.horizontal ?? errors.horizontal ?? hdop.map { $0 * range.position }
         spherical = garmin?.spherical.map { $0 * Self.garminScale } ?? pdop.map { $0 * range.position }
 
-        speed = accuracy.speed
+        speed = accuracy?.speed
         guard let previous, previous.mode >= .twoD, let now = fix.time, let before = previous.time else { return }
         let seconds = now.secondsSince1970 - before.secondsSince1970
         guard seconds > 0 else { return }

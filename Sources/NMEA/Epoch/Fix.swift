@@ -74,10 +74,11 @@ public struct Fix: Sendable, Hashable {
     /// `nil` when it gave none (NMEA gives only ``hdop``, ``vdop`` and ``pdop``).
     /// Kept to the hundredth, as UBX gives them.
     public var dilutions: Dilutions? {
-        get { storedDilutions.dilutions }
-        set { storedDilutions = PackedDilutions(newValue) }
+        get { packedDilutions.dilutions }
+        set { packedDilutions = PackedDilutions(newValue) }
     }
-    private var storedDilutions = PackedDilutions(nil)
+    /// ``dilutions`` as stored (8 bytes), for what passes them on without reading them.
+    private(set) var packedDilutions = PackedDilutions(nil)
     /// The receiver's error estimates from GST or GBS (one standard deviation, metres).
     public var errors: PositionErrors?
     /// The error estimates gpsd reports for the fix: the receiver's own where it gave them
@@ -227,7 +228,7 @@ private struct Reception: Sendable, Hashable {
 
 /// Four dilutions to the hundredth in 8 bytes (0xFFFF for none): a fix is copied at least once
 /// per epoch, and what only UBX gives should cost an NMEA fix as little room as it can.
-private struct PackedDilutions: Sendable, Hashable {
+struct PackedDilutions: Sendable, Hashable {
     private var x: UInt16, y: UInt16, vertical: UInt16, time: UInt16
 
     init(_ dilutions: Dilutions?) {

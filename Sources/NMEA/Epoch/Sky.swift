@@ -58,7 +58,7 @@ public struct Sky: Sendable, Hashable {
         vdop = fix.vdop
         pdop = fix.pdop
         satellitesUsed = fix.satellitesUsed
-        dilutions = fix.dilutions
+        dilutions = fix.dilutions.dilutions
     }
 
     /// What a sky takes from its fix: read field by field, so that a fix stored in a class (an
@@ -69,7 +69,7 @@ public struct Sky: Sendable, Hashable {
         var vdop: Double?
         var pdop: Double?
         var satellitesUsed: Int?
-        var dilutions: Dilutions?
+        var dilutions: PackedDilutions
 
         init(_ fix: borrowing Fix) {
             time = fix.time
@@ -77,11 +77,13 @@ public struct Sky: Sendable, Hashable {
             vdop = fix.vdop
             pdop = fix.pdop
             satellitesUsed = fix.satellitesUsed
-            dilutions = fix.dilutions
+            dilutions = fix.packedDilutions
         }
 
         /// Whether it gives a sky with no views anything to report (see ``Sky/isEmpty``).
-        var isEmpty: Bool { hdop == nil && vdop == nil && pdop == nil && dilutions == nil && (satellitesUsed ?? 0) == 0 }
+        var isEmpty: Bool {
+            hdop == nil && vdop == nil && pdop == nil && dilutions == PackedDilutions(nil) && (satellitesUsed ?? 0) == 0
+        }
     }
 }
 
