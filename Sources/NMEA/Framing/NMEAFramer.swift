@@ -60,6 +60,12 @@ public final class NMEAFramer {
         var skippedSample: [UInt8] = []
         /// Bytes of a UBX frame gathered in `ubxCarry` (0: not in a frame).
         var ubxCount = 0
+        /// Where in the stream that frame began, and how many bytes the stream has had before
+        /// the chunk being fed.
+        var ubxStart: Int64 = 0
+        var streamOffset: Int64 = 0
+        /// The bytes of UBX frames that failed their checksum: the work false starts cost.
+        var ubxWorkSpent: Int64 = 0
     }
 
     // State lives behind a pointer the framer owns: the hot loop then pays no dynamic
@@ -92,6 +98,14 @@ public final class NMEAFramer {
 
     /// Feeds `bytes` and calls `handler` for every sentence completed and every rejection.
     public func feed(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) {
+        let offset = state.pointee.streamOffset
+        state.pointee.streamOffset += Int64(bytes.count)
+        scan(bytes, at: offset, handler)
+    }
+
+    /// Reads `bytes`, whose first byte is the stream's byte `offset` (bytes read again after a
+    /// false UBX start are the stream's bytes a second time).
+    private func scan(_ bytes: UnsafeRawBufferPointer, at offset: Int64, _ handler: (Event) -> Void) {
         guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
         let limit = configuration.maximumSentenceLength
@@ -120,7 +134,7 @@ public final class NMEAFramer {
             }
             guard index < count else { return }
             if start[index] == UBX.sync1 {
-                index = beginUBX(start, at: index, to: count, handler)
+                index = beginUBX(start, at: index, to: count, streamPosition: offset + Int64(index), handler)
                 continue
             }
             if state.pointee.skippedCount > 0 { flushSkipped(handler) }
@@ -179,11 +193,31 @@ public final class NMEAFramer {
         state.pointee.inSentence = false
         state.pointee.carryCount = 0
         flushSkipped(handler)
+        state.pointee.streamOffset = 0
+        state.pointee.ubxWorkSpent = 0
     }
+
+    /// The work false UBX starts may cost, in bytes checksummed and read again: 1 MiB, and 4
+    /// bytes more for every byte of the stream. A frame whose checksum fails is checksummed
+    /// whole and its bytes read again (they may hold sentences or the real frame), so a stream
+    /// of made-up headers claiming 8 KB each would otherwise cost some 8 KB of work per 6 bytes.
+    /// Past the bound a `0xB5 0x62` is not taken for a frame's start until the stream has caught
+    /// up: the work stays linear in the input, whatever the input. No real receiver comes near
+    /// it (one corrupted frame in a hundred costs a hundredth of a byte of work per byte); a
+    /// frame sent while a stream of noise holds the bound is skipped with the noise. The bound
+    /// depends on the stream's positions only, so the output does not depend on how the input
+    /// is split.
+    static let ubxWorkAllowance: Int64 = 1 << 20
+    static let ubxWorkPerByte: Int64 = 4
 
     /// Starts a UBX frame at `at` (its first sync byte); returns where reading goes on. A frame
     /// wholly in the chunk is checked in place; one that runs past it is gathered in `ubxCarry`.
-    private func beginUBX(_ base: UnsafePointer<UInt8>, at index: Int, to count: Int, _ handler: (Event) -> Void) -> Int {
+    private func beginUBX(_ base: UnsafePointer<UInt8>, at index: Int, to count: Int, streamPosition: Int64,
+                          _ handler: (Event) -> Void) -> Int {
+        if state.pointee.ubxWorkSpent > Self.ubxWorkAllowance + Self.ubxWorkPerByte * streamPosition {
+            noteSkipped(UBX.sync1)
+            return index + 1
+        }
         let available = count - index
         if available >= 2, base[index + 1] != UBX.sync2 {
             noteSkipped(UBX.sync1)
@@ -203,6 +237,7 @@ public final class NMEAFramer {
         // them, as it would have with the whole frame in one chunk.
         ubxCarry.update(from: base + index, count: available)
         state.pointee.ubxCount = available
+        state.pointee.ubxStart = streamPosition
         return count
     }
 
@@ -236,7 +271,7 @@ public final class NMEAFramer {
         guard carried == total else { return index }
         state.pointee.ubxCount = 0
         if !finishUBX(ubxCarry, length: total, handler) {
-            readAgain(ubxCarry + 2, count: total - 2, handler)
+            readAgain(ubxCarry + 2, count: total - 2, at: state.pointee.ubxStart + 2, handler)
         }
         return index
     }
@@ -256,6 +291,7 @@ public final class NMEAFramer {
         guard a == frame[length - 2], b == frame[length - 1] else {
             // The two sync bytes are what this rejection covers: the bytes after them are read
             // again, as sentences, frames or skipped bytes.
+            state.pointee.ubxWorkSpent += Int64(length)
             let kind = UBXMessageKind(messageClass: frame[2], messageID: frame[3])
             let sample = Array(UnsafeBufferPointer(start: frame, count: min(length, configuration.maximumSentenceLength)))
             handler(.rejected(RejectedInput(reason: .badChecksum, byteCount: 2, bytes: sample, address: kind.description,
@@ -272,15 +308,15 @@ public final class NMEAFramer {
         let carried = state.pointee.ubxCount
         state.pointee.ubxCount = 0
         for index in 0..<from { noteSkipped(ubxCarry[index]) }
-        readAgain(ubxCarry + from, count: carried - from, handler)
+        readAgain(ubxCarry + from, count: carried - from, at: state.pointee.ubxStart + Int64(from), handler)
     }
 
     /// Reads bytes that were taken for a UBX frame again, from a copy (the carry they sit in is
     /// reused by what they hold).
-    private func readAgain(_ bytes: UnsafePointer<UInt8>, count: Int, _ handler: (Event) -> Void) {
+    private func readAgain(_ bytes: UnsafePointer<UInt8>, count: Int, at offset: Int64, _ handler: (Event) -> Void) {
         guard count > 0 else { return }
         let copy = Array(UnsafeBufferPointer(start: bytes, count: count))
-        copy.withUnsafeBytes { feed($0, handler) }
+        copy.withUnsafeBytes { scan($0, at: offset, handler) }
     }
 
     /// Index of the first byte at or after `from` that ends or interrupts a sentence, or `to`.

@@ -1,4 +1,4 @@
-import NMEA
+@testable import NMEA
 import TestSupport
 import Testing
 
@@ -56,6 +56,24 @@ struct UBXFramingTests {
         let decoded = decode(bytes, chunkSizes: split == 0 ? [65_536] : [split])
         #expect(decoded.sentences.count == 2)
         #expect(decoded.frames.isEmpty)
+    }
+
+    @Test("made-up headers claiming 8 KB each cost bounded work, the same however the input is split, and a real frame after them is found")
+    func falseStartsBounded() {
+        // 768 KB of headers whose length claims 8191 bytes: each would be checksummed whole and read again.
+        let noise = Array([[UInt8]](repeating: [0xB5, 0x62, 0x01, 0x07, 0xFF, 0x1F], count: 131_072).joined())
+        let frame = ubx(0x01, 0x61, [0x10, 0x27, 0x00, 0x00])
+        let bytes = noise + Array(repeating: 0x0A, count: 16_384) + frame
+        let whole = decode(bytes)
+        let tried = whole.rejects.filter { $0.reason == .badChecksum }.count
+        // The work bound: 1 MiB and 4 bytes per input byte, at 8,199 bytes per failed frame.
+        let bound = (NMEAFramer.ubxWorkAllowance + NMEAFramer.ubxWorkPerByte * Int64(bytes.count)) / 8_199 + 2
+        #expect(tried > 100 && tried <= Int(bound), "\(tried) false frames checked; the bound allows \(bound) (131,072 without it)")
+        #expect(whole.frames == [frame], "the real frame after the noise")
+        let split = decode(bytes, chunkSizes: [4_096, 1, 8_200, 37])
+        #expect(split.frames == whole.frames)
+        #expect(split.rejects.map(\.reason) == whole.rejects.map(\.reason))
+        #expect(split.rejects.map(\.byteCount).reduce(0, +) == whole.rejects.map(\.byteCount).reduce(0, +))
     }
 
     @Test("a length past the configured limit is no frame")
