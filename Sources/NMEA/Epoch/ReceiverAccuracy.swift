@@ -119,6 +119,16 @@ public struct ECEFSolution: Sendable, Hashable {
 
     private static func unpack(_ value: Int32) -> Double? { value == .min ? nil : Double(value) / 100 }
 
+    /// Takes each value `other` has (a later message of the epoch), keeping its own where
+    /// `other` has none.
+    mutating func merge(_ other: ECEFSolution) {
+        func pick(_ theirs: Int32, _ mine: Int32) -> Int32 { theirs == .min ? mine : theirs }
+        let o = other.stored
+        stored = (pick(o.x, stored.x), pick(o.y, stored.y), pick(o.z, stored.z),
+                  pick(o.positionAccuracy, stored.positionAccuracy), pick(o.vx, stored.vx), pick(o.vy, stored.vy),
+                  pick(o.vz, stored.vz), pick(o.velocityAccuracy, stored.velocityAccuracy))
+    }
+
     /// The position, when all three coordinates are known and it is not the origin (what a
     /// receiver without a fix sends, as gpsd takes it).
     var position: (x: Double, y: Double, z: Double)? {

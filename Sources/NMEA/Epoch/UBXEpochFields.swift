@@ -128,6 +128,11 @@ public struct GPSTime: Sendable, Hashable {
     /// 1980-01-06, GPS time's origin, in POSIX seconds.
     private static let origin: Int64 = 315_964_800
 
+    /// The GPS time of a week and a UBX time of week (ms) with its fraction (ns, signed).
+    init(week: Int, timeOfWeek: UInt32, fraction: Int32?) {
+        self.init(week: week, nanosecondsOfWeek: Int64(timeOfWeek) * 1_000_000 + Int64(fraction ?? 0))
+    }
+
     /// The UTC instant, `leapSeconds` (GPS time minus UTC) behind.
     public func utc(leapSeconds: Int) -> UTCTime {
         let nanoseconds = nanosecondsOfWeek + Int64(week) * 604_800_000_000_000 - Int64(leapSeconds) * 1_000_000_000

@@ -34,7 +34,7 @@ public struct UBXFrame {
     /// The 8-bit Fletcher checksum UBX uses, over `count` bytes (a frame's class through its
     /// payload): the two bytes that end a frame, in order.
     @inlinable
-    static func checksum(_ bytes: UnsafePointer<UInt8>, count: Int) -> (UInt8, UInt8) {
+    public static func checksum(_ bytes: UnsafePointer<UInt8>, count: Int) -> (UInt8, UInt8) {
         var a: UInt8 = 0
         var b: UInt8 = 0
         for index in 0..<count {

@@ -25,9 +25,6 @@ public struct NAVPOSECEF: UBXMessageType {
 
     func apply(to epoch: inout EpochAccumulator) {
         epoch.ubx.isEmpty = false
-        epoch.ubx.ecef.x = x ?? epoch.ubx.ecef.x
-        epoch.ubx.ecef.y = y ?? epoch.ubx.ecef.y
-        epoch.ubx.ecef.z = z ?? epoch.ubx.ecef.z
-        epoch.ubx.ecef.positionAccuracy = positionAccuracy ?? epoch.ubx.ecef.positionAccuracy
+        epoch.ubx.ecef.merge(ECEFSolution(x: x, y: y, z: z, positionAccuracy: positionAccuracy))
     }
 }

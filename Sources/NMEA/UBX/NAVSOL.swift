@@ -67,18 +67,11 @@ public struct NAVSOL: UBXMessageType {
             epoch.ubx.status = UBXFixStatus(fixType: fixType, isWithinMasks: fixIsValid, isDifferential: isDifferential)
         }
         if let week, timeOfWeekIsValid, let timeOfWeek {
-            epoch.ubx.gpsTime = GPSTime(week: week,
-                                        nanosecondsOfWeek: Int64(timeOfWeek) * 1_000_000 + Int64(fractionalTimeOfWeek ?? 0))
+            epoch.ubx.gpsTime = GPSTime(week: week, timeOfWeek: timeOfWeek, fraction: fractionalTimeOfWeek)
             epoch.ubx.timeValidity = epoch.ubx.timeValidity ?? TimeValidity(dateIsValid: true, timeIsValid: true)
         }
-        epoch.ubx.ecef.x = ecefX ?? epoch.ubx.ecef.x
-        epoch.ubx.ecef.y = ecefY ?? epoch.ubx.ecef.y
-        epoch.ubx.ecef.z = ecefZ ?? epoch.ubx.ecef.z
-        epoch.ubx.ecef.positionAccuracy = positionAccuracy ?? epoch.ubx.ecef.positionAccuracy
-        epoch.ubx.ecef.vx = ecefVX ?? epoch.ubx.ecef.vx
-        epoch.ubx.ecef.vy = ecefVY ?? epoch.ubx.ecef.vy
-        epoch.ubx.ecef.vz = ecefVZ ?? epoch.ubx.ecef.vz
-        epoch.ubx.ecef.velocityAccuracy = speedAccuracy ?? epoch.ubx.ecef.velocityAccuracy
+        epoch.ubx.ecef.merge(ECEFSolution(x: ecefX, y: ecefY, z: ecefZ, positionAccuracy: positionAccuracy,
+                                          vx: ecefVX, vy: ecefVY, vz: ecefVZ, velocityAccuracy: speedAccuracy))
         epoch.ubx.accuracy.speed = speedAccuracy ?? epoch.ubx.accuracy.speed
         epoch.ubx.satellitesUsed = satellitesUsed ?? epoch.ubx.satellitesUsed
         if let pdop, pdop < 99.99 { epoch.ubx.pdop = pdop }

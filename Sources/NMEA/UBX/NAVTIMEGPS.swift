@@ -35,8 +35,7 @@ public struct NAVTIMEGPS: UBXMessageType {
         epoch.ubx.isEmpty = false
         if let leapSeconds { epoch.noteLeapSeconds(leapSeconds) }
         if let week, timeOfWeekIsValid, let timeOfWeek {
-            epoch.ubx.gpsTime = GPSTime(week: week,
-                                        nanosecondsOfWeek: Int64(timeOfWeek) * 1_000_000 + Int64(fractionalTimeOfWeek ?? 0))
+            epoch.ubx.gpsTime = GPSTime(week: week, timeOfWeek: timeOfWeek, fraction: fractionalTimeOfWeek)
         }
         epoch.ubx.accuracy.time = timeAccuracy ?? epoch.ubx.accuracy.time
     }

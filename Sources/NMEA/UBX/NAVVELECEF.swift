@@ -25,9 +25,6 @@ public struct NAVVELECEF: UBXMessageType {
 
     func apply(to epoch: inout EpochAccumulator) {
         epoch.ubx.isEmpty = false
-        epoch.ubx.ecef.vx = vx ?? epoch.ubx.ecef.vx
-        epoch.ubx.ecef.vy = vy ?? epoch.ubx.ecef.vy
-        epoch.ubx.ecef.vz = vz ?? epoch.ubx.ecef.vz
-        epoch.ubx.ecef.velocityAccuracy = speedAccuracy ?? epoch.ubx.ecef.velocityAccuracy
+        epoch.ubx.ecef.merge(ECEFSolution(vx: vx, vy: vy, vz: vz, velocityAccuracy: speedAccuracy))
     }
 }

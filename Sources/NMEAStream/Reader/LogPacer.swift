@@ -36,11 +36,8 @@ enum LogPacer {
             if bytes[1] == 0x62, payload <= maximumPayload {
                 let total = payload + 8
                 guard count >= total else { return atEnd ? Unit(length: count) : nil }
-                var a: UInt8 = 0, b: UInt8 = 0
-                for index in 2..<(total - 2) {
-                    a &+= bytes[index]
-                    b &+= a
-                }
+                let frame = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let (a, b) = UBXFrame.checksum(frame + 2, count: total - 4)
                 if a == bytes[total - 2], b == bytes[total - 1] {
                     var seconds: Double?
                     if bytes[2] == 0x01, timedNavigationIDs.contains(bytes[3]), payload >= 4 {
