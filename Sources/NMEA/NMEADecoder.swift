@@ -100,6 +100,21 @@ public final class NMEADecoder {
         }
     }
 
+    /// Tells the decoder that the line was quiet before the bytes it is fed next: a device's
+    /// receiver paused there, so what came before ended a burst of its cycle. A reader tells
+    /// this from when its reads return (a log read from a file has no such evidence). It
+    /// decides which cycle a sentence without a time belongs to, where the order alone cannot:
+    /// see ``EpochAssembler``. A quiet in the middle of a sentence or a frame (a slow link)
+    /// says nothing, and is ignored. `handler` receives an epoch the quiet completes.
+    public func noteQuiet(_ handler: (Event) -> Void) {
+        guard !framer.hasPartialSentence else { return }
+        let core = self.core
+        Handler.with(handler) { handler in
+            var sink = Sink(core: core, handler: handler)
+            core.pointee.assembler.noteQuiet(into: &sink)
+        }
+    }
+
     /// Ends the input: an unfinished sentence is rejected and the epoch in progress delivered,
     /// with any satellite views no fix completed.
     public func finish(_ handler: (Event) -> Void) {

@@ -23,6 +23,14 @@
 ///   second before) is taken as a sentence without a time, as gpsd takes it, rather than as
 ///   a cycle of its own; and when an epoch opened by a clock meets a position with another
 ///   time, the position's time is the epoch's.
+/// - When a device's reader saw the line go quiet between two sentences (``quiet()``), the
+///   receiver ended a burst there. The order alone cannot say whether a sentence without a
+///   time that comes next (a VTG) heads the next cycle or trails this one; so after a quiet,
+///   sentences without a time wait, held, for the next timed sentence to say: a new time
+///   makes them the head of its cycle (and the sentence before the quiet is the cycle's end,
+///   learned even over an end learned from the order alone that held them), the epoch's time
+///   or another quiet makes them the tail of the epoch in progress. A log read from a file
+///   has no quiets, and the order alone decides.
 struct CycleTracker: Sendable {
     /// What to do with one sentence, in this order: hold it, deliver the epoch, start a new
     /// epoch, merge the held sentences, merge it, deliver the epoch.
@@ -47,6 +55,8 @@ struct CycleTracker: Sendable {
     /// What to do at the end of the input, in this order: deliver the epoch in progress; start
     /// a new epoch and merge the held sentences into it; deliver the epoch; start a new epoch.
     struct Finish: Sendable, Equatable {
+        /// Merge the held sentences into the epoch in progress, before anything else.
+        var mergeHeld = false
         /// Deliver the epoch in progress first.
         var deliverFirst = false
         /// Forget the held sentences.
@@ -94,8 +104,8 @@ struct CycleTracker: Sendable {
     private(set) var epochTime: TimeOfDay?
     /// Whether that time came from a clock that no position has confirmed.
     private var epochTimeIsClock = false
-    /// Whether a clock with another time than the epoch's waits, held, for a position to say
-    /// which epoch it belongs to.
+    /// Whether held sentences (a clock with another time than the epoch's and what followed
+    /// it, or what came after a quiet) wait for a position to say which epoch they belong to.
     private var clockPending = false
     /// Whether a sentence other than a clock has carried a time: the stream has positions.
     private var positionsSeen = false
@@ -115,7 +125,8 @@ struct CycleTracker: Sendable {
             if let decided = decideClock(kind, time: time) { return decided }
             step.releaseHeld = true
             if let time, time != epochTime {
-                if cycleEnd == nil, let last { cycleEnd = last }
+                // The held sentences head the new cycle: one of them cannot be the old one's end.
+                if let last, cycleEnd == nil || heldHeadsCycleEnd { cycleEnd = last }
                 step.deliverFirst = hasData
                 step.startEpoch = true
                 startEpoch()
@@ -197,9 +208,38 @@ struct CycleTracker: Sendable {
         return nil
     }
 
+    /// The line went quiet after the last sentence: see the rules above. Returns what to do
+    /// now: at most, merge the held sentences into the epoch in progress, and deliver it if
+    /// they complete the learned end.
+    mutating func quiet() -> Step {
+        var step = Step()
+        if clockPending {
+            // What came between the burst's quiet and this one, and no time to place it: the
+            // end of the burst.
+            clockPending = false
+            step.releaseHeld = true
+            releaseHeld()
+            if let cycleEnd, cycleEnd == last, epochTime != nil {
+                step.deliverAfter = true
+                hasData = false
+                endedEarly = true
+                return step
+            }
+        }
+        // (Not in an epoch a clock opened: a receiver that sends only ZDA has bursts of one.)
+        if epochTime != nil, !epochTimeIsClock, hasData, !endedEarly { clockPending = true }
+        return step
+    }
+
     /// The input has ended.
     mutating func finish() -> Finish {
         var finish = Finish()
+        if clockPending, !held.contains(where: \.isClock) {
+            // Sentences after a quiet, and no time after them: the end of the burst before.
+            clockPending = false
+            finish.mergeHeld = true
+            releaseHeld()
+        }
         if clockPending {
             clockPending = false
             if positionsSeen, heldOnlyClocks {
@@ -230,6 +270,12 @@ struct CycleTracker: Sendable {
 
     /// Whether every held sentence is a clock.
     private var heldOnlyClocks: Bool { held.allSatisfy(\.isClock) }
+
+    /// Whether a held sentence without a time is of the learned end's kind.
+    private var heldHeadsCycleEnd: Bool {
+        guard let cycleEnd, !cycleEnd.kind.isTimed else { return false }
+        return held.contains(cycleEnd.kind)
+    }
 
     private mutating func startEpoch() {
         counts.removeAll()

@@ -23,9 +23,12 @@
 ///
 /// Which epoch an untimed sentence belongs to cannot always be told from the order alone: a
 /// receiver that sends its VTG first in each cycle makes it arrive after the previous cycle's
-/// last sentence, exactly where another receiver's trailing VTG arrives. So a timed sentence's
-/// speed and course (RMC's) are kept over VTG's, and VTG's magnetic course counts only when
-/// its true course is the epoch's: a VTG of the next cycle then changes nothing.
+/// last sentence, exactly where another receiver's trailing VTG arrives. A device's reader
+/// tells: it sees the line go quiet between bursts (``noteQuiet()``), and an untimed sentence
+/// after a quiet waits for the next timed one to say which cycle it heads or trails. A log
+/// read from a file has no such evidence, so a timed sentence's speed and course (RMC's) are
+/// kept over VTG's, and VTG's magnetic course counts only when its true course is the
+/// epoch's: a VTG of the next cycle then changes nothing.
 ///
 /// No value is carried from one epoch to the next: a field a cycle did not send is `nil`.
 ///
@@ -198,6 +201,23 @@ public struct EpochAssembler: Sendable {
         }
     }
 
+    /// Tells the assembler that the line went quiet after the last sentence added: the
+    /// receiver ended a burst there (see ``NMEADecoder/noteQuiet()``). Sentences without a time
+    /// that come next wait for a timed one to say whether they head the next cycle.
+    public mutating func noteQuiet(emit: (Output) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var sink = ClosureEpochSink(emit: emit)
+            noteQuiet(into: &sink)
+        }
+    }
+
+    /// The line went quiet; `sink` receives an epoch that the held sentences complete.
+    mutating func noteQuiet<Sink: EpochSink>(into sink: inout Sink) {
+        let step = tracker.quiet()
+        if step.releaseHeld { releaseHeld() }
+        if step.deliverAfter { deliver(&sink, startingNext: false) }
+    }
+
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     public mutating func finish(emit: (Output) -> Void) {
         withoutActuallyEscaping(emit) { emit in
@@ -209,6 +229,7 @@ public struct EpochAssembler: Sendable {
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     mutating func finish<Sink: EpochSink>(into sink: inout Sink) {
         let finish = tracker.finish()
+        if finish.mergeHeld { releaseHeld() }
         if finish.dropHeld { held.removeAll(keepingCapacity: true) }
         if finish.deliverFirst { deliver(&sink, startingNext: false) }
         if finish.releaseHeld {

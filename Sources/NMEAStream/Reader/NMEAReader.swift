@@ -64,6 +64,8 @@ public final class NMEAReader: @unchecked Sendable {
     private var isFinished = false
     private var isDecoding = false
     private var finalStatistics = NMEAStatistics()
+    // Confined to `queue`: the pauses between a device's bursts.
+    private var quietLine = QuietLine()
 
     /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
     /// every device a ``GPSSource/watch`` reader has read). Do not read it on the queue given
@@ -151,7 +153,7 @@ public final class NMEAReader: @unchecked Sendable {
         case .serial(let path, let speed):
             SerialByteSource(path: path, speed: speed, readLoop: readLoop, huntWindow: huntWindow) { [weak self] speed in
                 guard let self else { return }
-                send(.foundSpeed(speed))
+                found(speed: speed)
             }
         case .log(let path, .asFastAsPossible): LogByteSource(path: path)
         case .log(let path, .recorded(let speed, let keepingGaps)):
@@ -169,22 +171,31 @@ public final class NMEAReader: @unchecked Sendable {
                 lost: { [weak self] path in self?.deviceLost(path) },
                 speedFound: { [weak self] speed in
                     guard let self else { return }
-                    send(.foundSpeed(speed))
+                    found(speed: speed)
                 })
         }
         self.bytes = bytes
         decoder = NMEADecoder()
+        quietLine = QuietLine()
+        if case .serial(_, .bitsPerSecond(let speed)) = source { quietLine.bitsPerSecond = speed }
         bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
                     end: { [weak self] error in self?.end(error) })
     }
 
     /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered; the
     /// next device starts on a clean stream.
+    /// The speed a hunt found: the line's pauses are measured at it.
+    private func found(speed: Int) {
+        quietLine.bitsPerSecond = speed
+        send(.foundSpeed(speed))
+    }
+
     private func deviceLost(_ path: String) {
         guard !isFinished, let decoder else { return }
         // Finishing delivers the epoch in progress and leaves the decoder ready for a new stream
         // (no half sentence carried across); its counts go on.
         decoder.finish { event in send(.decoded(event)) }
+        quietLine.reset()
         send(.lostDevice(path))
     }
 
@@ -202,7 +213,7 @@ public final class NMEAReader: @unchecked Sendable {
         return SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
                                 preferredSpeed: port.catalogueEntry?.defaultSpeed) { [weak self] speed in
             guard let self else { return }
-            send(.foundSpeed(speed))
+            found(speed: speed)
         }
     }
 
@@ -254,6 +265,13 @@ public final class NMEAReader: @unchecked Sendable {
         defer {
             isDecoding = false
             releaseListeners()
+        }
+        if receivedAt != nil, quietLine.read(byteCount: chunk.count, at: DispatchTime.now().uptimeNanoseconds) {
+            send(.quiet)
+            decoder.noteQuiet { event in
+                guard !isFinished else { return }
+                send(.decoded(event))
+            }
         }
         send(.read(chunk))
         decoder.feed(chunk, receivedAt: receivedAt) { event in

@@ -38,6 +38,10 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second; the sentences
     /// that proved it follow.
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
+    /// The line was quiet before the read that comes next: the receiver paused between two
+    /// bursts, which tells the decoder where its cycle ends (``NMEADecoder/noteQuiet()``). A
+    /// recorder of the raw reads that means to decode them again as the reader did notes it.
+    func readerDidSeeQuietLine(_ reader: NMEAReader)
     /// Everything decoded from one read of the source (a chunk of a log, what a device had
     /// sent) has been delivered: a point to flush output, or to hand on a batch.
     func readerDidFinishChunk(_ reader: NMEAReader)
@@ -68,6 +72,8 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didLoseDevice path: String) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {}
+    /// Does nothing.
+    public func readerDidSeeQuietLine(_ reader: NMEAReader) {}
     /// Does nothing.
     public func readerDidFinishChunk(_ reader: NMEAReader) {}
     /// Does nothing.

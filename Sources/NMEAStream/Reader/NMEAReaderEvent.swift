@@ -18,6 +18,10 @@ extension NMEAReader {
         case lostDevice(String)
         /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second.
         case foundSpeed(Int)
+        /// The line was quiet before the read that comes next: the receiver paused between two
+        /// bursts, and the decoder was told (``NMEADecoder/noteQuiet()``). Only a device's
+        /// reads are timed.
+        case quiet
         /// Everything decoded from one read has been delivered.
         case finishedChunk
         /// The source failed. Nothing follows.
@@ -45,6 +49,7 @@ extension NMEAReaderDelegate {
         case .choseDevice(let port): self.reader(reader, didChoose: port)
         case .lostDevice(let path): self.reader(reader, didLoseDevice: path)
         case .foundSpeed(let speed): self.reader(reader, didFindSpeed: speed)
+        case .quiet: readerDidSeeQuietLine(reader)
         case .finishedChunk: readerDidFinishChunk(reader)
         case .failed(let error): self.reader(reader, didFailWith: error)
         case .finished: readerDidFinish(reader)

@@ -418,7 +418,7 @@ private final class EventForwarder: @unchecked Sendable {
             flush()
             observer.on(.completed)
         case .foundSpeed(let speed): connection.noteSpeed(speed)
-        case .choseDevice: break
+        case .choseDevice, .quiet: break
         }
     }
 

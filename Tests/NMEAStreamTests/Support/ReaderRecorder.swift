@@ -15,6 +15,8 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     private var storedSpeeds: [Int] = []
     /// The sentence count at each chunk's end.
     private var storedChunkEnds: [Int] = []
+    /// Each read's bytes, and the quiets between them, in order.
+    private var storedTape: [TapeEntry] = []
     private let ended = DispatchSemaphore(value: 0)
 
     var fixes: [Fix] { lock.withLock { storedFixes } }
@@ -24,6 +26,46 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     var finished: Bool { lock.withLock { storedFinished } }
     var speedsFound: [Int] { lock.withLock { storedSpeeds } }
     var chunkEnds: [Int] { lock.withLock { storedChunkEnds } }
+
+    /// What the reader read, as it read it: a read's bytes, or a quiet line before the next.
+    enum TapeEntry {
+        case read([UInt8])
+        case quiet
+    }
+
+    /// Every byte read, in order.
+    var bytesRead: [UInt8] {
+        lock.withLock {
+            storedTape.flatMap { entry -> [UInt8] in
+                if case .read(let bytes) = entry { bytes } else { [] }
+            }
+        }
+    }
+
+    /// How many quiets the reader saw.
+    var quietCount: Int { lock.withLock { storedTape.count { if case .quiet = $0 { true } else { false } } } }
+
+    /// The fixes a decoder makes of the same reads and quiets, fed as the reader fed them.
+    var fixesFromTape: [Fix] {
+        let tape = lock.withLock { storedTape }
+        let decoder = NMEADecoder()
+        var fixes: [Fix] = []
+        let collect: (NMEADecoder.Event) -> Void = { if let fix = $0.fix { fixes.append(fix) } }
+        for entry in tape {
+            switch entry {
+            case .read(let bytes): decoder.feed(bytes, collect)
+            case .quiet: decoder.noteQuiet(collect)
+            }
+        }
+        decoder.finish(collect)
+        return fixes
+    }
+
+    func reader(_ reader: NMEAReader, didRead bytes: UnsafeRawBufferPointer) {
+        lock.withLock { storedTape.append(.read(Array(bytes))) }
+    }
+
+    func readerDidSeeQuietLine(_ reader: NMEAReader) { lock.withLock { storedTape.append(.quiet) } }
 
     func readerDidFinishChunk(_ reader: NMEAReader) { lock.withLock { storedChunkEnds.append(storedSentences) } }
 
