@@ -44,21 +44,10 @@ struct PacedReplayTests {
         #expect(time("$GPGGA,12a519,4807.038,N*00") == nil)
     }
 
-    /// A NAV-PVT `seconds` after 2026-11-26 11:30:18 UTC (GPS week 2446, 387,036 s), a 3D fix.
+    /// A NAV-PVT `seconds` after 2026-11-26 11:30:18 UTC, a 3D fix, with a line feed in its
+    /// payload (a speed of 10 mm/s), which a line-by-line pacer would cut the frame at.
     static func pvt(after seconds: Int) -> [UInt8] {
-        var payload = [UInt8](repeating: 0, count: 92)
-        func put(_ value: UInt32, at offset: Int, bytes: Int) {
-            for index in 0..<bytes { payload[offset + index] = UInt8(value >> (8 * UInt32(index)) & 0xFF) }
-        }
-        put(387_036_000 + UInt32(seconds * 1000), at: 0, bytes: 4)
-        put(2026, at: 4, bytes: 2)
-        payload[6] = 11; payload[7] = 26; payload[8] = 11; payload[9] = 30; payload[10] = UInt8(18 + seconds)
-        payload[11] = 0x07; payload[20] = 3; payload[21] = 0x01; payload[23] = 9
-        put(UInt32(bitPattern: 43_210_987), at: 24, bytes: 4)
-        put(UInt32(bitPattern: 521_234_567), at: 28, bytes: 4)
-        // A line feed in the payload (the speed), which a line-by-line pacer would cut at.
-        put(0x0A, at: 60, bytes: 4)
-        return ubx(0x01, 0x07, payload)
+        UBXTestFrames.navPVT(after: seconds, groundSpeed: 0x0A)
     }
 
     @Test("UBX frames go out whole, each at the time of week of its epoch (less the 18 leap seconds gpsd assumes)")

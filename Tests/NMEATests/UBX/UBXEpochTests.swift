@@ -7,31 +7,11 @@ import Testing
 /// iTOW, and one epoch, not two, from a receiver that sends NMEA and UBX for the same cycle.
 @Suite("UBX epochs")
 struct UBXEpochTests {
-    /// 2026-11-26 11:30:18 UTC is GPS week 2446, 387,036 s into it (18 leap seconds).
-    static let baseTimeOfWeek: UInt32 = 387_036_000
+    static let baseTimeOfWeek = UBXTestFrames.baseTimeOfWeek
 
-    /// A NAV-PVT `seconds` after 11:30:18 UTC: a 3D fix, autonomous, date and time valid.
     static func pvt(after seconds: Int = 0, nano: Int32 = 0, latitude: Int32 = 515_000_000, fixType: UInt8 = 3,
                     flags: UInt8 = 0x01, valid: UInt8 = 0x07, flags2: UInt8 = 0) -> [UInt8] {
-        var p = PayloadBuilder(length: 92)
-        p.u4(0, baseTimeOfWeek + UInt32(seconds * 1000))
-        p.u2(4, 2026); p.u1(6, 11); p.u1(7, 26); p.u1(8, 11); p.u1(9, 30); p.u1(10, UInt8(18 + seconds))
-        p.u1(11, valid)
-        p.u4(12, 30)
-        p.i4(16, nano)
-        p.u1(20, fixType)
-        p.u1(21, flags)
-        p.u1(22, flags2)
-        p.u1(23, 12)
-        p.i4(24, -1_234_567)                    // 0.1234567° W
-        p.i4(28, latitude)                      // 51.5° N
-        p.i4(32, 70_123); p.i4(36, 24_456)      // 70.123 m above the ellipsoid, 24.456 m above sea level
-        p.u4(40, 1_500); p.u4(44, 2_500)        // 1.5 m, 2.5 m
-        p.i4(48, 1_000); p.i4(52, 0); p.i4(56, -200)
-        p.i4(60, 1_000); p.i4(64, 0)            // 1 m/s due north
-        p.u4(68, 120); p.u4(72, 200_000)
-        p.u2(76, 180)
-        return ubx(0x01, 0x07, p.bytes)
+        UBXTestFrames.navPVT(after: seconds, nano: nano, latitude: latitude, fixType: fixType, flags: flags, valid: valid, flags2: flags2)
     }
 
     static func eoe(after seconds: Int = 0) -> [UInt8] {
