@@ -138,16 +138,7 @@ public final class NMEADecoder {
             core.pointee.statistics.count(reject)
             handler(.rejected(reject))
         case .ubx(let frame):
-            core.pointee.statistics.countFrame(frame.kind)
-            handler(.ubx(frame))
-            guard let (message, malformed) = UBXMessage.decode(frame) else { return }
-            for reject in rejects(malformed, in: frame) {
-                core.pointee.statistics.count(reject)
-                handler(.rejected(reject))
-            }
-            noteArrival(of: UnsafeRawPointer(frame.base), core)
-            var entry = UBXEntry(core: core, handler: handler)
-            message.accept(&entry)
+            handle(frame, core, handler)
         case .sentence(let raw):
             noteArrival(of: UnsafeRawPointer(raw.base), core)
             var feed = Feed(core: core, raw: raw, handler: handler)
@@ -156,6 +147,23 @@ public final class NMEADecoder {
                 handler(.sentence(raw))
             }
         }
+    }
+
+    /// A UBX frame: counted, handed out, decoded and taken to the assembler. Out of line: the
+    /// per-sentence path above stays as small as it was before UBX (code that does not fit the
+    /// instruction cache beside the sentence decoders costs NMEA decoding time, measured).
+    @inline(never)
+    private static func handle(_ frame: UBXFrame, _ core: CorePointer, _ handler: Handler) {
+        core.pointee.statistics.countFrame(frame.kind)
+        handler(.ubx(frame))
+        guard let (message, malformed) = UBXMessage.decode(frame) else { return }
+        for reject in rejects(malformed, in: frame) {
+            core.pointee.statistics.count(reject)
+            handler(.rejected(reject))
+        }
+        noteArrival(of: UnsafeRawPointer(frame.base), core)
+        var entry = UBXEntry(core: core, handler: handler)
+        message.accept(&entry)
     }
 
     /// Tells the assembler when the input beginning at `start` began to arrive: a sentence or

@@ -120,19 +120,11 @@ struct CycleTracker: Sendable {
     /// A sentence of `kind` with `time` has arrived.
     @inline(__always)
     mutating func arrive(_ kind: Kind, time: TimeOfDay?) -> Step {
-        var step = Step()
         if clockPending || (kind.isClock && !endedEarly && !epochTimeIsClock && time != nil && epochTime != nil && time != epochTime) {
-            if let decided = decideClock(kind, time: time) { return decided }
-            step.releaseHeld = true
-            if let time, time != epochTime {
-                // The held sentences head the new cycle: one of them cannot be the old one's end.
-                if let last, cycleEnd == nil || heldHeadsCycleEnd { cycleEnd = last }
-                step.deliverFirst = hasData
-                step.startEpoch = true
-                startEpoch()
-            }
-            releaseHeld()
-        } else if let time, epochTimeIsClock, !kind.isClock, !endedEarly, epochTime != nil {
+            return arriveUndecided(kind, time: time)
+        }
+        var step = Step()
+        if let time, epochTimeIsClock, !kind.isClock, !endedEarly, epochTime != nil {
             // A position in an epoch a clock opened: its time is the epoch's.
             epochTime = time
             epochTimeIsClock = false
@@ -177,6 +169,32 @@ struct CycleTracker: Sendable {
             startEpoch()
         }
 
+        count(kind, time: time, &step)
+        return step
+    }
+
+    /// A clock with another time than the epoch's, or what comes while held sentences wait
+    /// (rare: out of line, so that the common path stays small).
+    @inline(never)
+    private mutating func arriveUndecided(_ kind: Kind, time: TimeOfDay?) -> Step {
+        if let decided = decideClock(kind, time: time) { return decided }
+        var step = Step()
+        step.releaseHeld = true
+        if let time, time != epochTime {
+            // The held sentences head the new cycle: one of them cannot be the old one's end.
+            if let last, cycleEnd == nil || heldHeadsCycleEnd { cycleEnd = last }
+            step.deliverFirst = hasData
+            step.startEpoch = true
+            startEpoch()
+        }
+        releaseHeld()
+        count(kind, time: time, &step)
+        return step
+    }
+
+    /// Counts a sentence that is merged into the epoch, and ends the epoch at the learned end.
+    @inline(__always)
+    private mutating func count(_ kind: Kind, time: TimeOfDay?, _ step: inout Step) {
         note(kind)
         if time != nil, !kind.isClock { positionsSeen = true }
         if let time, epochTime == nil {
@@ -188,7 +206,6 @@ struct CycleTracker: Sendable {
             hasData = false
             endedEarly = true
         }
-        return step
     }
 
     /// A clock whose time is not the epoch's, or what comes after it: until a position says

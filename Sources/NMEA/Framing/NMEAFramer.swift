@@ -212,6 +212,9 @@ public final class NMEAFramer {
 
     /// Starts a UBX frame at `at` (its first sync byte); returns where reading goes on. A frame
     /// wholly in the chunk is checked in place; one that runs past it is gathered in `ubxCarry`.
+    /// (Out of line, as is `continueUBX`: the sentence loop stays small. Why it matters is said
+    /// once, at the decoder's UBX path.)
+    @inline(never)
     private func beginUBX(_ base: UnsafePointer<UInt8>, at index: Int, to count: Int, streamPosition: Int64,
                           _ handler: (Event) -> Void) -> Int {
         if state.pointee.ubxWorkSpent > Self.ubxWorkAllowance + Self.ubxWorkPerByte * streamPosition {
@@ -242,6 +245,7 @@ public final class NMEAFramer {
     }
 
     /// Goes on with the UBX frame gathered in `ubxCarry`; returns where reading goes on.
+    @inline(never)
     private func continueUBX(_ base: UnsafePointer<UInt8>, from index: Int, to count: Int, _ handler: (Event) -> Void) -> Int {
         var index = index
         var carried = state.pointee.ubxCount
