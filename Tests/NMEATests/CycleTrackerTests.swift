@@ -85,6 +85,21 @@ struct CycleTrackerTests {
             == CycleTracker.Step(hold: true, startEpoch: true, releaseHeld: true, deliverAfter: true))
     }
 
+    @Test("after a quiet, sentences without a time are held up to the bound, then go into the epoch in progress: a flood of them holds no more")
+    func quietHeldBound() {
+        var tracker = CycleTracker()
+        _ = tracker.arrive(gga, time: t1)
+        #expect(tracker.quiet() == merge)
+        for _ in 0..<CycleTracker.maximumHeld { #expect(tracker.arrive(vtg, time: nil) == CycleTracker.Step(hold: true)) }
+        #expect(tracker.arrive(vtg, time: nil) == CycleTracker.Step(releaseHeld: true))
+        for _ in 0..<1_000 { #expect(tracker.arrive(vtg, time: nil) == merge) }
+        #expect(tracker.epochTime == t1)
+        // The next quiet holds again, and a new time makes what it held the next cycle's head.
+        #expect(tracker.quiet() == merge)
+        #expect(tracker.arrive(vtg, time: nil) == CycleTracker.Step(hold: true))
+        #expect(tracker.arrive(gga, time: t2) == CycleTracker.Step(deliverFirst: true, startEpoch: true, releaseHeld: true))
+    }
+
     @Test("with no time at all, the epoch's first kind coming round again starts a new epoch")
     func noTime() {
         var tracker = CycleTracker()
