@@ -106,7 +106,7 @@ struct CycleTracker: Sendable {
     private var epochTimeIsClock = false
     /// Whether held sentences (a clock with another time than the epoch's and what followed
     /// it, or what came after a quiet) wait for a position to say which epoch they belong to.
-    private var clockPending = false
+    private var awaitingPosition = false
     /// Whether a sentence other than a clock has carried a time: the stream has positions.
     private var positionsSeen = false
     /// Whether everything counted into the epoch since it started is a clock.
@@ -120,7 +120,7 @@ struct CycleTracker: Sendable {
     /// A sentence of `kind` with `time` has arrived.
     @inline(__always)
     mutating func arrive(_ kind: Kind, time: TimeOfDay?) -> Step {
-        if clockPending || (kind.isClock && !endedEarly && !epochTimeIsClock && time != nil && epochTime != nil && time != epochTime) {
+        if awaitingPosition || (kind.isClock && !endedEarly && !epochTimeIsClock && time != nil && epochTime != nil && time != epochTime) {
             return arriveUndecided(kind, time: time)
         }
         var step = Step()
@@ -177,7 +177,7 @@ struct CycleTracker: Sendable {
     /// (rare: out of line, so that the common path stays small).
     @inline(never)
     private mutating func arriveUndecided(_ kind: Kind, time: TimeOfDay?) -> Step {
-        if let decided = decideClock(kind, time: time) { return decided }
+        if let decided = decideHeld(kind, time: time) { return decided }
         var step = Step()
         step.releaseHeld = true
         if let time, time != epochTime {
@@ -208,20 +208,21 @@ struct CycleTracker: Sendable {
         }
     }
 
-    /// A clock whose time is not the epoch's, or what comes after it: until a position says
-    /// which epoch it belongs to, it and every sentence without a time wait (the step holds
-    /// them). Returns `nil` once a timed sentence decides: the caller then merges the held
-    /// sentences into the epoch in progress when that sentence carries the epoch's time (the
-    /// clock was stamped apart), and into a new epoch otherwise (it opened the next cycle).
-    private mutating func decideClock(_ kind: Kind, time: TimeOfDay?) -> Step? {
+    /// A clock whose time is not the epoch's, what comes after it, or what comes after a
+    /// quiet: until a position says which epoch they belong to, clocks and sentences without a
+    /// time wait (the step holds them). Returns `nil` once a timed sentence decides: the caller
+    /// then merges the held sentences into the epoch in progress when that sentence carries the
+    /// epoch's time (a clock stamped apart, the tail of a burst), and into a new epoch otherwise
+    /// (they opened the next cycle).
+    private mutating func decideHeld(_ kind: Kind, time: TimeOfDay?) -> Step? {
         if kind.isClock || time == nil, held.count < Self.maximumHeld {
-            clockPending = true
+            awaitingPosition = true
             held.append(kind)
             var step = Step()
             step.hold = true
             return step
         }
-        clockPending = false
+        awaitingPosition = false
         return nil
     }
 
@@ -230,10 +231,10 @@ struct CycleTracker: Sendable {
     /// they complete the learned end.
     mutating func quiet() -> Step {
         var step = Step()
-        if clockPending {
+        if awaitingPosition {
             // What came between the burst's quiet and this one, and no time to place it: the
             // end of the burst.
-            clockPending = false
+            awaitingPosition = false
             step.releaseHeld = true
             releaseHeld()
             if let cycleEnd, cycleEnd == last, epochTime != nil {
@@ -244,22 +245,20 @@ struct CycleTracker: Sendable {
             }
         }
         // (Not in an epoch a clock opened: a receiver that sends only ZDA has bursts of one.)
-        if epochTime != nil, !epochTimeIsClock, hasData, !endedEarly { clockPending = true }
+        if epochTime != nil, !epochTimeIsClock, hasData, !endedEarly { awaitingPosition = true }
         return step
     }
 
     /// The input has ended.
     mutating func finish() -> Finish {
         var finish = Finish()
-        if clockPending, !held.contains(where: \.isClock) {
-            // Sentences after a quiet, and no time after them: the end of the burst before.
-            clockPending = false
-            finish.mergeHeld = true
-            releaseHeld()
-        }
-        if clockPending {
-            clockPending = false
-            if positionsSeen, heldOnlyClocks {
+        if awaitingPosition {
+            awaitingPosition = false
+            if !held.contains(where: \.isClock) {
+                // Sentences after a quiet, and no time after them: the end of the burst before.
+                finish.mergeHeld = true
+                releaseHeld()
+            } else if positionsSeen, heldOnlyClocks {
                 // A clock alone at the end, after positions: it belongs to no epoch of its own.
                 held.removeAll()
                 finish.dropHeld = true

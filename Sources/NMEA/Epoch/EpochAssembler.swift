@@ -24,7 +24,7 @@
 /// Which epoch an untimed sentence belongs to cannot always be told from the order alone: a
 /// receiver that sends its VTG first in each cycle makes it arrive after the previous cycle's
 /// last sentence, exactly where another receiver's trailing VTG arrives. A device's reader
-/// tells: it sees the line go quiet between bursts (``noteQuiet()``), and an untimed sentence
+/// tells: it sees the line go quiet between bursts (``noteQuiet(emit:)``), and an untimed sentence
 /// after a quiet waits for the next timed one to say which cycle it heads or trails. A log
 /// read from a file has no such evidence, so a timed sentence's speed and course (RMC's) are
 /// kept over VTG's, and VTG's magnetic course counts only when its true course is the
@@ -166,7 +166,10 @@ public struct EpochAssembler: Sendable {
         // Only a sentence without a time, or a clock, is ever held; a UBX message has a time.
         assert(!step.hold, "a UBX message held")
         step.hold = false
-        take(step, into: &sink) { message.apply(to: &$0) }
+        take(step, into: &sink) { epoch in
+            epoch.ubx.isEmpty = false
+            message.apply(to: &epoch)
+        }
     }
 
     /// Does what the tracker said, merging the input where it says.
@@ -202,27 +205,30 @@ public struct EpochAssembler: Sendable {
     }
 
     /// Tells the assembler that the line went quiet after the last sentence added: the
-    /// receiver ended a burst there (see ``NMEADecoder/noteQuiet()``). Sentences without a time
-    /// that come next wait for a timed one to say whether they head the next cycle.
+    /// receiver ended a burst there (see ``NMEADecoder/noteQuiet(_:)``). Sentences without a
+    /// time that come next wait for a timed one to say whether they head the next cycle; `emit`
+    /// receives an epoch that the quiet completes.
     public mutating func noteQuiet(emit: (Output) -> Void) {
-        withoutActuallyEscaping(emit) { emit in
-            var sink = ClosureEpochSink(emit: emit)
-            noteQuiet(into: &sink)
-        }
+        withSink(emit) { $0.noteQuiet(into: &$1) }
     }
 
     /// The line went quiet; `sink` receives an epoch that the held sentences complete.
     mutating func noteQuiet<Sink: EpochSink>(into sink: inout Sink) {
-        let step = tracker.quiet()
-        if step.releaseHeld { releaseHeld() }
-        if step.deliverAfter { deliver(&sink, startingNext: false) }
+        // Nothing of its own to merge: the step releases the held sentences, or delivers.
+        take(tracker.quiet(), into: &sink) { _ in }
     }
 
     /// Ends the input: delivers the epoch in progress and any sentences held for the next one.
     public mutating func finish(emit: (Output) -> Void) {
+        withSink(emit) { $0.finish(into: &$1) }
+    }
+
+    /// Runs `body` with a sink that hands what it receives to `emit`.
+    private mutating func withSink(_ emit: (Output) -> Void,
+                                   _ body: (inout EpochAssembler, inout ClosureEpochSink) -> Void) {
         withoutActuallyEscaping(emit) { emit in
             var sink = ClosureEpochSink(emit: emit)
-            finish(into: &sink)
+            body(&self, &sink)
         }
     }
 

@@ -232,9 +232,7 @@ struct PackedDilutions: Sendable, Hashable {
     private var x: UInt16, y: UInt16, vertical: UInt16, time: UInt16
 
     init(_ dilutions: Dilutions?) {
-        func pack(_ value: Double?) -> UInt16 {
-            value.flatMap { UInt16(exactly: ($0 * 100).rounded()) }.map { min($0, 0xFFFE) } ?? 0xFFFF
-        }
+        func pack(_ value: Double?) -> UInt16 { FixedPoint.pack(value, 100, none: 0xFFFF) }
         x = pack(dilutions?.x)
         y = pack(dilutions?.y)
         vertical = pack(dilutions?.vertical)

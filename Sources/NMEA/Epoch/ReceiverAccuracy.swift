@@ -49,12 +49,11 @@ public struct ReceiverAccuracy: Sendable, Hashable {
     }
 
     private static func pack(_ value: Double?, _ unitsPerOne: Double) -> UInt32 {
-        value.flatMap { UInt32(exactly: ($0 * unitsPerOne).rounded()) }.map { min($0, .max - 1) } ?? .max
+        FixedPoint.pack(value, unitsPerOne, none: .max)
     }
 
-    // Division by the power of ten gives the decimal's nearest double, as the decoders do.
     private static func unpack(_ value: UInt32, _ unitsPerOne: Double) -> Double? {
-        value == .max ? nil : Double(value) / unitsPerOne
+        FixedPoint.unpack(value, unitsPerOne, none: .max)
     }
 }
 
@@ -62,71 +61,63 @@ public struct ReceiverAccuracy: Sendable, Hashable {
 /// and NAV-VELECEF give it, and gpsd reports it (`ecefx`… `ecefvAcc`). Each value is `nil` when
 /// the epoch's messages did not give it.
 public struct ECEFSolution: Sendable, Hashable {
-    // In centimetres and cm/s, as UBX gives them; Int32.min for none (see ReceiverAccuracy).
-    private var stored: (x: Int32, y: Int32, z: Int32, positionAccuracy: Int32, vx: Int32, vy: Int32, vz: Int32,
-                         velocityAccuracy: Int32)
+    // In centimetres and cm/s, as UBX gives them; Int32.min for none (see FixedPoint).
+    private var storedX: Int32, storedY: Int32, storedZ: Int32, storedPositionAccuracy: Int32
+    private var storedVX: Int32, storedVY: Int32, storedVZ: Int32, storedVelocityAccuracy: Int32
 
     /// Position, metres, to the centimetre.
-    public var x: Double? { get { Self.unpack(stored.x) } set { stored.x = Self.pack(newValue) } }
+    public var x: Double? { get { Self.unpack(storedX) } set { storedX = Self.pack(newValue) } }
     /// Position, metres, to the centimetre.
-    public var y: Double? { get { Self.unpack(stored.y) } set { stored.y = Self.pack(newValue) } }
+    public var y: Double? { get { Self.unpack(storedY) } set { storedY = Self.pack(newValue) } }
     /// Position, metres, to the centimetre.
-    public var z: Double? { get { Self.unpack(stored.z) } set { stored.z = Self.pack(newValue) } }
+    public var z: Double? { get { Self.unpack(storedZ) } set { storedZ = Self.pack(newValue) } }
     /// The 3D position accuracy estimate, metres, to the centimetre.
     public var positionAccuracy: Double? {
-        get { Self.unpack(stored.positionAccuracy) }
-        set { stored.positionAccuracy = Self.pack(newValue) }
+        get { Self.unpack(storedPositionAccuracy) }
+        set { storedPositionAccuracy = Self.pack(newValue) }
     }
     /// Velocity, metres per second, to 1 cm/s.
-    public var vx: Double? { get { Self.unpack(stored.vx) } set { stored.vx = Self.pack(newValue) } }
+    public var vx: Double? { get { Self.unpack(storedVX) } set { storedVX = Self.pack(newValue) } }
     /// Velocity, metres per second, to 1 cm/s.
-    public var vy: Double? { get { Self.unpack(stored.vy) } set { stored.vy = Self.pack(newValue) } }
+    public var vy: Double? { get { Self.unpack(storedVY) } set { storedVY = Self.pack(newValue) } }
     /// Velocity, metres per second, to 1 cm/s.
-    public var vz: Double? { get { Self.unpack(stored.vz) } set { stored.vz = Self.pack(newValue) } }
+    public var vz: Double? { get { Self.unpack(storedVZ) } set { storedVZ = Self.pack(newValue) } }
     /// The speed accuracy estimate, metres per second, to 1 cm/s.
     public var velocityAccuracy: Double? {
-        get { Self.unpack(stored.velocityAccuracy) }
-        set { stored.velocityAccuracy = Self.pack(newValue) }
+        get { Self.unpack(storedVelocityAccuracy) }
+        set { storedVelocityAccuracy = Self.pack(newValue) }
     }
 
     /// A solution; `nil` for each value not known. Each is kept to the centimetre (UBX's
     /// resolution); one beyond ±21,474 km is none.
     public init(x: Double? = nil, y: Double? = nil, z: Double? = nil, positionAccuracy: Double? = nil,
                 vx: Double? = nil, vy: Double? = nil, vz: Double? = nil, velocityAccuracy: Double? = nil) {
-        stored = (Self.pack(x), Self.pack(y), Self.pack(z), Self.pack(positionAccuracy), Self.pack(vx), Self.pack(vy),
-                  Self.pack(vz), Self.pack(velocityAccuracy))
+        storedX = Self.pack(x)
+        storedY = Self.pack(y)
+        storedZ = Self.pack(z)
+        storedPositionAccuracy = Self.pack(positionAccuracy)
+        storedVX = Self.pack(vx)
+        storedVY = Self.pack(vy)
+        storedVZ = Self.pack(vz)
+        storedVelocityAccuracy = Self.pack(velocityAccuracy)
     }
 
-    /// Equal when every value is.
-    public static func == (lhs: ECEFSolution, rhs: ECEFSolution) -> Bool {
-        lhs.stored.x == rhs.stored.x && lhs.stored.y == rhs.stored.y && lhs.stored.z == rhs.stored.z
-            && lhs.stored.positionAccuracy == rhs.stored.positionAccuracy && lhs.stored.vx == rhs.stored.vx
-            && lhs.stored.vy == rhs.stored.vy && lhs.stored.vz == rhs.stored.vz
-            && lhs.stored.velocityAccuracy == rhs.stored.velocityAccuracy
-    }
+    private static func pack(_ value: Double?) -> Int32 { FixedPoint.pack(value, 100, none: .min) }
 
-    /// Hashes every value.
-    public func hash(into hasher: inout Hasher) {
-        for value in [stored.x, stored.y, stored.z, stored.positionAccuracy, stored.vx, stored.vy, stored.vz,
-                      stored.velocityAccuracy] {
-            hasher.combine(value)
-        }
-    }
-
-    private static func pack(_ value: Double?) -> Int32 {
-        value.flatMap { Int32(exactly: ($0 * 100).rounded()) }.map { max($0, .min + 1) } ?? .min
-    }
-
-    private static func unpack(_ value: Int32) -> Double? { value == .min ? nil : Double(value) / 100 }
+    private static func unpack(_ value: Int32) -> Double? { FixedPoint.unpack(value, 100, none: .min) }
 
     /// Takes each value `other` has (a later message of the epoch), keeping its own where
     /// `other` has none.
     mutating func merge(_ other: ECEFSolution) {
-        func pick(_ theirs: Int32, _ mine: Int32) -> Int32 { theirs == .min ? mine : theirs }
-        let o = other.stored
-        stored = (pick(o.x, stored.x), pick(o.y, stored.y), pick(o.z, stored.z),
-                  pick(o.positionAccuracy, stored.positionAccuracy), pick(o.vx, stored.vx), pick(o.vy, stored.vy),
-                  pick(o.vz, stored.vz), pick(o.velocityAccuracy, stored.velocityAccuracy))
+        func pick(_ theirs: Int32, _ mine: inout Int32) { if theirs != .min { mine = theirs } }
+        pick(other.storedX, &storedX)
+        pick(other.storedY, &storedY)
+        pick(other.storedZ, &storedZ)
+        pick(other.storedPositionAccuracy, &storedPositionAccuracy)
+        pick(other.storedVX, &storedVX)
+        pick(other.storedVY, &storedVY)
+        pick(other.storedVZ, &storedVZ)
+        pick(other.storedVelocityAccuracy, &storedVelocityAccuracy)
     }
 
     /// The position, when all three coordinates are known and it is not the origin (what a

@@ -62,8 +62,8 @@ public struct Satellite: Sendable, Hashable {
     }
     /// The pseudorange residual, metres (to the centimetre), gpsd's `prRes`; `nil` from NMEA.
     public var pseudorangeResidual: Double? {
-        get { storedResidual == .min ? nil : Double(storedResidual) / 100 }
-        set { storedResidual = newValue.flatMap { Int32(exactly: ($0 * 100).rounded()) } ?? .min }
+        get { FixedPoint.unpack(storedResidual, 100, none: .min) }
+        set { storedResidual = FixedPoint.pack(newValue, 100, none: .min) }
     }
     // NaN for an unknown value: a view is built from GSV parts that store them so, and a
     // satellite is then copied as it is, with no optional to wrap per value.

@@ -26,8 +26,8 @@ struct UBXEpochClock: Sendable {
     /// instant (NAV-PVT, NAV-TIMEUTC), when they imply a count GPS time has had (0 to 60 s).
     mutating func noteUTC(_ time: UTCTime, timeOfWeek: UInt32) {
         let posix = time.posixTime
-        let utcMilliseconds = (posix.seconds - 315_964_800) * 1000 + (posix.nanoseconds + 500_000) / 1_000_000
-        let week: Int64 = 604_800_000
+        let utcMilliseconds = (posix.seconds - GPSTime.origin) * 1000 + (posix.nanoseconds + 500_000) / 1_000_000
+        let week = GPSTime.weekMilliseconds
         var difference = (Int64(timeOfWeek) - utcMilliseconds % week) % week
         if difference > week / 2 { difference -= week }
         if difference < -week / 2 { difference += week }

@@ -37,7 +37,6 @@ public struct NAVDOP: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         epoch.ubx.pdop = pdop ?? epoch.ubx.pdop
         epoch.ubx.hdop = hdop ?? epoch.ubx.hdop
         epoch.ubx.vdop = vdop ?? epoch.ubx.vdop

@@ -38,7 +38,6 @@ public struct NAVHPPOSLLH: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
                               altitudeMSL: altitudeMSL, precise: true)
         epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal

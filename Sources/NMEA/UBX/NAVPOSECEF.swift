@@ -24,7 +24,6 @@ public struct NAVPOSECEF: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         epoch.ubx.ecef.merge(ECEFSolution(x: x, y: y, z: z, positionAccuracy: positionAccuracy))
     }
 }

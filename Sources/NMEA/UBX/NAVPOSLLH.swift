@@ -30,7 +30,6 @@ public struct NAVPOSLLH: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
                               altitudeMSL: altitudeMSL)
         epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal

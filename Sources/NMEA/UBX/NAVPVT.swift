@@ -136,7 +136,6 @@ public struct NAVPVT: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         if let fixType {
             epoch.ubx.status = UBXFixStatus(fixType: fixType, isWithinMasks: fixIsValid, isDifferential: isDifferential,
                                             carrierSolution: carrierSolution)

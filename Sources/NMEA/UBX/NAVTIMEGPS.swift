@@ -32,7 +32,6 @@ public struct NAVTIMEGPS: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         if let leapSeconds { epoch.noteLeapSeconds(leapSeconds) }
         if let week, timeOfWeekIsValid, let timeOfWeek {
             epoch.ubx.gpsTime = GPSTime(week: week, timeOfWeek: timeOfWeek, fraction: fractionalTimeOfWeek)

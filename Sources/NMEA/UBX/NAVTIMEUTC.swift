@@ -42,7 +42,6 @@ public struct NAVTIMEUTC: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         if let time, !epoch.ubx.utcFromPVT {
             epoch.ubx.utc = time
             epoch.dates.noteFullDate(time.date, at: time.timeOfDay)

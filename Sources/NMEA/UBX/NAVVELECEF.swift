@@ -24,7 +24,6 @@ public struct NAVVELECEF: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         epoch.ubx.ecef.merge(ECEFSolution(vx: vx, vy: vy, vz: vz, velocityAccuracy: speedAccuracy))
     }
 }

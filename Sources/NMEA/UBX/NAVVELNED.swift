@@ -36,7 +36,6 @@ public struct NAVVELNED: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.isEmpty = false
         epoch.ubx.speed = groundSpeed ?? epoch.ubx.speed
         epoch.ubx.track = heading ?? epoch.ubx.track
         epoch.ubx.climb = velocityDown.map { -$0 } ?? epoch.ubx.climb

@@ -39,7 +39,7 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// that proved it follow.
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
     /// The line was quiet before the read that comes next: the receiver paused between two
-    /// bursts, which tells the decoder where its cycle ends (``NMEADecoder/noteQuiet()``). A
+    /// bursts, which tells the decoder where its cycle ends (``NMEADecoder/noteQuiet(_:)``). A
     /// recorder of the raw reads that means to decode them again as the reader did notes it.
     func readerDidSeeQuietLine(_ reader: NMEAReader)
     /// Everything decoded from one read of the source (a chunk of a log, what a device had

@@ -19,7 +19,7 @@ extension NMEAReader {
         /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second.
         case foundSpeed(Int)
         /// The line was quiet before the read that comes next: the receiver paused between two
-        /// bursts, and the decoder was told (``NMEADecoder/noteQuiet()``). Only a device's
+        /// bursts, and the decoder was told (``NMEADecoder/noteQuiet(_:)``). Only a device's
         /// reads are timed.
         case quiet
         /// Everything decoded from one read has been delivered.

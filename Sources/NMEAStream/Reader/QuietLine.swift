@@ -1,7 +1,7 @@
 /// Tells, from when a device's reads return and how many bytes each brings, whether the line
 /// was quiet before a read: a receiver sends a burst of sentences per cycle, then pauses until
 /// the next, and a sentence's place before or after that pause says which cycle it belongs to
-/// where the order alone cannot (``NMEADecoder/noteQuiet()``).
+/// where the order alone cannot (``NMEADecoder/noteQuiet(_:)``).
 ///
 /// The bytes a read returns came over the line one after another since the read before, so the
 /// line was idle for at least the time between the two reads less the time those bytes took
