@@ -270,7 +270,7 @@ public struct EpochAssembler: Sendable {
         let viewCount: Int
         do {
             let box = epoch.uniqueStorage()
-            finisher.finish(self.epoch, into: &box.fix)
+            finisher.finish(&self.epoch, into: &box.fix)
             box.fix.receivedAt = receivedAt
             box.hasFix = true
             box.sky = skies.finish(with: Sky.Completion(box.fix))
