@@ -71,9 +71,7 @@ extension RawSentence {
         let field = self[index]
         if field.isEmpty { return nil }
         guard field.count == 1, field[0] == first || field[0] == second else {
-            let letters = first == second ? "\(Character(Unicode.Scalar(first)))"
-                : "\(Character(Unicode.Scalar(first)))/\(Character(Unicode.Scalar(second)))"
-            throw MalformedField(index, expected: "\(expected) \(letters)")
+            throw MalformedField.notLetter(index, first, second, expected: expected)
         }
         return field[0]
     }

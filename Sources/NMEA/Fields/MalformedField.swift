@@ -21,6 +21,21 @@ public struct MalformedField: Error, Sendable, Hashable, CustomStringConvertible
         self.init(fieldIndex: fieldIndex, error: FieldError(expected: expected))
     }
 
+    /// A number outside `range` in field `fieldIndex`. (Made out of line, as is the noting of
+    /// every problem: see `note(_:)` below.)
+    @inline(never)
+    static func outOfRange(_ fieldIndex: Int, _ range: ClosedRange<Double>) -> MalformedField {
+        MalformedField(fieldIndex, expected: "a number from \(range.lowerBound) to \(range.upperBound)")
+    }
+
+    /// A letter field holding neither `first` nor `second`.
+    @inline(never)
+    static func notLetter(_ fieldIndex: Int, _ first: UInt8, _ second: UInt8, expected: String) -> MalformedField {
+        let letters = first == second ? "\(Character(Unicode.Scalar(first)))"
+            : "\(Character(Unicode.Scalar(first)))/\(Character(Unicode.Scalar(second)))"
+        return MalformedField(fieldIndex, expected: "\(expected) \(letters)")
+    }
+
     /// `field N: expected …`.
     public var description: String { "field \(fieldIndex): \(error)" }
 }
@@ -30,6 +45,15 @@ public struct MalformedField: Error, Sendable, Hashable, CustomStringConvertible
 public typealias MalformedSentence = MalformedField
 
 extension [MalformedField] {
+    /// Notes `error`. Out of line: every field of every sentence type reads through
+    /// ``reading(_:)``, and the array's growth, inlined at each, made the sentence decoders
+    /// several kilobytes larger; code that does not fit the instruction cache costs decoding
+    /// time on every sentence, whether the error path runs or not (`Benchmarks/README.md`).
+    @inline(never)
+    mutating func note(_ error: MalformedField) {
+        append(error)
+    }
+
     /// The value `read` gives, or `nil` with its problem noted here when the field is
     /// malformed: how a sentence type reads each of its fields on its own.
     @inline(__always)
@@ -37,7 +61,7 @@ extension [MalformedField] {
         do {
             return try read()
         } catch {
-            append(error)
+            note(error)
             return nil
         }
     }
@@ -59,7 +83,7 @@ extension [MalformedField] {
         do {
             return try combine(value, qualifier)
         } catch {
-            append(error)
+            note(error)
             return nil
         }
     }

@@ -129,7 +129,7 @@ extension RawSentence {
         guard let value = try decimal(index) else { return nil }
         guard let range else { return value }
         guard range.contains(value) else {
-            throw MalformedField(fieldIndex: index, error: FieldError(expected: "a number from \(range.lowerBound) to \(range.upperBound)"))
+            throw MalformedField.outOfRange(index, range)
         }
         return value
     }
