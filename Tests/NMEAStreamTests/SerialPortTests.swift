@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,6 +55,32 @@ struct SerialPortTests {
         first.close()
         let second = try SerialPort(path: terminal.devicePath, speed: 9600)
         second.close()
+    }
+
+    @Test("a lock let go within a few milliseconds (a child between fork and exec shares it) is waited for; one held longer makes the device busy")
+    func briefLockHolder() throws {
+        let terminal = try PseudoTerminal()
+        let holder = open(terminal.devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        let released = DispatchSemaphore(value: 0)
+        // A thread of its own: a busy shared pool must not hold the release back.
+        Thread.detachNewThread {
+            usleep(10_000)
+            flock(holder, LOCK_UN)
+            released.signal()
+        }
+        let port = try SerialPort(path: terminal.devicePath, speed: 9600)
+        port.close()
+        released.wait()
+        // Held past the wait: busy, after about the wait.
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        let start = ContinuousClock.now
+        #expect(throws: GPSError.busy(path: terminal.devicePath, holders: [])) {
+            try SerialPort(path: terminal.devicePath, speed: 9600)
+        }
+        #expect(ContinuousClock.now - start >= SerialPort.lockWait)
     }
 
     @Test("a missing device, a file that is not a terminal, and an unsupported speed each say so")

@@ -50,7 +50,7 @@ final class SerialPort {
         // TIOCEXCL keeps other non-root processes out; flock tells cooperating processes
         // (gpsd and others that lock) that it is taken, root included.
         do throws(Errno) {
-            try Syscall.lockExclusively(fd)
+            try Self.lock(fd)
         } catch {
             Syscall.close(fd)
             throw error == .wouldBlock ? .busy(path: path, holders: GPSError.processesHolding(path)) : .openFailed(path: path, errno: error)
@@ -69,6 +69,25 @@ final class SerialPort {
 
     deinit {
         close()
+    }
+
+    /// How long a lock held by someone else is waited for before the device is busy.
+    static let lockWait = Duration.milliseconds(200)
+
+    /// Takes the device's lock, waiting up to ``lockWait`` for a holder to let go. The lock
+    /// belongs to an open file description, which a child being spawned shares between its
+    /// fork and its exec (descriptors are closed on exec, not at the fork): a device that this
+    /// process closed a moment ago can still be locked by such a child for a few milliseconds,
+    /// whatever process spawns it. A real holder keeps it, and the device is busy.
+    private static func lock(_ fd: Int32) throws(Errno) {
+        let deadline = ContinuousClock.now + lockWait
+        while true {
+            do throws(Errno) {
+                return try Syscall.lockExclusively(fd)
+            } catch where error == .wouldBlock && ContinuousClock.now < deadline {
+                usleep(2_000)
+            }
+        }
     }
 
     /// Sets raw 8N1 with the receiver enabled and modem lines ignored, no flow control, at
