@@ -69,4 +69,25 @@ public enum UBXTestFrames {
         p.u2(76, 180)
         return ubx(0x01, 0x07, p.bytes)
     }
+
+    /// An HNR-PVT `milliseconds` after 11:30:18 UTC: by default a 3D fix with sensors (fix
+    /// type 4), date and time valid, at 51.5° N and `longitude` (in 1e-7 degrees), 70.5 m above
+    /// the ellipsoid and 24.5 m above sea level, moving at 2.5 m/s on a course of 90°.
+    public static func hnrPVT(afterMilliseconds milliseconds: Int, longitude: Int32 = -1_234_567, fixType: UInt8 = 4,
+                              flags: UInt8 = 0x01 | 0x04 | 0x08, valid: UInt8 = 0x07) -> [UInt8] {
+        var p = PayloadBuilder(length: 72)
+        p.u4(0, baseTimeOfWeek + UInt32(milliseconds))
+        p.u2(4, 2026); p.u1(6, 11); p.u1(7, 26); p.u1(8, 11); p.u1(9, 30); p.u1(10, UInt8(18 + milliseconds / 1000))
+        p.u1(11, valid)
+        p.i4(12, Int32(milliseconds % 1000) * 1_000_000)
+        p.u1(16, fixType)
+        p.u1(17, flags)
+        p.i4(20, longitude)
+        p.i4(24, 515_000_000)
+        p.i4(28, 70_500); p.i4(32, 24_500)
+        p.i4(36, 2_500); p.i4(40, 2_510)
+        p.i4(44, 9_000_000); p.i4(48, 8_950_000)
+        p.u4(52, 1_200); p.u4(56, 2_100); p.u4(60, 150); p.u4(64, 1_500_000)
+        return ubx(0x28, 0x00, p.bytes)
+    }
 }

@@ -151,7 +151,6 @@ public struct EpochAssembler: Sendable {
 
     /// Adds a decoded UBX message; `sink` receives what it completes.
     mutating func add<Message: UBXMessageType, Sink: EpochSink>(ubx message: Message, into sink: inout Sink) {
-        noteReception()
         message.enter(&self, &sink)
     }
 
@@ -159,6 +158,7 @@ public struct EpochAssembler: Sendable {
     /// clock NMEA's sentences are on (``UBXEpochClock``). A message too short to carry its time
     /// of week belongs to no epoch that can be told: it is left out.
     mutating func merge<Message: UBXMessageType, Sink: EpochSink>(ubx message: Message, into sink: inout Sink) {
+        noteReception()
         message.teach(&epoch.ubxClock)
         guard let timeOfWeek = message.timeOfWeek else { return }
         let time = epoch.ubxClock.timeOfDay(timeOfWeek: timeOfWeek)
@@ -170,6 +170,26 @@ public struct EpochAssembler: Sendable {
             epoch.ubx.isEmpty = false
             message.apply(to: &epoch)
         }
+    }
+
+    /// A fix of its own, outside the navigation epochs (HNR-PVT's): handed out at once, with no
+    /// sky. It leaves the epoch in progress, the cycle logic and the epoch's reception time as
+    /// they were; its climb and derived speed come from the fix of its kind before it.
+    @inline(never)
+    mutating func deliverHighRate<Sink: EpochSink>(_ fields: UBXEpochFields, into sink: inout Sink) {
+        var epoch = spare.take() ?? Epoch(sky: nil, fix: nil)
+        do {
+            let box = epoch.uniqueStorage()
+            box.fix = Fix()
+            box.fix.isHighRate = true
+            box.fix.leapSeconds = self.epoch.leapSeconds
+            fields.overlay(onto: &box.fix, leapSeconds: self.epoch.ubxClock.leapSeconds)
+            finisher.finishHighRate(&box.fix)
+            box.fix.receivedAt = sentenceReceivedAt
+            box.hasFix = true
+            box.sky = nil
+        }
+        hand(consume epoch, viewCount: 0, to: &sink)
     }
 
     /// Does what the tracker said, merging the input where it says.

@@ -104,6 +104,10 @@ public struct Fix: Sendable, Hashable {
     public var ecef: ECEFSolution?
     /// How far the receiver vouches for ``time`` (UBX); `nil` when it did not say (NMEA).
     public var timeValidity: TimeValidity?
+    /// Whether this is a high-rate fix made between the navigation epochs (u-blox's HNR-PVT,
+    /// from a receiver with sensors): it runs ahead of them, so the navigation epoch of the
+    /// same instant comes after it, and it has no sky, satellite count or dilutions.
+    public var isHighRate = false
 
     /// An empty fix: mode unknown, every value `nil`.
     public init() {}

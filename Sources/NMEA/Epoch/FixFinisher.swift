@@ -9,6 +9,10 @@ struct FixFinisher: Sendable {
     private var previous: FixReference?
     private var lastDelivered: FixReference?
     private var magneticModel = MagneticVariationCache()
+    /// The same two, for the high-rate fixes (HNR-PVT): a lineage of their own, as they
+    /// interleave with the navigation epochs and run ahead of them in time.
+    private var highRatePrevious: FixReference?
+    private var highRateLastDelivered: FixReference?
 
     /// Writes the fix `epoch` makes into `out` (in place: the assembler builds it in the box
     /// it hands out). `epoch` is not changed: `inout` only because a borrowed property of the
@@ -21,12 +25,29 @@ struct FixFinisher: Sendable {
         if let time = out.timeOfDay { out.time = epoch.dates.resolve(time) }
         // Read in place: the fields are hundreds of bytes, and most epochs have none.
         if !epoch.ubx.isEmpty { epoch.ubx.overlay(onto: &out, leapSeconds: epoch.ubxClock.leapSeconds) }
+        complete(&out, evidence: epoch.mode)
+    }
+
+    /// Finishes a high-rate fix (HNR-PVT's), whose fields are already in `out`, error
+    /// estimates included: there is no sky to wait for.
+    mutating func finishHighRate(_ out: inout Fix) {
+        swap(&previous, &highRatePrevious)
+        swap(&lastDelivered, &highRateLastDelivered)
+        complete(&out, evidence: ModeEvidence())
+        estimateErrors(&out) { nil }
+        swap(&previous, &highRatePrevious)
+        swap(&lastDelivered, &highRateLastDelivered)
+    }
+
+    /// What every fix goes through once its fields are merged: the mode, and what follows
+    /// from the mode, the time and the fix before.
+    private mutating func complete(_ out: inout Fix, evidence: ModeEvidence) {
         let revision = out.time != nil && lastDelivered?.time == out.time
         if !revision { previous = lastDelivered }
         if let status = out.ubxStatus {
             out.mode = status.mode
         } else {
-            out.mode = epoch.mode.mode(previous: previous?.mode ?? .unknown)
+            out.mode = evidence.mode(previous: previous?.mode ?? .unknown)
         }
         if out.mode == .noFix {
             // A receiver that says it has no fix may still send its last position; it is not a fix.

@@ -36,6 +36,8 @@ public enum UBXMessage: Sendable, Hashable {
     case navVELECEF(NAVVELECEF)
     /// NAV-TIMELS: the leap seconds, and the next change announced.
     case navTIMELS(NAVTIMELS)
+    /// HNR-PVT: a high-rate fix between the navigation epochs (receivers with sensors).
+    case hnrPVT(HNRPVT)
 
     /// Decodes `frame`, or returns `nil` when nmeastream does not decode its kind (it is still
     /// counted and handed out raw). The fields that could not be read come with it.
@@ -52,7 +54,15 @@ public enum UBXMessage: Sendable, Hashable {
     /// The kinds that carry a position, a fix type or a time: a receiver that sends one of them
     /// gives fixes (the rest complete them).
     public static let navigationKinds: Set<UBXMessageKind> = [NAVPVT.kind, NAVSOL.kind, NAVPOSLLH.kind, NAVHPPOSLLH.kind,
-                                                               NAVPOSECEF.kind, NAVTIMEUTC.kind, NAVTIMEGPS.kind]
+                                                               NAVPOSECEF.kind, NAVTIMEUTC.kind, NAVTIMEGPS.kind,
+                                                               HNRPVT.kind]
+
+    /// The kinds whose payload starts with the GPS time of week, in milliseconds, that they
+    /// belong to: every kind decoded, and NAV-STATUS and NAV-CLOCK, which are not. What a
+    /// paced replay times a frame by.
+    public static let timedKinds: Set<UBXMessageKind> = Set(entries.keys).union([
+        UBXMessageKind(messageClass: 0x01, messageID: 0x03), UBXMessageKind(messageClass: 0x01, messageID: 0x22),
+    ])
 
     struct Entry: Sendable {
         let name: String
@@ -86,6 +96,7 @@ public enum UBXMessage: Sendable, Hashable {
             entry(NAVPOSECEF.self, UBXMessage.navPOSECEF),
             entry(NAVVELECEF.self, UBXMessage.navVELECEF),
             entry(NAVTIMELS.self, UBXMessage.navTIMELS),
+            entry(HNRPVT.self, UBXMessage.hnrPVT),
         ])
     }()
 }
@@ -153,6 +164,7 @@ extension UBXMessage {
         case .navPOSECEF(let message): visitor.visit(message)
         case .navVELECEF(let message): visitor.visit(message)
         case .navTIMELS(let message): visitor.visit(message)
+        case .hnrPVT(let message): visitor.visit(message)
         }
     }
 }

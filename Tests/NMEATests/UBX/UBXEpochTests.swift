@@ -232,6 +232,76 @@ struct UBXEpochTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self).contains(#""svid":5,"sigid":3,"el":44.0"#))
     }
 
+    static func hnr(_ milliseconds: Int, fixType: UInt8 = 4) -> [UInt8] {
+        UBXTestFrames.hnrPVT(afterMilliseconds: milliseconds, longitude: Int32(-1_234_567 + milliseconds), fixType: fixType)
+    }
+
+    static func navigation(after seconds: Int) -> [UInt8] { pvt(after: seconds) + sat(after: seconds) + dop(after: seconds) + eoe(after: seconds) }
+
+    @Test("HNR-PVT between navigation epochs: a fix of its own each, at once; the navigation epochs, late as a receiver sends them, are what they are without it")
+    func highRate() throws {
+        // A NEO-M8U at 5 Hz HNR: the navigation epoch of a second arrives after the HNR fixes of
+        // its first 400 ms.
+        let bytes = Self.hnr(0) + Self.hnr(200) + Self.hnr(400) + Self.navigation(after: 0)
+            + Self.hnr(600) + Self.hnr(800) + Self.hnr(1000) + Self.hnr(1200) + Self.hnr(1400) + Self.navigation(after: 1)
+            + Self.hnr(1600)
+        let decoded = decode(bytes)
+        #expect(decoded.rejects.isEmpty)
+        let milliseconds = decoded.fixes.map { Int(($0.time?.roundedToMillisecond.timeOfDay.nanosecondsSinceMidnight ?? 0) / 1_000_000) - 41_418_000 }
+        #expect(milliseconds == [0, 200, 400, 600, 800, 1000, 1200, 1400, 0, 1000, 1600])
+        let navigationOnly = decode(Self.navigation(after: 0) + Self.navigation(after: 1)).fixes
+        #expect(navigationOnly.count == 2)
+        #expect(Array(decoded.fixes[8...9]) == navigationOnly)
+        #expect(decoded.fixes.indices.filter { !decoded.fixes[$0].isHighRate } == [8, 9])
+
+        let high = decoded.fixes[3]
+        #expect(high.mode == .threeD && high.gpsdStatus == 6)
+        #expect(high.latitude == 51.5 && high.longitude == -0.1233967)
+        #expect(high.altitudeMSL == 24.5 && high.altitudeHAE == 70.5 && high.geoidSeparation == 46)
+        #expect(high.speed == 2.5 && high.track == 90)
+        #expect(high.accuracy == ReceiverAccuracy(horizontal: 1.2, vertical: 2.1, speed: 0.15, track: 15))
+        #expect(high.timeValidity == TimeValidity(dateIsValid: true, timeIsValid: true, isFullyResolved: true))
+        #expect(high.satellitesUsed == nil && high.pdop == nil)
+        let json = GPSDJSON.tpv(high)
+        #expect(json.contains(#""time":"2026-11-26T11:30:18.600Z""#) && json.contains(#""eph":1.200"#))
+        // Climb from the high-rate fix before, 200 ms earlier at the same altitude.
+        #expect(high.climb == 0)
+        // Only the navigation epochs have a sky.
+        let epochs = decoded.epochs.filter { $0.fix != nil }
+        #expect(epochs.count == 11)
+        #expect(epochs.indices.filter { !epochs[$0].views.isEmpty } == [8, 9])
+    }
+
+    @Test("HNR-PVT with no fix: mode 1, no position; with no valid time, a fix without one; split anywhere, the same fixes")
+    func highRateNoFix() throws {
+        let noFix = try #require(decode(Self.hnr(0, fixType: 0)).fixes.first)
+        #expect(noFix.mode == .noFix && noFix.latitude == nil && noFix.speed == nil && noFix.time != nil)
+        let timeless = try #require(decode(UBXTestFrames.hnrPVT(afterMilliseconds: 0, valid: 0x04)).fixes.first)
+        #expect(timeless.time == nil && timeless.latitude == 51.5 && timeless.mode == .threeD)
+        let bytes = Self.hnr(0) + Self.hnr(200) + Self.navigation(after: 0) + Self.hnr(400) + Self.navigation(after: 1)
+        let whole = decode(bytes).fixes
+        for size in [1, 3, 7, 64] {
+            #expect(decode(bytes, chunkSizes: [size]).fixes == whole)
+        }
+    }
+
+    @Test("HNR-PVT leaves a navigation epoch's reception time its first message's")
+    func highRateReception() throws {
+        let decoder = NMEADecoder()
+        var fixes: [Fix] = []
+        let handle: (NMEADecoder.Event) -> Void = { if let fix = $0.fix { fixes.append(fix) } }
+        func feed(_ bytes: [UInt8], at second: Int64) {
+            bytes.withUnsafeBytes { decoder.feed($0, receivedAt: UTCTime(posixSeconds: second, nanoseconds: 0), handle) }
+        }
+        feed(Self.pvt(), at: 100)
+        feed(Self.hnr(400), at: 101)
+        feed(Self.dop() + Self.eoe(), at: 102)
+        feed(Self.hnr(600), at: 103)
+        feed(Self.pvt(after: 1), at: 104)
+        decoder.finish(handle)
+        #expect(fixes.map { $0.receivedAt?.posixTime.seconds } == [101, 103, 100, 104])
+    }
+
     @Test("a UBX message too short for its time of week is counted and placed in no epoch")
     func noTimeOfWeek() {
         let decoded = decode(Self.pvt() + ubx(0x01, 0x04, [0x01, 0x02]) + Self.pvt(after: 1))

@@ -260,6 +260,63 @@ struct UBXMessageTests {
         #expect(decoded.frames == [frame])
         let reject = try #require(decoded.rejects.first)
         #expect(reject.reason == .malformedField && reject.address == "NAV-PVT" && reject.fieldIndex == 20)
-        #expect(UBXMessage.decodedKinds.count == 15)
+        #expect(UBXMessage.decodedKinds.count == 16)
+    }
+
+    @Test("HNR-PVT: every field, at its offset and in its unit; the nanoseconds right after the validity byte")
+    func hnrPVT() throws {
+        var p = PayloadBuilder(length: 72)
+        p.u4(0, 387_018_250)
+        p.u2(4, 2026); p.u1(6, 11); p.u1(7, 26); p.u1(8, 11); p.u1(9, 30); p.u1(10, 18)
+        p.u1(11, 0x07)
+        p.i4(12, 250_000_123)
+        p.u1(16, 4)                     // satellites and dead reckoning
+        p.u1(17, 0x01 | 0x02 | 0x10)    // fix OK, differential, vehicle heading valid
+        p.i4(20, 44_123_456_7); p.i4(24, -33_765_432_1)
+        p.i4(28, 123_456); p.i4(32, 100_000)
+        p.i4(36, 2_236); p.i4(40, 2_240)
+        p.i4(44, 29_656_500); p.i4(48, 29_000_000)
+        p.u4(52, 1_400); p.u4(56, 2_100); p.u4(60, 50); p.u4(64, 1_234_567)
+        let decoded = try #require(decodeUBX(ubx(0x28, 0x00, p.bytes)))
+        guard case .hnrPVT(let hnr) = decoded.message else { Issue.record("not HNR-PVT"); return }
+        #expect(decoded.malformed.isEmpty)
+        #expect(hnr.timeOfWeek == 387_018_250)
+        #expect(hnr.time?.date == CalendarDate(year: 2026, month: 11, day: 26))
+        #expect(hnr.time?.timeOfDay == TimeOfDay(hour: 11, minute: 30, second: 18, nanosecond: 250_000_123))
+        #expect(hnr.dateIsValid && hnr.timeIsValid && hnr.timeIsFullyResolved)
+        #expect(hnr.fixType == .satellitesAndDeadReckoning && hnr.fixIsValid && hnr.isDifferential)
+        #expect(abs(hnr.longitude! - 44.1234567) < 1e-9 && abs(hnr.latitude! + 33.7654321) < 1e-9)
+        #expect(hnr.heightAboveEllipsoid == 123.456 && hnr.altitudeMSL == 100)
+        #expect(hnr.groundSpeed == 2.236)
+        #expect(abs(hnr.headingOfMotion! - 296.565) < 1e-9 && hnr.vehicleHeading == 290)
+        #expect(hnr.horizontalAccuracy == 1.4 && hnr.verticalAccuracy == 2.1 && hnr.speedAccuracy == 0.05)
+        #expect(abs(hnr.headingAccuracy! - 12.34567) < 1e-9)
+    }
+
+    @Test("HNR-PVT: a bad field costs that field; no time unless date and time are valid; a short payload costs what it lacks")
+    func hnrPVTBadFields() throws {
+        var p = PayloadBuilder(length: 72)
+        p.u2(4, 2026); p.u1(6, 13); p.u1(7, 26)   // month 13
+        p.u1(11, 0x03)
+        p.u1(16, 9)                                // fix type 9
+        p.i4(20, 1_900_000_000)                    // longitude 190°
+        p.i4(24, 515_000_000)
+        p.i4(36, 1_000)
+        let decoded = try #require(decodeUBX(ubx(0x28, 0x00, p.bytes)))
+        guard case .hnrPVT(let hnr) = decoded.message else { Issue.record("not HNR-PVT"); return }
+        #expect(Set(decoded.malformed.map(\.fieldIndex)) == [4, 16, 20])
+        #expect(hnr.time == nil && hnr.fixType == nil && hnr.longitude == nil)
+        #expect(hnr.latitude == 51.5 && hnr.groundSpeed == 1)
+        #expect(hnr.vehicleHeading == nil)
+
+        p.u1(6, 11); p.u1(11, 0x01)                // the date valid, the time not
+        guard case .hnrPVT(let dateOnly)? = decodeUBX(ubx(0x28, 0x00, p.bytes))?.message else { Issue.record("not HNR-PVT"); return }
+        #expect(dateOnly.time == nil && dateOnly.dateIsValid && !dateOnly.timeIsValid)
+
+        p.u1(16, 3); p.i4(20, 0)
+        let short = try #require(decodeUBX(ubx(0x28, 0x00, Array(p.bytes.prefix(40)))))
+        guard case .hnrPVT(let cut) = short.message else { Issue.record("not HNR-PVT"); return }
+        #expect(short.malformed.map(\.fieldIndex) == [40])
+        #expect(cut.latitude == 51.5 && cut.groundSpeed == 1 && cut.headingOfMotion == nil && cut.horizontalAccuracy == nil)
     }
 }
