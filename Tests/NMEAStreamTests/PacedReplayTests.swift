@@ -50,7 +50,7 @@ struct PacedReplayTests {
         UBXTestFrames.navPVT(after: seconds, groundSpeed: 0x0A)
     }
 
-    @Test("UBX frames go out whole, each at the time of week of its epoch (less the 18 leap seconds gpsd assumes)")
+    @Test("UBX frames go out whole, each at its time of week (less the 18 leap seconds gpsd assumes)")
     func ubxUnits() {
         let frame = Self.pvt(after: 2)
         let line = Array(sentence("GPGGA,113020.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,").utf8)
@@ -58,6 +58,9 @@ struct PacedReplayTests {
         // 387,038 s into the week less 18 s: 11:30:20, as the GGA beside it.
         #expect(unit(frame + line) == LogPacer.Unit(length: frame.count, secondsOfDay: 41_420))
         #expect(unit(line + frame)?.secondsOfDay == 41_420)
+        // HNR-PVT, between the navigation epochs, by its own time of week.
+        let highRate = UBXTestFrames.hnrPVT(afterMilliseconds: 200)
+        #expect(unit(highRate).map { ($0.secondsOfDay! * 1000).rounded() } == 41_418_200)
         #expect(unit(Array(frame.prefix(40))) == nil, "a frame waits for its bytes")
         #expect(unit(Array(frame.prefix(40)), atEnd: true)?.length == 40)
         // Text up to a frame's first byte is a unit of its own.

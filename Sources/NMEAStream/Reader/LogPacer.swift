@@ -15,12 +15,6 @@ enum LogPacer {
         var secondsOfDay: Double?
     }
 
-    /// The NAV messages whose payload starts with the epoch's GPS time of week (ms):
-    /// NAV-POSECEF, -POSLLH, -STATUS, -DOP, -SOL, -PVT, -VELECEF, -VELNED, -TIMEGPS, -TIMEUTC,
-    /// -CLOCK, -TIMELS, -SVINFO, -SAT, -SIG, -EOE.
-    private static let timedNavigationIDs: Set<UInt8> = [0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x11, 0x12, 0x20, 0x21,
-                                                          0x22, 0x26, 0x30, 0x35, 0x43, 0x61]
-
     /// The next unit at the start of `bytes`: a checksum-valid UBX frame whole (timed by its
     /// time of week less the 18 leap seconds gpsd assumes, so that it falls on the UTC clock of
     /// the sentences beside it), else a line up to its end, or up to the first byte of a UBX
@@ -40,7 +34,7 @@ enum LogPacer {
                 let (a, b) = UBXFrame.checksum(frame + 2, count: total - 4)
                 if a == bytes[total - 2], b == bytes[total - 1] {
                     var seconds: Double?
-                    if bytes[2] == 0x01, timedNavigationIDs.contains(bytes[3]), payload >= 4 {
+                    if payload >= 4, UBXMessage.timedKinds.contains(UBXMessageKind(messageClass: bytes[2], messageID: bytes[3])) {
                         let timeOfWeek = UInt32(bytes[6]) | UInt32(bytes[7]) << 8 | UInt32(bytes[8]) << 16 | UInt32(bytes[9]) << 24
                         let ofDay = (Double(timeOfWeek) / 1000 - Double(GPSTime.assumedLeapSeconds))
                             .truncatingRemainder(dividingBy: 86_400)

@@ -6,10 +6,6 @@ import CPlatform
 /// epochs.
 final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
-    /// How many times faster than recorded.
-    let speed: Double
-    /// Whether pauses longer than ``LogPace/longGap`` are waited out rather than shortened.
-    let keepingGaps: Bool
     let released = DispatchGroup()
     // Confined to the reader's queue.
     private var descriptor: Int32 = -1
@@ -18,31 +14,22 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     private var atEnd = false
     private var pending: [UInt8] = []
     private var offset = 0
-    /// The log time and the clock time that pacing counts from.
-    private var anchor: (log: Double, wall: DispatchTime)?
-    private var lastLogTime: Double?
-    private var dayOffset = 0.0
-    /// The last step between two of the log's times up to ``LogPace/longGap``: what a longer
-    /// pause is shortened to.
-    private var cycle = 1.0
-    /// The longest step forward in the log's time that is waited out, in seconds of log time.
-    static let longestGap = 60.0
+    /// When each unit is due; confined to the reader's queue too.
+    private var clock: LogClock
 
     /// Bytes already in memory, when the log is not read from a file.
     private let preloaded: [UInt8]?
 
     init(path: String, speed: Double, keepingGaps: Bool = false) {
         log = RecordedLog(path: path)
-        self.speed = speed.isFinite && speed > 0 ? speed : 1
-        self.keepingGaps = keepingGaps
+        clock = LogClock(speed: speed, keepingGaps: keepingGaps)
         preloaded = nil
     }
 
     /// A log in memory, paced the same way.
     init(bytes: [UInt8], speed: Double, keepingGaps: Bool = false) {
         log = RecordedLog(path: "memory")
-        self.speed = speed.isFinite && speed > 0 ? speed : 1
-        self.keepingGaps = keepingGaps
+        clock = LogClock(speed: speed, keepingGaps: keepingGaps)
         preloaded = bytes
     }
 
@@ -108,31 +95,8 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
 
     /// How long to wait before a line stamped `time` (seconds of day) is due.
     private func secondsToWait(for time: Double) -> Double {
-        var logTime = time + dayOffset
-        if let last = lastLogTime {
-            if last - logTime > 43_200 {
-                // Past midnight.
-                dayOffset += 86_400
-                logTime += 86_400
-            }
-            let step = logTime - last
-            if logTime < last || step > Self.longestGap {
-                // Another recording, or a receiver that lost its clock: pace it from now.
-                anchor = nil
-            } else if step > LogPace.longGap {
-                // A pause: shortened to one cycle (what is cut moves the anchor on), or kept.
-                if !keepingGaps, let pinned = anchor { anchor = (pinned.log + step - cycle, pinned.wall) }
-            } else if step > 0 {
-                cycle = step
-            }
-        }
-        lastLogTime = logTime
-        guard let anchor else {
-            anchor = (logTime, .now())
-            return 0
-        }
-        let due = Double(anchor.wall.uptimeNanoseconds) / 1e9 + (logTime - anchor.log) / speed
-        return due - Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        return clock.due(time, now: now) - now
     }
 
     func stop() {
