@@ -8,7 +8,7 @@ struct EpochAccumulator: Sendable {
     /// What the sentences said about the fix's dimension.
     var mode = ModeEvidence()
     /// Garmin's `$PGRMZ` altitude, used only when no GGA or GNS gave one.
-    var garminAltitude: Double?
+    @CompactDouble var garminAltitude: Double?
     /// Whether a timed sentence (RMC) gave the epoch's speed or course: an untimed VTG, which
     /// may be the next cycle's, does not override them.
     var hasTimedMotion = false
@@ -79,9 +79,9 @@ struct EpochAccumulator: Sendable {
 
     /// Takes dilutions of precision (from GSA, GGA or GNS), each that is one.
     mutating func mergeDilutions(pdop: Double?, hdop: Double?, vdop: Double?) {
-        fix.pdop = pdop.flatMap(Self.dilution) ?? fix.pdop
-        fix.hdop = hdop.flatMap(Self.dilution) ?? fix.hdop
-        fix.vdop = vdop.flatMap(Self.dilution) ?? fix.vdop
+        if let value = pdop.flatMap(Self.dilution) { fix.pdop = value }
+        if let value = hdop.flatMap(Self.dilution) { fix.hdop = value }
+        if let value = vdop.flatMap(Self.dilution) { fix.vdop = value }
     }
 
     private static func dilution(_ value: Double) -> Double? { dilutions.contains(value) ? value : nil }
@@ -89,10 +89,10 @@ struct EpochAccumulator: Sendable {
     /// The solution data GGA and GNS share.
     mutating func mergeSolution(satellites: Int?, hdop: Double?, altitude: Double?, separation: Double?,
                                 age: Double?, station: Int?) {
-        fix.satellitesUsed = satellites ?? fix.satellitesUsed
+        if let value = satellites { fix.satellitesUsed = value }
         mergeDilutions(pdop: nil, hdop: hdop, vdop: nil)
-        fix.altitudeMSL = altitude ?? fix.altitudeMSL
-        fix.geoidSeparation = separation ?? fix.geoidSeparation
+        if let value = altitude { fix.altitudeMSL = value }
+        if let value = separation { fix.geoidSeparation = value }
         // Age and station describe the corrections together: receivers without corrections
         // send the station alone ("0000"), or both zero; gpsd takes them so too.
         if let age, let station, age > 0 || station > 0 {

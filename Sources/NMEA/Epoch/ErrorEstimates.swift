@@ -24,24 +24,24 @@ import Darwin
 public struct ErrorEstimates: Sendable, Hashable {
     /// Time error, seconds (`ept`): half the resolution of a receiver's clock, 0.005 s, for
     /// every fix with a time, as gpsd assumes.
-    public var time: Double?
+    @CompactDouble public var time: Double?
     /// Longitude (east-west) error, metres (`epx`).
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Latitude (north-south) error, metres (`epy`).
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Horizontal error, metres (`eph`).
-    public var horizontal: Double?
+    @CompactDouble public var horizontal: Double?
     /// Vertical error, metres (`epv`); modelled for a 3D fix only.
-    public var vertical: Double?
+    @CompactDouble public var vertical: Double?
     /// Spherical (3D) error, metres (`sep`).
-    public var spherical: Double?
+    @CompactDouble public var spherical: Double?
     /// Speed error, metres per second (`eps`).
-    public var speed: Double?
+    @CompactDouble public var speed: Double?
     /// Course error, degrees (`epd`); `nil` also when the fix moved less than its own
     /// position error since the previous one, where any course is possible.
-    public var track: Double?
+    @CompactDouble public var track: Double?
     /// Climb error, metres per second (`epc`); for a 3D fix only.
-    public var climb: Double?
+    @CompactDouble public var climb: Double?
 
     /// No estimates.
     public init() {}

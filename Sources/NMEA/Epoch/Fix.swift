@@ -30,46 +30,46 @@ public struct Fix: Sendable, Hashable {
     /// NMEA 2.3 positioning mode from RMC, GLL, VTG or GNS; `nil` when none carried one.
     public var positioningMode: PositioningMode?
     /// Latitude, degrees north positive (WGS-84 unless a DTM sentence says otherwise).
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude, degrees east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Altitude above mean sea level (the geoid), metres.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// Geoid separation: the geoid's height above the WGS-84 ellipsoid, metres.
-    public var geoidSeparation: Double?
+    @CompactDouble public var geoidSeparation: Double?
     /// Speed over ground, metres per second: from RMC or VTG, or, when the epoch sent none,
     /// the great-circle distance from the previous fix divided by the time between them (as
     /// gpsd does; after a gap that is the average speed over the gap); `nil` when neither is
     /// possible.
-    public var speed: Double?
+    @CompactDouble public var speed: Double?
     /// Course over ground, degrees from true north.
-    public var track: Double?
+    @CompactDouble public var track: Double?
     /// Vertical speed, metres per second (up positive), from the altitude change since the
     /// previous fix (averaged over the gap when fixes are far apart); `nil` when either
     /// altitude or time is missing.
-    public var climb: Double?
+    @CompactDouble public var climb: Double?
     /// Magnetic variation (declination), degrees, east positive: the receiver's (RMC), else,
     /// where it sent none or 0.0 (many do for "unknown"), the World Magnetic Model 2025's at
     /// the fix's position and date, as gpsd fills it from its table of the model; `nil` when neither is known (no position or date, a date outside the model's
     /// 2025 to 2030, or a pole).
-    public var magneticVariation: Double?
+    @CompactDouble public var magneticVariation: Double?
     /// Course over ground from magnetic north, degrees: VTG's, else the true ``track`` minus
     /// the ``magneticVariation`` (east variation makes the magnetic course
     /// smaller); `nil` when neither is known.
-    public var magneticTrack: Double?
+    @CompactDouble public var magneticTrack: Double?
     /// True heading from HDT, degrees (where the vessel points, not where it goes).
-    public var heading: Double?
+    @CompactDouble public var heading: Double?
     /// Satellites used in the solution: GGA's or GNS's count, else the satellites the epoch's
     /// GSA sentences list; `nil` when the epoch had none of them.
     public var satellitesUsed: Int?
     /// Horizontal dilution of precision (the epoch's last GSA, GGA or GNS that gave one); `nil`
     /// when the receiver gave none, or only a placeholder outside 0.01 to 89.99 (0.00, 99.00,
     /// 99.99: "no fix").
-    public var hdop: Double?
+    @CompactDouble public var hdop: Double?
     /// Vertical dilution of precision (GSA); `nil` as for ``hdop``.
-    public var vdop: Double?
+    @CompactDouble public var vdop: Double?
     /// Position (3D) dilution of precision (GSA); `nil` as for ``hdop``.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// The receiver's east, north, vertical and time dilutions of precision (UBX's NAV-DOP);
     /// `nil` when it gave none (NMEA gives only ``hdop``, ``vdop`` and ``pdop``).
     /// Kept to the hundredth, as UBX gives them.
@@ -87,7 +87,7 @@ public struct Fix: Sendable, Hashable {
     public var errorEstimates = ErrorEstimates()
     /// Age of the differential corrections, seconds (GGA, GNS); `nil` unless the receiver gave
     /// both the age and the station, not both zero.
-    public var differentialAge: Double?
+    @CompactDouble public var differentialAge: Double?
     /// The differential reference station (GGA, GNS); `nil` as for ``differentialAge``.
     public var differentialStation: Int?
     /// NMEA 4.10 navigational status.
@@ -123,7 +123,7 @@ public struct Fix: Sendable, Hashable {
         }
         set { heightAboveEllipsoid = newValue }
     }
-    private var heightAboveEllipsoid: Double?
+    @CompactDouble private var heightAboveEllipsoid: Double?
 
     /// gpsd's `status` for this fix: 0 unknown, 1 normal, 2 DGPS, 3 RTK fixed, 4 RTK float,
     /// 5 dead reckoning, 7 time only (manual), 8 simulated; `nil` when nothing says.
@@ -185,19 +185,19 @@ public enum FixMode: Int, Sendable, Hashable, Comparable, CustomStringConvertibl
 /// when the receiver left it empty.
 public struct PositionErrors: Sendable, Hashable {
     /// Latitude error.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude error.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Altitude error.
-    public var altitude: Double?
+    @CompactDouble public var altitude: Double?
     /// RMS of the pseudorange residuals.
-    public var rangeRMS: Double?
+    @CompactDouble public var rangeRMS: Double?
     /// Semi-major axis of the error ellipse.
-    public var semiMajor: Double?
+    @CompactDouble public var semiMajor: Double?
     /// Semi-minor axis of the error ellipse.
-    public var semiMinor: Double?
+    @CompactDouble public var semiMinor: Double?
     /// Orientation of the semi-major axis, degrees from true north.
-    public var orientation: Double?
+    @CompactDouble public var orientation: Double?
     /// Garmin's estimated errors (`$PGRME`), metres; `nil` from other receivers. Garmin does
     /// not say what confidence they are at; gpsd takes them as 50% (CEP), and so do
     /// ``ErrorEstimates``.

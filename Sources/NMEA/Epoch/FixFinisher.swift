@@ -41,6 +41,7 @@ struct FixFinisher: Sendable {
 
     /// What every fix goes through once its fields are merged: the mode, and what follows
     /// from the mode, the time and the fix before.
+    @inline(__always)
     private mutating func complete(_ out: inout Fix, evidence: ModeEvidence) {
         let revision = out.time != nil && lastDelivered?.time == out.time
         if !revision { previous = lastDelivered }
@@ -107,8 +108,8 @@ struct FixFinisher: Sendable {
 struct FixReference: Sendable {
     var time: UTCTime?
     var mode: FixMode
-    var altitude: Double?
-    var latitude: Double?
-    var longitude: Double?
+    @CompactDouble var altitude: Double? = nil
+    @CompactDouble var latitude: Double? = nil
+    @CompactDouble var longitude: Double? = nil
     var estimates = ErrorEstimates()
 }

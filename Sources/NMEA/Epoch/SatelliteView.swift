@@ -65,36 +65,23 @@ public struct Satellite: Sendable, Hashable {
         get { FixedPoint.unpack(storedResidual, 100, none: .min) }
         set { storedResidual = FixedPoint.pack(newValue, 100, none: .min) }
     }
-    // NaN for an unknown value: a view is built from GSV parts that store them so, and a
+    // Compact (``CompactDouble``): a view is built from GSV parts that store them so, and a
     // satellite is then copied as it is, with no optional to wrap per value.
-    private var storedElevation: Double
-    private var storedAzimuth: Double
-    private var storedSNR: Double
-
     /// Elevation above the horizon, degrees; `nil` when unknown (a NaN set here reads back `nil`).
-    public var elevation: Double? {
-        get { storedElevation.isNaN ? nil : storedElevation }
-        set { storedElevation = newValue ?? .nan }
-    }
+    @CompactDouble public var elevation: Double?
     /// Azimuth from true north, degrees; `nil` when unknown (a NaN set here reads back `nil`).
-    public var azimuth: Double? {
-        get { storedAzimuth.isNaN ? nil : storedAzimuth }
-        set { storedAzimuth = newValue ?? .nan }
-    }
+    @CompactDouble public var azimuth: Double?
     /// Carrier-to-noise density, dB-Hz; `nil` when not tracked (a NaN set here reads back `nil`).
-    public var snr: Double? {
-        get { storedSNR.isNaN ? nil : storedSNR }
-        set { storedSNR = newValue ?? .nan }
-    }
+    @CompactDouble public var snr: Double?
 
     /// Creates a satellite.
     public init(id: SatelliteID?, nmeaID: Int, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil, used: Bool = false) {
         self.id = id
         self.nmeaID = nmeaID
         self.used = used
-        storedElevation = elevation ?? .nan
-        storedAzimuth = azimuth ?? .nan
-        storedSNR = snr ?? .nan
+        self.elevation = elevation
+        self.azimuth = azimuth
+        self.snr = snr
     }
 
     /// The satellite a GSV part lists, not yet marked used.
@@ -103,9 +90,9 @@ public struct Satellite: Sendable, Hashable {
         self.id = id
         nmeaID = satellite.id
         used = false
-        storedElevation = satellite.storedElevation
-        storedAzimuth = satellite.storedAzimuth
-        storedSNR = satellite.storedSNR
+        _elevation = satellite.$elevation
+        _azimuth = satellite.$azimuth
+        _snr = satellite.$snr
     }
 
     /// Equal when every property is equal (unknown values equal each other).

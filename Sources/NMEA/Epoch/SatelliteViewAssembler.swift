@@ -87,7 +87,7 @@ public struct SatelliteViewAssembler: Sendable {
                 }
             }
             group.pointee.received |= bit
-            group.pointee.satellitesInView = gsv.satellitesInView ?? group.pointee.satellitesInView
+            if let value = gsv.satellitesInView { group.pointee.satellitesInView = value }
             group.pointee.parts[messageNumber - 1] = gsv.satellites
             guard group.pointee.received == all else { return false }
             group.pointee.received = 0

@@ -15,11 +15,11 @@ public struct Sky: Sendable, Hashable {
     public var time: UTCTime?
     /// Horizontal dilution of precision, from the epoch's fix (``Fix/hdop``); `nil` when the
     /// receiver did not report it.
-    public var hdop: Double?
+    @CompactDouble public var hdop: Double?
     /// Vertical dilution of precision (GSA); `nil` when not reported.
-    public var vdop: Double?
+    @CompactDouble public var vdop: Double?
     /// Position (3D) dilution of precision (GSA); `nil` when not reported.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// How many satellites the epoch's fix used, as the receiver counted them (GGA, GNS, or the
     /// GSA list); `nil` when it did not say.
     public var satellitesUsed: Int?
@@ -65,9 +65,9 @@ public struct Sky: Sendable, Hashable {
     /// epoch's box) is not copied whole to be borrowed.
     struct Completion {
         var time: UTCTime?
-        var hdop: Double?
-        var vdop: Double?
-        var pdop: Double?
+        @CompactDouble var hdop: Double?
+        @CompactDouble var vdop: Double?
+        @CompactDouble var pdop: Double?
         var satellitesUsed: Int?
         var dilutions: PackedDilutions
 

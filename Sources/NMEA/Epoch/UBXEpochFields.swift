@@ -24,23 +24,23 @@ struct UBXEpochFields: Sendable {
     /// GPS time, from NAV-SOL or NAV-TIMEGPS: UTC once the leap seconds are taken off.
     var gpsTime: GPSTime?
     var timeValidity: TimeValidity?
-    var latitude: Double?
-    var longitude: Double?
-    var altitudeHAE: Double?
-    var altitudeMSL: Double?
+    @CompactDouble var latitude: Double?
+    @CompactDouble var longitude: Double?
+    @CompactDouble var altitudeHAE: Double?
+    @CompactDouble var altitudeMSL: Double?
     var highPrecision = false
-    var speed: Double?
-    var track: Double?
-    var climb: Double?
+    @CompactDouble var speed: Double?
+    @CompactDouble var track: Double?
+    @CompactDouble var climb: Double?
     var satellitesUsed: Int?
-    var pdop: Double?
-    var hdop: Double?
-    var vdop: Double?
+    @CompactDouble var pdop: Double?
+    @CompactDouble var hdop: Double?
+    @CompactDouble var vdop: Double?
     /// NAV-DOP's east, north, vertical and time dilutions.
     var dilutions: Dilutions?
     var accuracy = ReceiverAccuracy()
     var ecef = ECEFSolution()
-    var magneticVariation: Double?
+    @CompactDouble var magneticVariation: Double?
     /// Whether any UBX message was merged into the epoch.
     var isEmpty = true
 
@@ -54,8 +54,8 @@ struct UBXEpochFields: Sendable {
             self.latitude = latitude
             self.longitude = longitude
         }
-        self.altitudeHAE = altitudeHAE ?? self.altitudeHAE
-        self.altitudeMSL = altitudeMSL ?? self.altitudeMSL
+        if let value = altitudeHAE { self.altitudeHAE = value }
+        if let value = altitudeMSL { self.altitudeMSL = value }
     }
 
     /// Lays the fields over `fix`, the epoch's NMEA fields; `leapSeconds` are those to take off

@@ -10,11 +10,11 @@ public struct DTM: Sendable, Hashable {
     /// Local datum subdivision code; `nil` when empty.
     public var subdivision: String?
     /// Latitude offset in degrees, north positive; `nil` when empty.
-    public var latitudeOffset: Double?
+    @CompactDouble public var latitudeOffset: Double?
     /// Longitude offset in degrees, east positive; `nil` when empty.
-    public var longitudeOffset: Double?
+    @CompactDouble public var longitudeOffset: Double?
     /// Altitude offset, metres; `nil` when empty.
-    public var altitudeOffset: Double?
+    @CompactDouble public var altitudeOffset: Double?
     /// Reference datum code (usually `W84`); `nil` when empty.
     public var referenceDatum: String?
 

@@ -9,19 +9,19 @@ public struct GBS: Sendable, Hashable {
     /// UTC time of the associated position.
     public var time: TimeOfDay?
     /// Expected latitude error, metres.
-    public var latitudeError: Double?
+    @CompactDouble public var latitudeError: Double?
     /// Expected longitude error, metres.
-    public var longitudeError: Double?
+    @CompactDouble public var longitudeError: Double?
     /// Expected altitude error, metres.
-    public var altitudeError: Double?
+    @CompactDouble public var altitudeError: Double?
     /// NMEA ID of the most likely failed satellite.
     public var failedSatellite: Int?
     /// Probability of missed detection of the failed satellite.
-    public var missedDetectionProbability: Double?
+    @CompactDouble public var missedDetectionProbability: Double?
     /// Estimated bias of the failed satellite, metres.
-    public var bias: Double?
+    @CompactDouble public var bias: Double?
     /// Standard deviation of the bias, metres.
-    public var biasDeviation: Double?
+    @CompactDouble public var biasDeviation: Double?
     /// NMEA 4.10 system ID.
     public var systemID: Int?
     /// NMEA 4.10 signal ID.

@@ -15,21 +15,21 @@ public struct GGA: Sendable, Hashable {
     /// UTC time of the position.
     public var time: TimeOfDay?
     /// Latitude in degrees, north positive.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude in degrees, east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Fix quality.
     public var quality: FixQuality?
     /// Satellites used in the solution.
     public var satellitesUsed: Int?
     /// Horizontal dilution of precision.
-    public var hdop: Double?
+    @CompactDouble public var hdop: Double?
     /// Altitude above mean sea level (the geoid), metres.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// Geoid separation: the geoid's height above the WGS-84 ellipsoid, metres.
-    public var geoidSeparation: Double?
+    @CompactDouble public var geoidSeparation: Double?
     /// Age of the differential corrections, seconds.
-    public var differentialAge: Double?
+    @CompactDouble public var differentialAge: Double?
     /// Differential reference station ID.
     public var differentialStation: Int?
 
@@ -77,7 +77,7 @@ extension GGA: TalkerSentence {
         let verdict: ModeEvidence.Verdict = quality.map { $0 == .invalid ? .invalid : .valid } ?? .silent
         let counts = verdict != .invalid
         if counts { epoch.setPosition(latitude, longitude) }
-        epoch.fix.quality = quality ?? epoch.fix.quality
+        if let value = quality { epoch.fix.quality = value }
         epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: counts ? altitudeMSL : nil,
                             separation: counts ? geoidSeparation : nil, age: differentialAge, station: differentialStation)
         epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil, altitude: altitudeMSL != nil)

@@ -9,9 +9,9 @@ public struct GLL: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
     /// Latitude in degrees, north positive.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude in degrees, east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// UTC time of the position.
     public var time: TimeOfDay?
     /// `true` for `A` (valid), `false` for `V`.
@@ -50,7 +50,7 @@ extension GLL: TalkerSentence {
         epoch.noteTime(time)
         let verdict = ModeEvidence.Verdict(status: isValid, mode: mode)
         if verdict != .invalid { epoch.setPosition(latitude, longitude) }
-        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+        if let value = mode { epoch.fix.positioningMode = value }
         epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil)
     }
 }

@@ -11,22 +11,22 @@ public struct GNS: Sendable, Hashable {
     /// UTC time of the position.
     public var time: TimeOfDay?
     /// Latitude in degrees, north positive.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude in degrees, east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// One mode per constellation, in the order GPS, GLONASS, Galileo, BeiDou, QZSS, NavIC
     /// (as far as the receiver sends them).
     public var modes: PositioningModes
     /// Satellites used in the solution.
     public var satellitesUsed: Int?
     /// Horizontal dilution of precision.
-    public var hdop: Double?
+    @CompactDouble public var hdop: Double?
     /// Altitude above mean sea level, metres.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// Geoid separation, metres.
-    public var geoidSeparation: Double?
+    @CompactDouble public var geoidSeparation: Double?
     /// Age of the differential corrections, seconds.
-    public var differentialAge: Double?
+    @CompactDouble public var differentialAge: Double?
     /// Differential reference station ID.
     public var differentialStation: Int?
     /// NMEA 4.10 navigational status.
@@ -148,10 +148,10 @@ extension GNS: TalkerSentence {
         let verdict: ModeEvidence.Verdict = mode.map { $0.isValid ? .valid : .invalid } ?? .silent
         let counts = verdict != .invalid
         if counts { epoch.setPosition(latitude, longitude) }
-        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+        if let value = mode { epoch.fix.positioningMode = value }
         epoch.mergeSolution(satellites: satellitesUsed, hdop: hdop, altitude: counts ? altitudeMSL : nil,
                             separation: counts ? geoidSeparation : nil, age: differentialAge, station: differentialStation)
-        epoch.fix.navigationalStatus = navigationalStatus ?? epoch.fix.navigationalStatus
+        if let value = navigationalStatus { epoch.fix.navigationalStatus = value }
         epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil, altitude: altitudeMSL != nil)
     }
 }

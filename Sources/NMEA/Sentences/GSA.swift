@@ -16,11 +16,11 @@ public struct GSA: Sendable, Hashable {
     /// ``systemID`` is present).
     public var satellites: SatelliteNumbers
     /// Position (3D) dilution of precision.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// Horizontal dilution of precision.
-    public var hdop: Double?
+    @CompactDouble public var hdop: Double?
     /// Vertical dilution of precision.
-    public var vdop: Double?
+    @CompactDouble public var vdop: Double?
     /// NMEA 4.10 GNSS system ID: 1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC.
     public var systemID: Int?
 

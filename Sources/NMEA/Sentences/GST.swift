@@ -9,19 +9,19 @@ public struct GST: Sendable, Hashable {
     /// UTC time of the associated position.
     public var time: TimeOfDay?
     /// RMS of the pseudorange residuals, metres.
-    public var rangeRMS: Double?
+    @CompactDouble public var rangeRMS: Double?
     /// Standard deviation of the error ellipse's semi-major axis, metres.
-    public var semiMajorDeviation: Double?
+    @CompactDouble public var semiMajorDeviation: Double?
     /// Standard deviation of the error ellipse's semi-minor axis, metres.
-    public var semiMinorDeviation: Double?
+    @CompactDouble public var semiMinorDeviation: Double?
     /// Orientation of the semi-major axis, degrees from true north.
-    public var orientation: Double?
+    @CompactDouble public var orientation: Double?
     /// Standard deviation of the latitude error, metres.
-    public var latitudeDeviation: Double?
+    @CompactDouble public var latitudeDeviation: Double?
     /// Standard deviation of the longitude error, metres.
-    public var longitudeDeviation: Double?
+    @CompactDouble public var longitudeDeviation: Double?
     /// Standard deviation of the altitude error, metres.
-    public var altitudeDeviation: Double?
+    @CompactDouble public var altitudeDeviation: Double?
 
     /// Creates a GST value.
     public init(talker: Talker, time: TimeOfDay? = nil, rangeRMS: Double? = nil, semiMajorDeviation: Double? = nil,
@@ -61,9 +61,9 @@ extension GST: TalkerSentence {
         epoch.noteTime(time)
         // Over a GBS of the epoch, field by field.
         var errors = epoch.fix.errors ?? PositionErrors()
-        errors.latitude = latitudeDeviation ?? errors.latitude
-        errors.longitude = longitudeDeviation ?? errors.longitude
-        errors.altitude = altitudeDeviation ?? errors.altitude
+        if let value = latitudeDeviation { errors.latitude = value }
+        if let value = longitudeDeviation { errors.longitude = value }
+        if let value = altitudeDeviation { errors.altitude = value }
         errors.rangeRMS = rangeRMS
         errors.semiMajor = semiMajorDeviation
         errors.semiMinor = semiMinorDeviation

@@ -128,46 +128,42 @@ public struct GSV: Sendable, Hashable {
 
 /// A satellite as a GSV sentence gives it.
 public struct GSVSatellite: Sendable, Hashable {
-    // Compact storage (NaN for an empty field) keeps a GSV sentence small enough to pass around
-    // without copying hundreds of bytes.
+    // Compact storage (``CompactDouble``) keeps a GSV sentence small enough to pass around
+    // without copying hundreds of bytes; a view takes the values as they are.
     private let storedID: Int32
-    // Read as they are when a view is built (see ``Satellite``).
-    let storedElevation: Double
-    let storedAzimuth: Double
-    let storedSNR: Double
 
     /// The satellite's NMEA ID as sent (its meaning depends on the talker; see ``SatelliteID``).
     public var id: Int { Int(storedID) }
     /// Elevation above the horizon, degrees; `nil` when unknown.
-    public var elevation: Double? { storedElevation.isNaN ? nil : storedElevation }
+    @CompactDouble public private(set) var elevation: Double?
     /// Azimuth from true north, degrees; `nil` when unknown.
-    public var azimuth: Double? { storedAzimuth.isNaN ? nil : storedAzimuth }
+    @CompactDouble public private(set) var azimuth: Double?
     /// Carrier-to-noise density, dB-Hz; `nil` when the satellite is not tracked.
-    public var snr: Double? { storedSNR.isNaN ? nil : storedSNR }
+    @CompactDouble public private(set) var snr: Double?
 
     /// Creates a satellite record.
     public init(id: Int, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil) {
         storedID = Int32(clamping: id)
-        storedElevation = elevation ?? .nan
-        storedAzimuth = azimuth ?? .nan
-        storedSNR = snr ?? .nan
+        self.elevation = elevation
+        self.azimuth = azimuth
+        self.snr = snr
     }
 
     /// From ``RawSentence/shortWholeNumber(_:)`` results: a negative value is an empty field.
     @inline(__always)
     init(id: Int, elevation: Int, azimuth: Int, snr: Int) {
         storedID = Int32(truncatingIfNeeded: id)
-        storedElevation = Self.valueOrNaN(elevation)
-        storedAzimuth = Self.valueOrNaN(azimuth)
-        storedSNR = Self.valueOrNaN(snr)
+        _elevation = Self.valueOrNone(elevation)
+        _azimuth = Self.valueOrNone(azimuth)
+        _snr = Self.valueOrNone(snr)
     }
 
-    /// `Double(value)`, or NaN for a negative value, without a branch: empty signal
+    /// `Double(value)`, or none for a negative value, without a branch: empty signal
     /// strengths come and go from one satellite to the next.
     @inline(__always)
-    private static func valueOrNaN(_ value: Int) -> Double {
+    private static func valueOrNone(_ value: Int) -> CompactDouble {
         let negative = UInt64(bitPattern: Int64(value >> 63))
-        return Double(bitPattern: Double(value).bitPattern & ~negative | Double.nan.bitPattern & negative)
+        return CompactDouble(storing: Double(bitPattern: Double(value).bitPattern & ~negative | Double.nan.bitPattern & negative))
     }
 
     /// Equal when every field is equal (empty fields equal each other).

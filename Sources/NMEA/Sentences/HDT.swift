@@ -6,7 +6,7 @@ public struct HDT: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
     /// Heading, degrees from true north; `nil` when empty.
-    public var heading: Double?
+    @CompactDouble public var heading: Double?
 
     /// Creates an HDT value.
     public init(talker: Talker, heading: Double? = nil) {
@@ -25,5 +25,5 @@ extension HDT: TalkerSentence {
     static var formatter: SentenceFormatter { SentenceFormatter("H", "D", "T") }
     var sentence: NMEASentence { .hdt(self) }
 
-    func apply(to epoch: inout EpochAccumulator) { epoch.fix.heading = heading ?? epoch.fix.heading }
+    func apply(to epoch: inout EpochAccumulator) { if let heading { epoch.fix.heading = heading } }
 }

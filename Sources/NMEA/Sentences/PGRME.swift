@@ -5,11 +5,11 @@
 /// else. An estimate in a unit other than metres fails with its unit.
 public struct PGRME: Sendable, Hashable {
     /// Estimated horizontal position error, metres; `nil` when empty or malformed.
-    public var horizontal: Double?
+    @CompactDouble public var horizontal: Double?
     /// Estimated vertical position error, metres; `nil` when empty or malformed.
-    public var vertical: Double?
+    @CompactDouble public var vertical: Double?
     /// Estimated spherical (3D) position error, metres; `nil` when empty or malformed.
-    public var spherical: Double?
+    @CompactDouble public var spherical: Double?
 
     /// Creates a PGRME value.
     public init(horizontal: Double? = nil, vertical: Double? = nil, spherical: Double? = nil) {

@@ -16,19 +16,19 @@ public struct PGRMF: Sendable, Hashable {
     /// GPS time minus UTC, seconds (the leap seconds since 1980); `nil` when empty.
     public var leapSeconds: Int?
     /// Latitude, degrees north positive; `nil` when empty or malformed.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude, degrees east positive; `nil` when empty or malformed.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Fix type: 0 none, 1 2D, 2 3D; `nil` when empty.
     public var fixType: Int?
     /// Speed over ground, metres per second (sent in km/h); `nil` when empty.
-    public var speed: Double?
+    @CompactDouble public var speed: Double?
     /// Course over ground, degrees from true north; `nil` when empty.
-    public var course: Double?
+    @CompactDouble public var course: Double?
     /// Position dilution of precision (whole numbers, 0 to 9); `nil` when empty.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// Time dilution of precision (whole numbers, 0 to 9); `nil` when empty.
-    public var tdop: Double?
+    @CompactDouble public var tdop: Double?
 
     /// Creates a PGRMF value.
     public init(gpsWeek: Int? = nil, gpsSecondsOfWeek: Int? = nil, date: TwoDigitDate? = nil, time: TimeOfDay? = nil,

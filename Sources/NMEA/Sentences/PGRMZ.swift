@@ -5,7 +5,7 @@
 public struct PGRMZ: Sendable, Hashable {
     /// Altitude above mean sea level, metres (converted from feet when the unit is `f`);
     /// `nil` when empty.
-    public var altitude: Double?
+    @CompactDouble public var altitude: Double?
     /// Fix dimension: 2 (user altitude) or 3 (GPS altitude); `nil` when empty.
     public var dimension: Int?
 

@@ -17,17 +17,17 @@ public struct RMC: Sendable, Hashable {
     /// `true` for `A` (data valid), `false` for `V` (warning: no fix).
     public var isValid: Bool?
     /// Latitude in degrees, north positive.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Longitude in degrees, east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Speed over ground, metres per second (converted from knots).
-    public var speed: Double?
+    @CompactDouble public var speed: Double?
     /// Course over ground, degrees from true north.
-    public var course: Double?
+    @CompactDouble public var course: Double?
     /// The UTC date, with the two-digit year as sent; see ``TwoDigitDate``.
     public var date: TwoDigitDate?
     /// Magnetic variation in degrees, east positive.
-    public var magneticVariation: Double?
+    @CompactDouble public var magneticVariation: Double?
     /// NMEA 2.3 mode indicator.
     public var mode: PositioningMode?
     /// NMEA 4.10 navigational status.
@@ -106,13 +106,13 @@ extension RMC: TalkerSentence {
         let verdict = ModeEvidence.Verdict(status: isValid, mode: mode)
         if verdict != .invalid {
             epoch.setPosition(latitude, longitude)
-            epoch.fix.speed = speed ?? epoch.fix.speed
-            epoch.fix.track = course ?? epoch.fix.track
+            if let value = speed { epoch.fix.speed = value }
+            if let value = course { epoch.fix.track = value }
             if speed != nil || course != nil { epoch.hasTimedMotion = true }
         }
-        epoch.fix.magneticVariation = magneticVariation ?? epoch.fix.magneticVariation
-        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
-        epoch.fix.navigationalStatus = navigationalStatus ?? epoch.fix.navigationalStatus
+        if let value = magneticVariation { epoch.fix.magneticVariation = value }
+        if let value = mode { epoch.fix.positioningMode = value }
+        if let value = navigationalStatus { epoch.fix.navigationalStatus = value }
         epoch.mode.position(verdict, hasPosition: latitude != nil && longitude != nil)
     }
 }

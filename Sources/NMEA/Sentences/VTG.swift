@@ -8,11 +8,11 @@ public struct VTG: Sendable, Hashable {
     /// Who sent it.
     public var talker: Talker
     /// Course over ground, degrees from true north.
-    public var courseTrue: Double?
+    @CompactDouble public var courseTrue: Double?
     /// Course over ground, degrees from magnetic north.
-    public var courseMagnetic: Double?
+    @CompactDouble public var courseMagnetic: Double?
     /// Speed over ground, metres per second (from the knots field, else the km/h field).
-    public var speed: Double?
+    @CompactDouble public var speed: Double?
     /// NMEA 2.3 mode indicator.
     public var mode: PositioningMode?
 
@@ -60,13 +60,13 @@ extension VTG: TalkerSentence {
     func apply(to epoch: inout EpochAccumulator) {
         if mode?.isValid != false {
             if !epoch.hasTimedMotion {
-                epoch.fix.speed = speed ?? epoch.fix.speed
-                epoch.fix.track = courseTrue ?? epoch.fix.track
+                if let value = speed { epoch.fix.speed = value }
+                if let value = courseTrue { epoch.fix.track = value }
             }
             if let courseMagnetic, !epoch.hasTimedMotion || courseTrue == nil || courseTrue == epoch.fix.track {
                 epoch.fix.magneticTrack = courseMagnetic
             }
         }
-        epoch.fix.positioningMode = mode ?? epoch.fix.positioningMode
+        if let value = mode { epoch.fix.positioningMode = value }
     }
 }

@@ -29,27 +29,27 @@ public struct HNRPVT: UBXMessageType {
     /// Whether differential corrections were applied.
     public var isDifferential: Bool
     /// Degrees, east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Degrees, north positive.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Height above the WGS 84 ellipsoid, in metres.
-    public var heightAboveEllipsoid: Double?
+    @CompactDouble public var heightAboveEllipsoid: Double?
     /// Height above mean sea level, in metres.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// Ground speed, in m/s.
-    public var groundSpeed: Double?
+    @CompactDouble public var groundSpeed: Double?
     /// Heading of motion, in degrees from true north.
-    public var headingOfMotion: Double?
+    @CompactDouble public var headingOfMotion: Double?
     /// The vehicle's heading, in degrees; `nil` unless the receiver marks it valid (`headVehValid`).
-    public var vehicleHeading: Double?
+    @CompactDouble public var vehicleHeading: Double?
     /// The horizontal accuracy estimate, in metres.
-    public var horizontalAccuracy: Double?
+    @CompactDouble public var horizontalAccuracy: Double?
     /// The vertical accuracy estimate, in metres.
-    public var verticalAccuracy: Double?
+    @CompactDouble public var verticalAccuracy: Double?
     /// The speed accuracy estimate, in m/s.
-    public var speedAccuracy: Double?
+    @CompactDouble public var speedAccuracy: Double?
     /// The heading accuracy estimate, in degrees.
-    public var headingAccuracy: Double?
+    @CompactDouble public var headingAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek

@@ -7,19 +7,19 @@ public struct NAVDOP: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// Geometric dilution of precision.
-    public var gdop: Double?
+    @CompactDouble public var gdop: Double?
     /// Position dilution of precision.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// Time dilution of precision.
-    public var tdop: Double?
+    @CompactDouble public var tdop: Double?
     /// Vertical dilution of precision.
-    public var vdop: Double?
+    @CompactDouble public var vdop: Double?
     /// Horizontal dilution of precision.
-    public var hdop: Double?
+    @CompactDouble public var hdop: Double?
     /// Northing dilution of precision (gpsd's `ydop`).
-    public var ndop: Double?
+    @CompactDouble public var ndop: Double?
     /// Easting dilution of precision (gpsd's `xdop`).
-    public var edop: Double?
+    @CompactDouble public var edop: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
@@ -37,9 +37,9 @@ public struct NAVDOP: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.pdop = pdop ?? epoch.ubx.pdop
-        epoch.ubx.hdop = hdop ?? epoch.ubx.hdop
-        epoch.ubx.vdop = vdop ?? epoch.ubx.vdop
+        if let value = pdop { epoch.ubx.pdop = value }
+        if let value = hdop { epoch.ubx.hdop = value }
+        if let value = vdop { epoch.ubx.vdop = value }
         if let edop, let ndop, let vdop, let tdop {
             epoch.ubx.dilutions = Dilutions(x: edop, y: ndop, vertical: vdop, time: tdop)
         }

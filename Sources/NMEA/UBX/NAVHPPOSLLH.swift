@@ -8,17 +8,17 @@ public struct NAVHPPOSLLH: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// Degrees, east positive, to 1e-9°; `nil` when the receiver marks the position invalid.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Degrees, north positive, to 1e-9°; `nil` likewise.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Height above the WGS 84 ellipsoid, in metres, to 0.1 mm.
-    public var heightAboveEllipsoid: Double?
+    @CompactDouble public var heightAboveEllipsoid: Double?
     /// Height above mean sea level, in metres, to 0.1 mm.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// The horizontal accuracy estimate, in metres.
-    public var horizontalAccuracy: Double?
+    @CompactDouble public var horizontalAccuracy: Double?
     /// The vertical accuracy estimate, in metres.
-    public var verticalAccuracy: Double?
+    @CompactDouble public var verticalAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.u4(4)
@@ -40,7 +40,7 @@ public struct NAVHPPOSLLH: UBXMessageType {
     func apply(to epoch: inout EpochAccumulator) {
         epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
                               altitudeMSL: altitudeMSL, precise: true)
-        epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal
-        epoch.ubx.accuracy.vertical = verticalAccuracy ?? epoch.ubx.accuracy.vertical
+        if let value = horizontalAccuracy { epoch.ubx.accuracy.horizontal = value }
+        if let value = verticalAccuracy { epoch.ubx.accuracy.vertical = value }
     }
 }

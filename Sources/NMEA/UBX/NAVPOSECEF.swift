@@ -7,13 +7,13 @@ public struct NAVPOSECEF: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// Position x, in metres.
-    public var x: Double?
+    @CompactDouble public var x: Double?
     /// Position y, in metres.
-    public var y: Double?
+    @CompactDouble public var y: Double?
     /// Position z, in metres.
-    public var z: Double?
+    @CompactDouble public var z: Double?
     /// The 3D position accuracy estimate, in metres.
-    public var positionAccuracy: Double?
+    @CompactDouble public var positionAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek

@@ -7,17 +7,17 @@ public struct NAVPOSLLH: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// Degrees, east positive.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Degrees, north positive.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Height above the WGS 84 ellipsoid, in metres.
-    public var heightAboveEllipsoid: Double?
+    @CompactDouble public var heightAboveEllipsoid: Double?
     /// Height above mean sea level, in metres.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// The horizontal accuracy estimate, in metres.
-    public var horizontalAccuracy: Double?
+    @CompactDouble public var horizontalAccuracy: Double?
     /// The vertical accuracy estimate, in metres.
-    public var verticalAccuracy: Double?
+    @CompactDouble public var verticalAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
@@ -32,7 +32,7 @@ public struct NAVPOSLLH: UBXMessageType {
     func apply(to epoch: inout EpochAccumulator) {
         epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
                               altitudeMSL: altitudeMSL)
-        epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal
-        epoch.ubx.accuracy.vertical = verticalAccuracy ?? epoch.ubx.accuracy.vertical
+        if let value = horizontalAccuracy { epoch.ubx.accuracy.horizontal = value }
+        if let value = verticalAccuracy { epoch.ubx.accuracy.vertical = value }
     }
 }

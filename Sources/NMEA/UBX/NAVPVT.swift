@@ -21,7 +21,7 @@ public struct NAVPVT: UBXMessageType {
     /// Whether the receiver confirmed the time, likewise.
     public var timeIsConfirmed: Bool?
     /// The time's accuracy estimate, in seconds.
-    public var timeAccuracy: Double?
+    @CompactDouble public var timeAccuracy: Double?
     /// The kind of fix.
     public var fixType: UBXFixType?
     /// Whether the fix is valid within the receiver's limits (`gnssFixOK`).
@@ -34,41 +34,41 @@ public struct NAVPVT: UBXMessageType {
     /// The satellites used in the fix.
     public var satellitesUsed: Int?
     /// Degrees, east positive; `nil` when the receiver marks the position invalid.
-    public var longitude: Double?
+    @CompactDouble public var longitude: Double?
     /// Degrees, north positive; `nil` likewise.
-    public var latitude: Double?
+    @CompactDouble public var latitude: Double?
     /// Height above the WGS 84 ellipsoid, in metres.
-    public var heightAboveEllipsoid: Double?
+    @CompactDouble public var heightAboveEllipsoid: Double?
     /// Height above mean sea level, in metres.
-    public var altitudeMSL: Double?
+    @CompactDouble public var altitudeMSL: Double?
     /// The horizontal accuracy estimate, in metres.
-    public var horizontalAccuracy: Double?
+    @CompactDouble public var horizontalAccuracy: Double?
     /// The vertical accuracy estimate, in metres.
-    public var verticalAccuracy: Double?
+    @CompactDouble public var verticalAccuracy: Double?
     /// Velocity north, in m/s.
-    public var velocityNorth: Double?
+    @CompactDouble public var velocityNorth: Double?
     /// Velocity east, in m/s.
-    public var velocityEast: Double?
+    @CompactDouble public var velocityEast: Double?
     /// Velocity down, in m/s.
-    public var velocityDown: Double?
+    @CompactDouble public var velocityDown: Double?
     /// Ground speed, in m/s.
-    public var groundSpeed: Double?
+    @CompactDouble public var groundSpeed: Double?
     /// Heading of motion, in degrees from true north.
-    public var headingOfMotion: Double?
+    @CompactDouble public var headingOfMotion: Double?
     /// The speed accuracy estimate, in m/s.
-    public var speedAccuracy: Double?
+    @CompactDouble public var speedAccuracy: Double?
     /// The heading accuracy estimate, in degrees.
-    public var headingAccuracy: Double?
+    @CompactDouble public var headingAccuracy: Double?
     /// Position dilution of precision.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// The vehicle's heading, in degrees; `nil` unless the receiver has one (`headVehValid`,
     /// a receiver with sensors) and sends the 92-byte message.
-    public var vehicleHeading: Double?
+    @CompactDouble public var vehicleHeading: Double?
     /// Magnetic declination, in degrees (east positive); `nil` unless the receiver marks it
     /// valid (`validMag`).
-    public var magneticDeclination: Double?
+    @CompactDouble public var magneticDeclination: Double?
     /// Its accuracy estimate, in degrees.
-    public var magneticDeclinationAccuracy: Double?
+    @CompactDouble public var magneticDeclinationAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
@@ -150,15 +150,15 @@ public struct NAVPVT: UBXMessageType {
         }
         epoch.ubx.setPosition(latitude: latitude, longitude: longitude, altitudeHAE: heightAboveEllipsoid,
                               altitudeMSL: altitudeMSL)
-        epoch.ubx.speed = groundSpeed ?? epoch.ubx.speed
-        epoch.ubx.track = headingOfMotion ?? epoch.ubx.track
-        epoch.ubx.satellitesUsed = satellitesUsed ?? epoch.ubx.satellitesUsed
-        epoch.ubx.accuracy.horizontal = horizontalAccuracy ?? epoch.ubx.accuracy.horizontal
-        epoch.ubx.accuracy.vertical = verticalAccuracy ?? epoch.ubx.accuracy.vertical
-        epoch.ubx.accuracy.speed = speedAccuracy ?? epoch.ubx.accuracy.speed
-        epoch.ubx.accuracy.track = headingAccuracy ?? epoch.ubx.accuracy.track
-        epoch.ubx.accuracy.time = timeAccuracy ?? epoch.ubx.accuracy.time
-        epoch.ubx.magneticVariation = magneticDeclination ?? epoch.ubx.magneticVariation
+        if let value = groundSpeed { epoch.ubx.speed = value }
+        if let value = headingOfMotion { epoch.ubx.track = value }
+        if let value = satellitesUsed { epoch.ubx.satellitesUsed = value }
+        if let value = horizontalAccuracy { epoch.ubx.accuracy.horizontal = value }
+        if let value = verticalAccuracy { epoch.ubx.accuracy.vertical = value }
+        if let value = speedAccuracy { epoch.ubx.accuracy.speed = value }
+        if let value = headingAccuracy { epoch.ubx.accuracy.track = value }
+        if let value = timeAccuracy { epoch.ubx.accuracy.time = value }
+        if let value = magneticDeclination { epoch.ubx.magneticVariation = value }
     }
 }
 

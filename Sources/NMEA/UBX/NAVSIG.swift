@@ -17,7 +17,7 @@ public struct NAVSIG: UBXMessageType {
         /// GLONASS's frequency slot plus 7; 0 for the other systems.
         public var frequencyID: UInt8
         /// The pseudorange residual, in metres.
-        public var pseudorangeResidual: Double?
+        @CompactDouble public var pseudorangeResidual: Double? = nil
         /// The carrier-to-noise density, in dB-Hz.
         public var carrierToNoise: Int
         /// u-blox's signal quality indicator, 0 to 7.

@@ -20,23 +20,23 @@ public struct NAVSOL: UBXMessageType {
     /// Whether differential corrections were applied.
     public var isDifferential: Bool
     /// Position, x, y and z, in metres (ECEF).
-    public var ecefX: Double?
+    @CompactDouble public var ecefX: Double?
     /// See ``ecefX``.
-    public var ecefY: Double?
+    @CompactDouble public var ecefY: Double?
     /// See ``ecefX``.
-    public var ecefZ: Double?
+    @CompactDouble public var ecefZ: Double?
     /// The 3D position accuracy estimate, in metres.
-    public var positionAccuracy: Double?
+    @CompactDouble public var positionAccuracy: Double?
     /// Velocity, x, y and z, in m/s (ECEF).
-    public var ecefVX: Double?
+    @CompactDouble public var ecefVX: Double?
     /// See ``ecefVX``.
-    public var ecefVY: Double?
+    @CompactDouble public var ecefVY: Double?
     /// See ``ecefVX``.
-    public var ecefVZ: Double?
+    @CompactDouble public var ecefVZ: Double?
     /// The speed accuracy estimate, in m/s.
-    public var speedAccuracy: Double?
+    @CompactDouble public var speedAccuracy: Double?
     /// Position dilution of precision.
-    public var pdop: Double?
+    @CompactDouble public var pdop: Double?
     /// The satellites used in the fix.
     public var satellitesUsed: Int?
 
@@ -71,8 +71,8 @@ public struct NAVSOL: UBXMessageType {
         }
         epoch.ubx.ecef.merge(ECEFSolution(x: ecefX, y: ecefY, z: ecefZ, positionAccuracy: positionAccuracy,
                                           vx: ecefVX, vy: ecefVY, vz: ecefVZ, velocityAccuracy: speedAccuracy))
-        epoch.ubx.accuracy.speed = speedAccuracy ?? epoch.ubx.accuracy.speed
-        epoch.ubx.satellitesUsed = satellitesUsed ?? epoch.ubx.satellitesUsed
+        if let value = speedAccuracy { epoch.ubx.accuracy.speed = value }
+        if let value = satellitesUsed { epoch.ubx.satellitesUsed = value }
         if let pdop, pdop < 99.99 { epoch.ubx.pdop = pdop }
     }
 }

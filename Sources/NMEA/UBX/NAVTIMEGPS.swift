@@ -15,7 +15,7 @@ public struct NAVTIMEGPS: UBXMessageType {
     /// Whether the time of week is valid.
     public var timeOfWeekIsValid: Bool
     /// The time's accuracy estimate, in seconds.
-    public var timeAccuracy: Double?
+    @CompactDouble public var timeAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
@@ -36,6 +36,6 @@ public struct NAVTIMEGPS: UBXMessageType {
         if let week, timeOfWeekIsValid, let timeOfWeek {
             epoch.ubx.gpsTime = GPSTime(week: week, timeOfWeek: timeOfWeek, fraction: fractionalTimeOfWeek)
         }
-        epoch.ubx.accuracy.time = timeAccuracy ?? epoch.ubx.accuracy.time
+        if let value = timeAccuracy { epoch.ubx.accuracy.time = value }
     }
 }

@@ -7,7 +7,7 @@ public struct NAVTIMEUTC: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// The time's accuracy estimate, in seconds.
-    public var timeAccuracy: Double?
+    @CompactDouble public var timeAccuracy: Double?
     /// The UTC date and time, to the nanosecond; `nil` unless the receiver marks UTC valid
     /// (`validUTC`: it knows the leap seconds).
     public var time: UTCTime?

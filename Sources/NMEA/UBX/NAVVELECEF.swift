@@ -7,13 +7,13 @@ public struct NAVVELECEF: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// Velocity x, in m/s.
-    public var vx: Double?
+    @CompactDouble public var vx: Double?
     /// Velocity y, in m/s.
-    public var vy: Double?
+    @CompactDouble public var vy: Double?
     /// Velocity z, in m/s.
-    public var vz: Double?
+    @CompactDouble public var vz: Double?
     /// The speed accuracy estimate, in m/s.
-    public var speedAccuracy: Double?
+    @CompactDouble public var speedAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek

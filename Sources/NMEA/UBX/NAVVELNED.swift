@@ -7,21 +7,21 @@ public struct NAVVELNED: UBXMessageType {
     /// The GPS time of week of the epoch, in milliseconds.
     public var timeOfWeek: UInt32?
     /// Velocity north, in m/s.
-    public var velocityNorth: Double?
+    @CompactDouble public var velocityNorth: Double?
     /// Velocity east, in m/s.
-    public var velocityEast: Double?
+    @CompactDouble public var velocityEast: Double?
     /// Velocity down, in m/s.
-    public var velocityDown: Double?
+    @CompactDouble public var velocityDown: Double?
     /// Speed in three dimensions, in m/s.
-    public var speed: Double?
+    @CompactDouble public var speed: Double?
     /// Ground speed, in m/s.
-    public var groundSpeed: Double?
+    @CompactDouble public var groundSpeed: Double?
     /// Heading of motion, in degrees from true north.
-    public var heading: Double?
+    @CompactDouble public var heading: Double?
     /// The speed accuracy estimate, in m/s.
-    public var speedAccuracy: Double?
+    @CompactDouble public var speedAccuracy: Double?
     /// The heading accuracy estimate, in degrees.
-    public var headingAccuracy: Double?
+    @CompactDouble public var headingAccuracy: Double?
 
     init(_ payload: UBXPayload, malformed: inout [MalformedField]) {
         timeOfWeek = payload.timeOfWeek
@@ -36,10 +36,10 @@ public struct NAVVELNED: UBXMessageType {
     }
 
     func apply(to epoch: inout EpochAccumulator) {
-        epoch.ubx.speed = groundSpeed ?? epoch.ubx.speed
-        epoch.ubx.track = heading ?? epoch.ubx.track
-        epoch.ubx.climb = velocityDown.map { -$0 } ?? epoch.ubx.climb
-        epoch.ubx.accuracy.speed = speedAccuracy ?? epoch.ubx.accuracy.speed
-        epoch.ubx.accuracy.track = headingAccuracy ?? epoch.ubx.accuracy.track
+        if let value = groundSpeed { epoch.ubx.speed = value }
+        if let value = heading { epoch.ubx.track = value }
+        if let value = velocityDown.map({ -$0 }) { epoch.ubx.climb = value }
+        if let value = speedAccuracy { epoch.ubx.accuracy.speed = value }
+        if let value = headingAccuracy { epoch.ubx.accuracy.track = value }
     }
 }

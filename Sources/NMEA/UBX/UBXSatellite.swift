@@ -7,11 +7,11 @@ public struct UBXSatellite: Sendable, Hashable {
     /// The carrier-to-noise density, in dB-Hz (0 when not tracked).
     public var carrierToNoise: Int
     /// Degrees above the horizon; `nil` when not known.
-    public var elevation: Double?
+    @CompactDouble public var elevation: Double? = nil
     /// Degrees from true north; `nil` when not known.
-    public var azimuth: Double?
+    @CompactDouble public var azimuth: Double? = nil
     /// The pseudorange residual, in metres; `nil` when the message has none.
-    public var pseudorangeResidual: Double?
+    @CompactDouble public var pseudorangeResidual: Double? = nil
     /// Whether the fix used it.
     public var isUsed: Bool
     /// Its health, when the message says.
