@@ -4,7 +4,9 @@
 /// NaN stored is read back as `nil`: no receiver sends one, and a value worked out to NaN is
 /// no value.
 ///
-/// It compares and hashes as the `Double?` it holds. The decode benchmarks guard what it saves.
+/// It compares and hashes as the `Double?` it holds. A property declared with it and no initial
+/// value takes the wrapper in a memberwise initializer; `= nil` makes it take the `Double?`. The
+/// decode benchmarks guard what it saves (see `Benchmarks/README.md`).
 @propertyWrapper
 public struct CompactDouble: Sendable, Hashable {
     @usableFromInline var storage: Double
