@@ -5,8 +5,10 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     // year offset by 32,768, then the month, then the day, so that the word orders as the date.
     private var packed: UInt32
 
+    @inline(__always)
     private init(packedYear year: Int, month: Int, day: Int) {
-        packed = UInt32(UInt16(clamping: year + 32_768)) << 16 | UInt32(UInt8(clamping: month)) << 8 | UInt32(UInt8(clamping: day))
+        packed = UInt32(UInt16(clamping: year &+ 32_768)) << 16 | UInt32(UInt8(clamping: month)) << 8
+            | UInt32(UInt8(clamping: day))
     }
 
     /// The full year, such as 2024 (held within ±32,767).
