@@ -99,6 +99,15 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
         printError("\(path) went away; waiting for a receiver")
     }
 
+    func reader(_ reader: NMEAReader, didConnect endpoint: String) {
+        printError("connected to \(endpoint)")
+    }
+
+    func reader(_ reader: NMEAReader, didLoseConnection interruption: NetworkInterruption) {
+        output.flush()
+        printError(interruption.description)
+    }
+
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {
         printError("receiving at \(bitsPerSecond) bit/s")
     }

@@ -36,7 +36,7 @@ struct PublishCommand: ParsableCommand {
 
     @OptionGroup var broker: BrokerOptions
 
-    @Option(help: "The serial device to publish.")
+    @Option(help: "The serial device to publish, or a network receiver's URL (tcp://, udp://, gpsd://; see `nmeastream read --help`).")
     var device: String?
 
     @Option(help: "A recorded NMEA log to publish instead of a receiver.")
@@ -60,6 +60,13 @@ struct PublishCommand: ParsableCommand {
     func validate() throws {
         if device != nil, log != nil { throw ValidationError("give --device or --log, not both") }
         if speed != nil, log == nil { throw ValidationError("--speed goes with --log") }
+        if let device, NetworkEndpoint.isURL(device) {
+            do throws(NetworkEndpointError) {
+                _ = try NetworkEndpoint(parsing: device)
+            } catch {
+                throw ValidationError("not a receiver's URL: \(error)")
+            }
+        }
         if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
         if !(drainTimeout >= 0) { throw ValidationError("--drain-timeout must be 0 or more") }
         if try broker.parsedURL().hasWildcards { throw ValidationError("a publisher's topic cannot hold + or #") }
@@ -70,7 +77,7 @@ struct PublishCommand: ParsableCommand {
         let source: GPSSource = if let log {
             .log(path: log, pace: speed.map { .recorded(speed: $0, keepingGaps: false) } ?? .asFastAsPossible)
         } else if let device {
-            .serial(path: device, speed: .automatic)
+            try GPSSource.named(device, speed: .automatic)
         } else {
             .automatic
         }

@@ -13,6 +13,12 @@ struct ReadCommand: ParsableCommand {
             the device goes away, or Ctrl-C; its settings are restored on the way out. With \
             --speed auto the speed is found by listening (nothing is written to the receiver).
 
+            A receiver over the network is named by a URL: tcp://HOST:PORT (an NMEA server, \
+            such as a boat's multiplexer), udp://[GROUP]:PORT (NMEA datagrams, a multicast group \
+            joined when given) or gpsd://HOST[:PORT][/DEVICE] (an upstream gpsd, whose receiver's \
+            own bytes nmeastream decodes). A connection that fails or drops is tried again, with \
+            a wait growing from 1 s to 30 s; each is said on standard error.
+
             Exit codes: 0 success; 64 usage error; 69 no receiver found, or the device cannot be \
             used (missing, permission denied, busy, not a serial device, no NMEA at any speed); \
             74 the device went away or failed while reading; 75 no fix before --timeout.
@@ -23,11 +29,13 @@ struct ReadCommand: ParsableCommand {
               nmeastream --watch
               nmeastream read /dev/ttyACM0
               nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
+              nmeastream read tcp://192.168.1.20:10110
+              nmeastream read udp://:10110
             """,
         aliases: ["stream"]
     )
 
-    @Argument(help: "The serial device, such as /dev/ttyACM0 or a /dev/serial/by-id/ link; the best receiver plugged in when left out.")
+    @Argument(help: "The serial device, such as /dev/ttyACM0 or a /dev/serial/by-id/ link, or a network receiver's URL (tcp://, udp://, gpsd://); the best receiver plugged in when left out.")
     var devicePath: String?
 
     @Option(name: .customLong("device"), help: "The serial device (the same as the argument).")
@@ -64,11 +72,19 @@ struct ReadCommand: ParsableCommand {
         if device == nil, speed != nil {
             throw ValidationError("--speed needs a device; without one, the speed is found by listening")
         }
+        if let device, NetworkEndpoint.isURL(device) {
+            if speed != nil { throw ValidationError("--speed is a serial device's; \(device) is reached over the network") }
+            do throws(NetworkEndpointError) {
+                _ = try NetworkEndpoint(parsing: device)
+            } catch {
+                throw ValidationError("not a receiver's URL: \(error)")
+            }
+        }
     }
 
     func run() throws {
         let source: GPSSource = if let device {
-            .serial(path: device, speed: speed?.speed ?? 9600)
+            try GPSSource.named(device, speed: speed?.speed ?? 9600)
         } else if watch {
             .watch
         } else {

@@ -13,6 +13,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <grp.h>
 #include <signal.h>
 #include <spawn.h>

@@ -18,8 +18,21 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     /// (delegates are told ``NMEAReaderDelegate/reader(_:didLoseDevice:)`` then
     /// ``NMEAReaderDelegate/reader(_:didChoose:)``). Only a failure other than unplugging ends it.
     case watch
+    /// A receiver over the network: an NMEA server, NMEA datagrams or an upstream gpsd (see
+    /// ``NetworkEndpoint``). The connection is made when reading starts and tried again, with
+    /// a growing wait, whenever it fails; delegates are told
+    /// ``NMEAReaderDelegate/reader(_:didConnect:)`` and
+    /// ``NMEAReaderDelegate/reader(_:didLoseConnection:)``.
+    case network(NetworkEndpoint)
 
-    /// The device or file path, `memory` for bytes, or `automatic`.
+    /// A receiver named on a command line: a network endpoint when `name` is a URL
+    /// (`tcp://`, `udp://`, `gpsd://`), otherwise the serial device at that path, at `speed`.
+    public static func named(_ name: String, speed: SerialSpeed) throws(NetworkEndpointError) -> GPSSource {
+        guard NetworkEndpoint.isURL(name) else { return .serial(path: name, speed: speed) }
+        return .network(try NetworkEndpoint(parsing: name))
+    }
+
+    /// The device or file path, the endpoint's URL, `memory` for bytes, or `automatic`.
     public var description: String {
         switch self {
         case .serial(let path, _): path
@@ -27,6 +40,7 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
         case .bytes: "memory"
         case .automatic: "automatic"
         case .watch: "watch"
+        case .network(let endpoint): endpoint.description
         }
     }
 }

@@ -173,6 +173,11 @@ public final class NMEAReader: @unchecked Sendable {
                     guard let self else { return }
                     found(speed: speed)
                 })
+        case .network(let endpoint):
+            NetworkByteSource(
+                endpoint: endpoint, readLoop: readLoop,
+                connected: { [weak self] endpoint in self?.send(.connected(endpoint)) },
+                interrupted: { [weak self] interruption in self?.connectionLost(interruption) })
         }
         self.bytes = bytes
         decoder = NMEADecoder()
@@ -197,6 +202,15 @@ public final class NMEAReader: @unchecked Sendable {
         decoder.finish { event in send(.decoded(event)) }
         quietLine.reset()
         send(.lostDevice(path))
+    }
+
+    /// A network source lost its peer: as for a device lost, the epoch in progress is
+    /// delivered and the next connection starts on a clean stream.
+    private func connectionLost(_ interruption: NetworkInterruption) {
+        guard !isFinished else { return }
+        decoder?.finish { event in send(.decoded(event)) }
+        quietLine.reset()
+        send(.lostConnection(interruption))
     }
 
     /// The best receiver plugged in, at the speed found by listening (its catalogue speed
@@ -258,7 +272,7 @@ public final class NMEAReader: @unchecked Sendable {
         // A device's bytes are stamped as they are read (the byte source calls this as soon as
         // read(2) returns), so that each fix knows when its first byte arrived; a log's are not.
         let receivedAt: UTCTime? = switch source {
-        case .serial, .automatic, .watch: .now
+        case .serial, .automatic, .watch, .network: .now
         case .log, .bytes: nil
         }
         isDecoding = true

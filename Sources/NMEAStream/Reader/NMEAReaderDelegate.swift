@@ -35,6 +35,12 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// With ``GPSSource/watch``: the device went away; the epoch in progress was delivered, and
     /// reading resumes with the next receiver plugged in (``reader(_:didChoose:)``).
     func reader(_ reader: NMEAReader, didLoseDevice path: String)
+    /// With ``GPSSource/network(_:)``: connected to the peer at `endpoint` (its URL), at the
+    /// start and after each interruption.
+    func reader(_ reader: NMEAReader, didConnect endpoint: String)
+    /// With ``GPSSource/network(_:)``: the peer went away or could not be reached; the epoch in
+    /// progress was delivered, and the source tries again after the interruption's wait.
+    func reader(_ reader: NMEAReader, didLoseConnection interruption: NetworkInterruption)
     /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second; the sentences
     /// that proved it follow.
     func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int)
@@ -70,6 +76,10 @@ extension NMEAReaderDelegate {
     public func reader(_ reader: NMEAReader, didChoose port: SerialPortInfo) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didLoseDevice path: String) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didConnect endpoint: String) {}
+    /// Does nothing.
+    public func reader(_ reader: NMEAReader, didLoseConnection interruption: NetworkInterruption) {}
     /// Does nothing.
     public func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) {}
     /// Does nothing.

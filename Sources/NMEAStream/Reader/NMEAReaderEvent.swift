@@ -16,6 +16,11 @@ extension NMEAReader {
         indirect case choseDevice(SerialPortInfo)
         /// With ``GPSSource/watch``: the device at this path went away.
         case lostDevice(String)
+        /// A network source connected to its peer (its URL): at the start, and again after
+        /// each interruption.
+        case connected(String)
+        /// A network source lost its peer, or could not reach it; it tries again.
+        indirect case lostConnection(NetworkInterruption)
         /// ``SerialSpeed/automatic`` found the receiver's speed, in bits per second.
         case foundSpeed(Int)
         /// The line was quiet before the read that comes next: the receiver paused between two
@@ -48,6 +53,8 @@ extension NMEAReaderDelegate {
         case .decoded(.rejected(let reject)): self.reader(reader, didReject: reject)
         case .choseDevice(let port): self.reader(reader, didChoose: port)
         case .lostDevice(let path): self.reader(reader, didLoseDevice: path)
+        case .connected(let endpoint): self.reader(reader, didConnect: endpoint)
+        case .lostConnection(let interruption): self.reader(reader, didLoseConnection: interruption)
         case .foundSpeed(let speed): self.reader(reader, didFindSpeed: speed)
         case .quiet: readerDidSeeQuietLine(reader)
         case .finishedChunk: readerDidFinishChunk(reader)

@@ -298,7 +298,7 @@ extension GPSSource {
     var isFinite: Bool {
         switch self {
         case .log, .bytes: true
-        case .serial, .automatic, .watch: false
+        case .serial, .automatic, .watch, .network: false
         }
     }
 }
@@ -410,7 +410,7 @@ private final class EventForwarder: @unchecked Sendable {
             break
         case .read(let bytes):
             if connection.wants(.bytes) { add(.bytes(Array(bytes))) }
-        case .lostDevice, .finishedChunk: flush()
+        case .lostDevice, .lostConnection, .finishedChunk: flush()
         case .failed(let error):
             flush()
             observer.on(.failed(error))
@@ -418,7 +418,7 @@ private final class EventForwarder: @unchecked Sendable {
             flush()
             observer.on(.completed)
         case .foundSpeed(let speed): connection.noteSpeed(speed)
-        case .choseDevice, .quiet: break
+        case .choseDevice, .quiet, .connected: break
         }
     }
 

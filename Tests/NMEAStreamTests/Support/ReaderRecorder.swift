@@ -17,9 +17,15 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     private var storedChunkEnds: [Int] = []
     /// Each read's bytes, and the quiets between them, in order.
     private var storedTape: [TapeEntry] = []
+    private var storedConnections: [String] = []
+    private var storedInterruptions: [NetworkInterruption] = []
     private let ended = DispatchSemaphore(value: 0)
 
     var fixes: [Fix] { lock.withLock { storedFixes } }
+    /// The endpoints a network source connected to, in order.
+    var connections: [String] { lock.withLock { storedConnections } }
+    /// What interrupted a network source, in order.
+    var interruptions: [NetworkInterruption] { lock.withLock { storedInterruptions } }
     var views: Int { lock.withLock { storedViews } }
     var sentences: Int { lock.withLock { storedSentences } }
     var error: GPSError? { lock.withLock { storedError } }
@@ -75,6 +81,10 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) { lock.withLock { storedViews += 1 } }
     func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) { lock.withLock { storedSentences += 1 } }
     func reader(_ reader: NMEAReader, didReject input: RejectedInput) { lock.withLock { storedRejects += 1 } }
+    func reader(_ reader: NMEAReader, didConnect endpoint: String) { lock.withLock { storedConnections.append(endpoint) } }
+    func reader(_ reader: NMEAReader, didLoseConnection interruption: NetworkInterruption) {
+        lock.withLock { storedInterruptions.append(interruption) }
+    }
     func reader(_ reader: NMEAReader, didFailWith error: GPSError) {
         lock.withLock { storedError = error }
         ended.signal()

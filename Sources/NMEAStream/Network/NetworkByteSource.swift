@@ -1,0 +1,255 @@
+import CPlatform
+import Dispatch
+
+/// A receiver over the network (``NetworkEndpoint``), read by the same ``DeviceReadLoop`` as a
+/// serial device: a TCP connection, a UDP socket, or an upstream gpsd.
+///
+/// It never gives up on its peer: a peer that is down at the start, or drops the connection,
+/// is tried again after a wait (``ReconnectBackoff``), and each failure is told to
+/// `interrupted` with the wait; each connection made, to `connected`. Only ``stop()`` ends it.
+/// Names are resolved on the reader's queue when a connection is made (the system's resolver
+/// answers from its cache or the network; a slow one delays that reader only).
+final class NetworkByteSource: ByteSource, @unchecked Sendable {
+    let endpoint: NetworkEndpoint
+    let readLoop: any DeviceReadLoop
+    let released = DispatchGroup()
+    /// How long a connection may take before it counts as failed, in seconds.
+    static let connectTimeout = 10.0
+    private let connected: @Sendable (String) -> Void
+    private let interrupted: @Sendable (NetworkInterruption) -> Void
+
+    // Confined to the reader's queue.
+    private var queue: DispatchQueue?
+    private var deliver: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+    private var reading: (any DeviceReading)?
+    private var pending: (fd: Int32, writable: DispatchSourceWrite, deadline: DispatchSourceTimer)?
+    private var addresses: [SocketAddress] = []
+    private var retry: DispatchSourceTimer?
+    private var backoff = ReconnectBackoff()
+    private var hasData = false
+    private var raw = GPSDRawFilter()
+    private var filtered: [UInt8] = []
+    private var isStopped = false
+    /// Counts the connections made: a read loop's late call for an earlier one is ignored.
+    private var attempt = 0
+
+    init(endpoint: NetworkEndpoint, readLoop: any DeviceReadLoop, connected: @escaping @Sendable (String) -> Void,
+         interrupted: @escaping @Sendable (NetworkInterruption) -> Void) {
+        self.endpoint = endpoint
+        self.readLoop = readLoop
+        self.connected = connected
+        self.interrupted = interrupted
+    }
+
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+               end: @escaping @Sendable (GPSError?) -> Void) {
+        self.queue = queue
+        self.deliver = deliver
+        // Held from start to stop: a source that is between connections still holds its place.
+        released.enter()
+        connect()
+    }
+
+    func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        retry?.cancel()
+        retry = nil
+        abandonPending()
+        if let reading {
+            self.reading = nil
+            reading.stop(released: { [released] in released.leave() })
+        }
+        released.leave()
+    }
+
+    // MARK: Connecting
+
+    private func connect() {
+        guard !isStopped else { return }
+        switch endpoint {
+        case .tcp(let host, let port), .gpsd(let host, let port, _):
+            do throws(ResolveFailure) {
+                addresses = try Syscall.resolve(host, port: port, datagram: false)
+            } catch {
+                return failed("cannot resolve \(host): \(error.message)")
+            }
+            connectNext(lastError: nil)
+        case .udp(let group, let port):
+            listen(group: group, port: port)
+        }
+    }
+
+    /// Tries the next address of the host; with none left, fails with the last error.
+    private func connectNext(lastError: Errno?) {
+        guard !isStopped else { return }
+        guard !addresses.isEmpty else { return failed(lastError.map(\.description).map(lowercasedFirst) ?? "no address") }
+        let address = addresses.removeFirst()
+        let fd: Int32
+        do throws(Errno) {
+            fd = try Syscall.networkSocket(family: address.family, datagram: false)
+        } catch {
+            return connectNext(lastError: error)
+        }
+        released.enter()
+        do throws(Errno) {
+            if try Syscall.connect(fd, to: address) { return established(fd) }
+        } catch {
+            closeOwn(fd)
+            return connectNext(lastError: error)
+        }
+        guard let queue else { return }
+        let writable = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        let deadline = DispatchSource.makeTimerSource(queue: queue)
+        pending = (fd, writable, deadline)
+        writable.setEventHandler { [weak self] in
+            guard let self, let pending, pending.fd == fd else { return }
+            let error = Syscall.pendingError(fd)
+            self.pending = nil
+            pending.writable.cancel()
+            pending.deadline.cancel()
+            if let error {
+                closeOwn(fd)
+                connectNext(lastError: error)
+            } else {
+                established(fd)
+            }
+        }
+        deadline.setEventHandler { [weak self] in
+            guard let self, let pending, pending.fd == fd else { return }
+            abandonPending()
+            connectNext(lastError: Errno(rawValue: ETIMEDOUT))
+        }
+        deadline.schedule(deadline: .now() + Self.connectTimeout)
+        writable.resume()
+        deadline.resume()
+    }
+
+    private func abandonPending() {
+        guard let pending else { return }
+        self.pending = nil
+        pending.writable.cancel()
+        pending.deadline.cancel()
+        closeOwn(pending.fd)
+    }
+
+    /// Closes a descriptor this source still holds itself (not yet handed to the read loop).
+    private func closeOwn(_ fd: Int32) {
+        Syscall.close(fd)
+        released.leave()
+    }
+
+    private func listen(group: String?, port: Int) {
+        let addresses: [SocketAddress]
+        do throws(ResolveFailure) {
+            addresses = try Syscall.resolve(group, port: port, datagram: true)
+        } catch {
+            return failed("cannot resolve \(group ?? "the local address"): \(error.message)")
+        }
+        // With no group: IPv4 first, where broadcasts arrive.
+        guard let address = addresses.first(where: { $0.family == AF_INET }) ?? addresses.first else {
+            return failed("no address to listen on")
+        }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try Syscall.networkSocket(family: address.family, datagram: true)
+        } catch {
+            return failed(lowercasedFirst(error.description))
+        }
+        released.enter()
+        do throws(Errno) {
+            try Syscall.bind(fd, to: address)
+            if group != nil {
+                guard address.isMulticast else {
+                    closeOwn(fd)
+                    return failed("\(address) is not a multicast group (udp://:PORT receives unicast and broadcast)")
+                }
+                try Syscall.join(fd, group: address)
+            }
+        } catch {
+            closeOwn(fd)
+            return failed("cannot listen on \(address): \(lowercasedFirst(error.description))")
+        }
+        established(fd)
+    }
+
+    // MARK: Reading
+
+    private func established(_ fd: Int32) {
+        guard let queue, let deliver else { return closeOwn(fd) }
+        if case .gpsd(_, _, let device) = endpoint {
+            let watch = Self.watchCommand(device: device)
+            let sent: Bool = watch.withUnsafeBytes { bytes in (try? Syscall.writeAll(fd, bytes)) != nil }
+            guard sent else {
+                closeOwn(fd)
+                return failed("could not send ?WATCH")
+            }
+        }
+        hasData = false
+        raw = GPSDRawFilter()
+        attempt += 1
+        let attempt = self.attempt
+        let isGPSD = if case .gpsd = endpoint { true } else { false }
+        reading = readLoop.startReading(
+            fd, on: queue,
+            chunk: { [weak self] chunk in
+                guard let self, !isStopped, attempt == self.attempt else { return }
+                if !hasData {
+                    hasData = true
+                    backoff.reset()
+                }
+                if isGPSD {
+                    filtered.removeAll(keepingCapacity: true)
+                    raw.filter(chunk, into: &filtered)
+                    if !filtered.isEmpty { filtered.withUnsafeBytes { deliver($0) } }
+                } else {
+                    deliver(chunk)
+                }
+            },
+            ended: { [weak self] failure in
+                guard let self, !isStopped, attempt == self.attempt, let reading else { return }
+                self.reading = nil
+                reading.stop(released: { [released] in released.leave() })
+                failed(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
+            })
+        connected(endpoint.description)
+    }
+
+    /// gpsd's request for the receiver's bytes as it reads them (`raw:2`), of one device or all.
+    static func watchCommand(device: String?) -> [UInt8] {
+        var command = #"?WATCH={"enable":true,"raw":2"#
+        if let device {
+            var escaped = ""
+            for character in device {
+                if character == "\\" || character == "\"" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            command += #","device":""# + escaped + "\""
+        }
+        return Array((command + "}\n").utf8)
+    }
+
+    // MARK: Trying again
+
+    private func failed(_ reason: String) {
+        guard !isStopped, let queue else { return }
+        let delay = backoff.delay()
+        interrupted(NetworkInterruption(endpoint: endpoint.description, reason: reason, retryIn: delay))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in
+            guard let self, !isStopped else { return }
+            retry?.cancel()
+            retry = nil
+            connect()
+        }
+        timer.schedule(deadline: .now() + delay)
+        retry = timer
+        timer.resume()
+    }
+}
+
+/// `Connection refused` as `connection refused`, to sit inside a sentence.
+private func lowercasedFirst(_ text: String) -> String {
+    guard let first = text.first else { return text }
+    return first.lowercased() + text.dropFirst()
+}

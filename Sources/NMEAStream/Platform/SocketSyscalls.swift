@@ -1,0 +1,118 @@
+import CPlatform
+
+/// A socket address as `getaddrinfo` gave it, kept as its bytes.
+struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
+    /// `AF_INET` or `AF_INET6`.
+    var family: Int32
+    /// The `sockaddr_in` or `sockaddr_in6`.
+    var bytes: [UInt8]
+
+    /// The numeric address and port, as `192.0.2.1:10110` or `[2001:db8::1]:10110`.
+    var description: String {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let status = withSockaddr { address, length in
+            getnameinfo(address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
+                        NI_NUMERICHOST | NI_NUMERICSERV)
+        }
+        guard status == 0 else { return "an address of family \(family)" }
+        let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let port = String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return family == AF_INET6 ? "[\(text)]:\(port)" : "\(text):\(port)"
+    }
+
+    /// Whether it is a multicast group's address (224.0.0.0/4, ff00::/8).
+    var isMulticast: Bool {
+        if family == AF_INET6 { return bytes.count >= 9 && bytes[8] == 0xFF }
+        return bytes.count >= 5 && bytes[4] & 0xF0 == 0xE0
+    }
+
+    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+        bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count)) }
+    }
+}
+
+/// Thin wrappers over the socket calls the network sources make.
+extension Syscall {
+    /// The addresses of `host` (`nil`: this machine's any-address) for `port`, for a stream
+    /// or a datagram socket; throws `getaddrinfo`'s own message.
+    static func resolve(_ host: String?, port: Int, datagram: Bool) throws(ResolveFailure) -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(datagram ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue)
+        if host == nil { hints.ai_flags = AI_PASSIVE }
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0 else { throw ResolveFailure(message: String(cString: gai_strerror(status))) }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var entry = list
+        while let current = entry {
+            if let address = current.pointee.ai_addr, current.pointee.ai_family == AF_INET || current.pointee.ai_family == AF_INET6 {
+                let bytes = Array(UnsafeRawBufferPointer(start: address, count: Int(current.pointee.ai_addrlen)))
+                let found = SocketAddress(family: current.pointee.ai_family, bytes: bytes)
+                if !addresses.contains(found) { addresses.append(found) }
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses
+    }
+
+    /// A non-blocking socket of `family`, closed on exec.
+    static func networkSocket(family: Int32, datagram: Bool) throws(Errno) -> Int32 {
+        let type = Int32(datagram ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue)
+        return try retrying { CPlatform.socket(family, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+    }
+
+    /// Starts connecting `fd` to `address`: `true` when connected at once, `false` when the
+    /// connection is under way (the socket turns writable when it is done; see
+    /// ``pendingError(_:)``).
+    static func connect(_ fd: Int32, to address: SocketAddress) throws(Errno) -> Bool {
+        let result = address.withSockaddr { CPlatform.connect(fd, $0, $1) }
+        if result == 0 { return true }
+        let error = Errno.current
+        if error == Errno(rawValue: EINPROGRESS) || error == .interrupted { return false }
+        throw error
+    }
+
+    /// The error a connection under way ended with, `nil` when it succeeded (`SO_ERROR`).
+    static func pendingError(_ fd: Int32) -> Errno? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return Errno.current }
+        return value == 0 ? nil : Errno(rawValue: value)
+    }
+
+    /// Binds `fd` to `address`, letting other programs bind the same port too
+    /// (`SO_REUSEADDR`: a chart plotter may listen for the same datagrams).
+    static func bind(_ fd: Int32, to address: SocketAddress) throws(Errno) {
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if address.isMulticast || address.family == AF_INET6 {
+            // A multicast group's port is shared by every member on this machine.
+            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        _ = try retrying { address.withSockaddr { CPlatform.bind(fd, $0, $1) } }
+    }
+
+    /// Joins the multicast `group` on `fd`, on the interface the system chooses.
+    static func join(_ fd: Int32, group: SocketAddress) throws(Errno) {
+        let result: Int32 = group.bytes.withUnsafeBytes { raw in
+            if group.family == AF_INET6 {
+                var request = ipv6_mreq()
+                request.ipv6mr_multiaddr = raw.load(fromByteOffset: 8, as: in6_addr.self)
+                return setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ipv6_mreq>.size))
+            }
+            var request = ip_mreq()
+            request.imr_multiaddr = raw.load(fromByteOffset: 4, as: in_addr.self)
+            request.imr_interface = in_addr(s_addr: 0)
+            return setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreq>.size))
+        }
+        if result != 0 { throw Errno.current }
+    }
+}
+
+/// A host name that could not be resolved: `getaddrinfo`'s message.
+struct ResolveFailure: Error, Sendable {
+    var message: String
+}

@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+@testable import NMEAStream
+
+/// Receivers over the network: URLs read, and NMEA over TCP and UDP from loopback peers,
+/// with the peer down at the start, closing mid-way and coming back.
+@Suite("Network sources")
+struct NetworkSourceTests {
+    @Test("URLs: tcp, udp and gpsd read, with IPv6 in brackets and gpsd's port by default; what is wrong is said")
+    func endpoints() throws {
+        #expect(try NetworkEndpoint(parsing: "tcp://192.168.1.20:10110") == .tcp(host: "192.168.1.20", port: 10110))
+        #expect(try NetworkEndpoint(parsing: "tcp://[::1]:2000") == .tcp(host: "::1", port: 2000))
+        #expect(try NetworkEndpoint(parsing: "udp://:10110") == .udp(group: nil, port: 10110))
+        #expect(try NetworkEndpoint(parsing: "udp://239.192.0.1:10110") == .udp(group: "239.192.0.1", port: 10110))
+        #expect(try NetworkEndpoint(parsing: "gpsd://pi.local") == .gpsd(host: "pi.local", port: 2947, device: nil))
+        #expect(try NetworkEndpoint(parsing: "gpsd://pi.local:2948/dev/ttyACM0") == .gpsd(host: "pi.local", port: 2948, device: "/dev/ttyACM0"))
+        for url in ["tcp://[::1]:2000", "udp://:10110", "udp://239.192.0.1:10110", "gpsd://pi.local:2948/dev/ttyACM0"] {
+            #expect(try NetworkEndpoint(parsing: url).description == url)
+        }
+        let wrong: [(String, String)] = [
+            ("tcp://host", "no port"), ("tcp://:10110", "no host"), ("tcp://host:70000", "from 1 to 65535"),
+            ("tcp://::1:2000", "brackets"), ("ftp://host:21", "unknown scheme"), ("gpsd://", "no host"),
+            ("tcp://[::1:2000", "closing ]"), ("udp://:10110/x", "no path"),
+        ]
+        for (url, reason) in wrong {
+            #expect(throws: NetworkEndpointError.self) { try NetworkEndpoint(parsing: url) }
+            do { _ = try NetworkEndpoint(parsing: url) } catch { #expect(error.reason.contains(reason), "\(url): \(error.reason)") }
+        }
+        #expect(try GPSSource.named("/dev/ttyACM0", speed: .automatic) == .serial(path: "/dev/ttyACM0", speed: .automatic))
+        #expect(try GPSSource.named("udp://:10110", speed: .automatic) == .network(.udp(group: nil, port: 10110)))
+    }
+
+    @Test("the wait before trying again: 1 s, doubling to 30 s, 1 s again once data came")
+    func backoff() {
+        var backoff = ReconnectBackoff()
+        #expect((0..<7).map { _ in backoff.delay() } == [1, 2, 4, 8, 16, 30, 30])
+        backoff.reset()
+        #expect(backoff.delay() == 1)
+    }
+
+    @Test("gpsd's JSON lines are taken out of a raw:2 stream, the receiver's bytes (NMEA and UBX) kept, cut anywhere")
+    func gpsdRawFilter() {
+        let ubx: [UInt8] = [0xB5, 0x62, 0x01, 0x61, 0x04, 0x00, 0x0A, 0x7B, 0x22, 0x63, 0xF0, 0x10]
+        let receiver = Array("$GPGGA,120000.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,*5D\r\n".utf8) + ubx
+            + Array("{not gpsd's}\r\n".utf8)
+        let stream = Array(#"{"class":"VERSION","release":"3.22"}"#.utf8) + [0x0D, 0x0A]
+            + Array(receiver.prefix(40)) + Array(receiver.dropFirst(40))
+            + Array(#"{"class":"DEVICE","path":"/dev/ttyACM0","activated":0}"#.utf8) + [0x0D, 0x0A]
+        for size in [1, 2, 5, 11, 64, stream.count] {
+            var filter = GPSDRawFilter()
+            var output: [UInt8] = []
+            var offset = 0
+            while offset < stream.count {
+                let end = min(stream.count, offset + size)
+                Array(stream[offset..<end]).withUnsafeBytes { filter.filter($0, into: &output) }
+                offset = end
+            }
+            #expect(output == receiver, "chunks of \(size)")
+        }
+        #expect(String(decoding: NetworkByteSource.watchCommand(device: #"/dev/a"b"#), as: UTF8.self)
+                == #"?WATCH={"enable":true,"raw":2,"device":"/dev/a\"b"}"# + "\n")
+    }
+
+    @Test("tcp: a server's NMEA makes the fixes the log makes; the server closing is said with its wait, and the next connection carries on")
+    func tcpServerCloses() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let server = try LoopbackNMEAServer(bytes: bytes, connections: 2)
+        defer { server.close() }
+        let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: server.port)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait { recorder.interruptions.count == 1 })
+        #expect(recorder.connections == ["tcp://127.0.0.1:\(server.port)"])
+        let first = recorder.fixes
+        #expect(first == (recorder.quietCount == 0 ? expected : recorder.fixesFromTape))
+        let interruption = try #require(recorder.interruptions.first)
+        #expect(interruption.reason == "closed by the peer" && interruption.retryIn == 1)
+        // The server's second client, a second later.
+        #expect(recorder.wait { recorder.interruptions.count == 2 })
+        #expect(recorder.connections.count == 2 && server.acceptedCount == 2)
+        #expect(recorder.fixes.count == 2 * expected.count)
+        // Data came on the first connection: the wait starts again at 1 s.
+        #expect(recorder.interruptions.last?.retryIn == 1)
+        #expect(recorder.error == nil && !recorder.finished)
+    }
+
+    @Test("tcp: the peer down at the start is said (refused, with the wait), tried again, and read once it comes")
+    func tcpPeerDownAtStart() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let port = freeLoopbackPort()
+        let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: port)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait { recorder.interruptions.count >= 1 })
+        let refused = try #require(recorder.interruptions.first)
+        #expect(refused.reason == "connection refused" && refused.retryIn == 1, "\(refused)")
+        #expect(recorder.connections.isEmpty)
+        let server = try LoopbackNMEAServer(bytes: bytes, connections: 1, port: port)
+        defer { server.close() }
+        // The second try comes 1 s after the first, the third 2 s after that.
+        #expect(recorder.wait(seconds: 10) { recorder.connections.count == 1 })
+        #expect(recorder.wait { recorder.fixes.count == Fixtures.expectedFixes(bytes).count })
+    }
+
+    @Test("tcp: a host that cannot be resolved is said, and tried again")
+    func unresolvable() throws {
+        let reader = NMEAReader(source: .network(.tcp(host: "no-such-host.invalid", port: 10110)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait(seconds: 20) { !recorder.interruptions.isEmpty })
+        #expect(recorder.interruptions.first?.reason.hasPrefix("cannot resolve no-such-host.invalid") == true)
+        #expect(recorder.error == nil)
+    }
+
+    @Test("udp: NMEA datagrams to the port make the fixes the log makes")
+    func udpDatagrams() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let port = freeLoopbackPort(datagram: true)
+        let reader = NMEAReader(source: .network(.udp(group: nil, port: port)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait { recorder.connections == ["udp://:\(port)"] })
+        // One sentence a datagram, as multiplexers send them.
+        var lines: [[UInt8]] = []
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            lines.append(Array(bytes[start...index]))
+            start = index + 1
+        }
+        sendDatagrams(lines, toPort: port)
+        #expect(recorder.wait { recorder.sentences == lines.count })
+        reader.stop()
+        // Stopped, not ended: the epoch in progress is not delivered.
+        let fixes = recorder.fixes
+        #expect(fixes.count >= expected.count - 1)
+        #expect(fixes == Array((recorder.quietCount == 0 ? expected : recorder.fixesFromTape).prefix(fixes.count)))
+        #expect(recorder.interruptions.isEmpty)
+    }
+
+    @Test("stopping while a connection is refused and waiting: released at once, nothing left open")
+    func stopWhileWaiting() throws {
+        let before = openSocketCount()
+        let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: freeLoopbackPort())))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.wait { !recorder.interruptions.isEmpty })
+        reader.stop()
+        #expect(openSocketCount() <= before)
+    }
+}
+
+/// How many sockets this process has open.
+private func openSocketCount() -> Int {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return entries.count { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("socket:") == true }
+}
