@@ -60,7 +60,10 @@ final class ServedDevice: Sendable {
         self.events = events
         let readLoop = EventLoopDeviceReadLoop(group: group)
         self.readLoop = readLoop
-        monitor = GPSMonitor(source: .serial(path: path, speed: speed), linger: linger, readLoop: readLoop)
+        // A network receiver's URL (tcp://, udp://, gpsd://) or a serial device's path; the
+        // command line has checked a URL before.
+        let source = (try? GPSSource.named(path, speed: speed)) ?? .serial(path: path, speed: speed)
+        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop)
     }
 
     /// How the server describes it now.

@@ -39,9 +39,11 @@ enum InputDiagnosis: Equatable {
         let waited = seconds.map { " in \(fixedPoint($0, decimals: 1)) s" } ?? ""
         switch self {
         case .noBytes:
-            return seconds == nil
-                ? "\(source) is empty: no NMEA to decode"
-                : "no bytes from \(source)\(waited): is it the receiver's port, and is the receiver powered?"
+            if seconds == nil { return "\(source) is empty: no NMEA to decode" }
+            if NetworkEndpoint.isURL(source) {
+                return "no bytes from \(source)\(waited): is the peer up, and does it send NMEA there?"
+            }
+            return "no bytes from \(source)\(waited): is it the receiver's port, and is the receiver powered?"
         case .noNMEA(let bytes):
             return "\(counted(bytes, "byte")) from \(source)\(waited) but no NMEA 0183 sentence among them: "
                 + (seconds == nil ? "is it a binary log (u-blox UBX, SiRF) or another format?"

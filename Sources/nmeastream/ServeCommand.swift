@@ -43,7 +43,7 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The serial devices to serve; every receiver plugged in when left out.")
+    @Argument(help: "The serial devices to serve, or network receivers' URLs (tcp://, udp://, gpsd://; see `nmeastream read --help`); every receiver plugged in when left out.")
     var devices: [String] = []
 
     @Option(name: [.customLong("speed"), .customLong("baud")], help: "The speed in bits per second, or auto to find it.")
@@ -82,6 +82,13 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         if let requestTimeout, !(requestTimeout > 0) { throw ValidationError("--request-timeout must be above 0") }
+        for device in devices where NetworkEndpoint.isURL(device) {
+            do throws(NetworkEndpointError) {
+                _ = try NetworkEndpoint(parsing: device)
+            } catch {
+                throw ValidationError("not a receiver's URL: \(error)")
+            }
+        }
         if pps != nil, !chrony || devices.count != 1 {
             throw ValidationError("--pps needs --chrony and exactly one DEVICE: the receiver whose pulses it carries")
         }

@@ -48,6 +48,45 @@ struct GPSDSideBySideTests {
         #expect(differing.isEmpty, "epochs that differ: \(differing.map(\.time))")
     }
 
+    @Test("an upstream gpsd (gpsd://HOST:PORT/DEVICE): the server decodes the receiver's own bytes through it, every epoch gpsd reports, alike")
+    func upstreamGPSD() throws {
+        let log = Array(try Data(contentsOf: GPSDServerTests.fixture))
+        let terminal = try PseudoTerminal()
+        Self.makeRaw(terminal.devicePath)
+        let gpsd = try GPSDProcess(device: terminal.devicePath)
+        defer { gpsd.stop() }
+        let upstream = "gpsd://127.0.0.1:\(gpsd.port)\(terminal.devicePath)"
+        let server = GPSDServer(configuration: .init(devices: [upstream], speed: 9600, listen: [("127.0.0.1", 0)]))
+        let port = try #require(try server.start().first?.port)
+        defer { server.stop() }
+        let theirPipe = try WatchingPipe(port: gpsd.port), ourPipe = try WatchingPipe(port: port)
+        defer {
+            theirPipe.stop()
+            ourPipe.stop()
+        }
+        try #require(eventually { theirPipe.output.contains("\"class\":\"WATCH\"") && ourPipe.output.contains("\"class\":\"WATCH\"") },
+                     "gpspipe did not start watching")
+        #expect(ourPipe.output.contains("\"path\":\"\(upstream)\""))
+        // The server connects upstream for its first watcher: on the loopback, at once.
+        usleep(1_000_000)
+        for (index, line) in log.split(separator: 0x0A).enumerated() {
+            try #require(terminal.write(Array(line) + [0x0A], seconds: 20), "gpsd stopped reading its terminal: \(gpsd.log)")
+            if index % 8 == 7 { usleep(20_000) }
+        }
+        var previous = (0, 0)
+        while true {
+            usleep(1_000_000)
+            let now = (theirPipe.output.utf8.count, ourPipe.output.utf8.count)
+            if now == previous { break }
+            previous = now
+        }
+        let run = Run(gpsd: TPVEpochs.epochs(lines: theirPipe.lines), ours: TPVEpochs.epochs(lines: ourPipe.lines))
+        #expect(run.gpsd.count >= 5, "gpsd reported \(run.gpsd.count) epochs")
+        #expect(run.common.count == run.gpsd.count, "the server reported \(run.common.count) of gpsd's \(run.gpsd.count) epochs")
+        let differing = run.common.filter { !$0.differing.isEmpty }
+        #expect(differing.isEmpty, "epochs that differ: \(differing.map(\.time))")
+    }
+
     @Test("every log of the corpus: the epochs both report agree, but for the differences Tests/KNOWN-DIFFERENCES.md explains",
           .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
     func corpus() throws {

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+
+/// Whether Debian's socat is here to play an NMEA server.
+private var socatInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") }
+
+/// `read` with a network receiver's URL, against socat playing a log as an NMEA server.
+@Suite("read over the network")
+struct ReadNetworkCommandTests {
+    @Test("read tcp://: the server's fixes, the connection said on standard error", .enabled(if: socatInstalled, "socat is not installed"))
+    func tcp() throws {
+        let port = Self.freePort()
+        // By its pid: socat's children for each connection would hold Process's descriptor.
+        let socat = try ChildProcess("/usr/bin/socat", ["-u", "OPEN:\(Command.fixture("ublox-multi.nmea"))",
+                                                       "TCP-LISTEN:\(port),reuseaddr,bind=127.0.0.1,fork"])
+        defer {
+            socat.terminate()
+            _ = socat.waitForExit()
+        }
+        // Tried again until socat listens (1 s, then 2 s).
+        let result = try Command.run(["read", "--format", "json", "--count", "3", "--timeout", "20", "tcp://127.0.0.1:\(port)"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.outputLines.filter { $0.contains(#""class":"TPV""#) }.count == 3)
+        #expect(result.error.contains("connected to tcp://127.0.0.1:\(port)"), "\(result.error)")
+    }
+
+    @Test("read tcp:// with nothing listening: each refusal said with its wait, then --timeout's exit 75")
+    func refused() throws {
+        let port = Self.freePort()
+        let result = try Command.run(["read", "--timeout", "2.5", "tcp://127.0.0.1:\(port)"])
+        #expect(result.status == 75, "\(result.error)")
+        #expect(result.error.contains("tcp://127.0.0.1:\(port): connection refused; trying again in 1 s"), "\(result.error)")
+        #expect(result.error.contains("trying again in 2 s"), "\(result.error)")
+        #expect(result.error.contains("no bytes from tcp://127.0.0.1:\(port) in 2.5 s: is the peer up"), "\(result.error)")
+    }
+
+    @Test("a URL that is not a receiver's, or --speed with one: a usage error saying what is wrong")
+    func usage() throws {
+        let wrong = try Command.run(["read", "tcp://host"])
+        #expect(wrong.status == 64 && wrong.error.contains("no port"), "\(wrong.error)")
+        let speed = try Command.run(["read", "--speed", "9600", "udp://:10110"])
+        #expect(speed.status == 64 && speed.error.contains("reached over the network"), "\(speed.error)")
+    }
+
+    /// A loopback TCP port nothing listens on now.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
