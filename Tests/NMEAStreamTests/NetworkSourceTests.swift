@@ -149,6 +149,38 @@ struct NetworkSourceTests {
         #expect(recorder.interruptions.isEmpty)
     }
 
+    @Test("udp with a multicast group: the group is joined, and its datagrams make the log's fixes")
+    func udpMulticast() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let port = freeLoopbackPort(datagram: true)
+        let reader = NMEAReader(source: .network(.udp(group: "239.255.42.99", port: port)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait { recorder.connections == ["udp://239.255.42.99:\(port)"] })
+        let lines = bytes.split(separator: 0x0A).map { Array($0) + [0x0A] }
+        sendDatagrams(lines, toPort: port, host: "239.255.42.99")
+        #expect(recorder.wait { recorder.sentences == lines.count })
+        reader.stop()
+        let fixes = recorder.fixes
+        #expect(fixes.count >= expected.count - 1)
+        #expect(fixes == Array((recorder.quietCount == 0 ? expected : recorder.fixesFromTape).prefix(fixes.count)))
+    }
+
+    @Test("udp with an address that is no multicast group: said, and tried again")
+    func udpNotAGroup() throws {
+        let reader = NMEAReader(source: .network(.udp(group: "127.0.0.1", port: freeLoopbackPort(datagram: true))))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait { !recorder.interruptions.isEmpty })
+        #expect(recorder.interruptions.first?.reason.contains("is not a multicast group") == true, "\(recorder.interruptions)")
+        #expect(recorder.connections.isEmpty)
+    }
+
     @Test("stopping while a connection is refused and waiting: released at once, and no attempt after it")
     func stopWhileWaiting() throws {
         let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: freeLoopbackPort())))

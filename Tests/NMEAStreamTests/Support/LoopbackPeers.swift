@@ -81,14 +81,18 @@ func freeLoopbackPort(datagram: Bool = false) -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// Sends each of `datagrams` to `port` on the loopback interface.
-func sendDatagrams(_ datagrams: [[UInt8]], toPort port: Int) {
+/// Sends each of `datagrams` to `port` at `host` (an IPv4 address: the loopback interface's by
+/// default, or a multicast group, sent with a time to live of 1 and looped back to this machine).
+func sendDatagrams(_ datagrams: [[UInt8]], toPort port: Int, host: String = "127.0.0.1") {
     let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     defer { close(fd) }
+    var ttl: UInt8 = 1, loop: UInt8 = 1
+    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, 1)
+    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &loop, 1)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+    inet_pton(AF_INET, host, &address.sin_addr)
     for datagram in datagrams {
         _ = datagram.withUnsafeBytes { bytes in
             withUnsafePointer(to: &address) {
