@@ -100,7 +100,8 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     }
 
     func reader(_ reader: NMEAReader, didConnect endpoint: String) {
-        printError("connected to \(endpoint)")
+        // Datagrams are received, not connected to.
+        printError(endpoint.hasPrefix("udp://") ? "listening on \(endpoint)" : "connected to \(endpoint)")
     }
 
     func reader(_ reader: NMEAReader, didLoseConnection interruption: NetworkInterruption) {

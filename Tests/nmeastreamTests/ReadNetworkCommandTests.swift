@@ -38,6 +38,15 @@ struct ReadNetworkCommandTests {
         #expect(result.error.contains("no bytes from tcp://127.0.0.1:\(port) in 2.5 s: is the peer up"), "\(result.error)")
     }
 
+    @Test("read udp://: listening is said; nothing sent by --timeout is exit 75, asking whether the peer is up")
+    func udpSilent() throws {
+        let port = Self.freePort()
+        let result = try Command.run(["read", "--timeout", "1", "udp://:\(port)"])
+        #expect(result.status == 75, "\(result.error)")
+        #expect(result.error.contains("listening on udp://:\(port)"), "\(result.error)")
+        #expect(result.error.contains("no bytes from udp://:\(port) in 1.0 s: is the peer up"), "\(result.error)")
+    }
+
     @Test("a URL that is not a receiver's, or --speed with one: a usage error saying what is wrong")
     func usage() throws {
         let wrong = try Command.run(["read", "tcp://host"])

@@ -36,7 +36,8 @@ public protocol NMEAReaderDelegate: AnyObject, Sendable {
     /// reading resumes with the next receiver plugged in (``reader(_:didChoose:)``).
     func reader(_ reader: NMEAReader, didLoseDevice path: String)
     /// With ``GPSSource/network(_:)``: connected to the peer at `endpoint` (its URL), at the
-    /// start and after each interruption.
+    /// start and after each interruption; for UDP, the socket is bound (and the group joined)
+    /// and datagrams can come.
     func reader(_ reader: NMEAReader, didConnect endpoint: String)
     /// With ``GPSSource/network(_:)``: the peer went away or could not be reached; the epoch in
     /// progress was delivered, and the source tries again after the interruption's wait.

@@ -16,8 +16,8 @@ extension NMEAReader {
         indirect case choseDevice(SerialPortInfo)
         /// With ``GPSSource/watch``: the device at this path went away.
         case lostDevice(String)
-        /// A network source connected to its peer (its URL): at the start, and again after
-        /// each interruption.
+        /// A network source connected to its peer (its URL), or for UDP bound its socket: at the
+        /// start, and again after each interruption.
         case connected(String)
         /// A network source lost its peer, or could not reach it; it tries again.
         indirect case lostConnection(NetworkInterruption)
