@@ -69,17 +69,8 @@ struct GPSDSideBySideTests {
         #expect(ourPipe.output.contains("\"path\":\"\(upstream)\""))
         // The server connects upstream for its first watcher: on the loopback, at once.
         usleep(1_000_000)
-        for (index, line) in log.split(separator: 0x0A).enumerated() {
-            try #require(terminal.write(Array(line) + [0x0A], seconds: 20), "gpsd stopped reading its terminal: \(gpsd.log)")
-            if index % 8 == 7 { usleep(20_000) }
-        }
-        var previous = (0, 0)
-        while true {
-            usleep(1_000_000)
-            let now = (theirPipe.output.utf8.count, ourPipe.output.utf8.count)
-            if now == previous { break }
-            previous = now
-        }
+        try Self.play(log, to: [(terminal, { "gpsd stopped reading its terminal: \(gpsd.log)" })])
+        Self.waitUntilQuiet(theirPipe, ourPipe)
         let run = Run(gpsd: TPVEpochs.epochs(lines: theirPipe.lines), ours: TPVEpochs.epochs(lines: ourPipe.lines))
         #expect(run.gpsd.count >= 5, "gpsd reported \(run.gpsd.count) epochs")
         #expect(run.common.count == run.gpsd.count, "the server reported \(run.common.count) of gpsd's \(run.gpsd.count) epochs")
@@ -210,24 +201,36 @@ struct GPSDSideBySideTests {
                      "gpspipe did not start watching")
         // The server opens its device for its first watcher; gpsd has had its open since it started.
         try #require(ours.waitUntilConfigured())
+        try Self.play(log, to: [(theirs, { "gpsd stopped reading its terminal: \(gpsd.log)" }),
+                                (ours, { "the server stopped reading its terminal" })],
+                      linesPerBurst: linesPerBurst, pause: pause)
+        // The last epoch is reported when the one after it would start, or at the end of the
+        // stream: both sides have had their time once nothing new comes for a second.
+        Self.waitUntilQuiet(theirPipe, ourPipe)
+        return Run(gpsd: TPVEpochs.epochs(lines: theirPipe.lines), ours: TPVEpochs.epochs(lines: ourPipe.lines))
+    }
+
+    /// Writes `log` line by line to each terminal in turn, pausing after every `linesPerBurst`
+    /// lines; a terminal whose reader died (it stays full) fails with its message, not a hang.
+    static func play(_ log: [UInt8], to terminals: [(PseudoTerminal, () -> String)], linesPerBurst: Int = 8,
+                     pause: useconds_t = 20_000) throws {
         let lines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             let bytes = Array(line) + (index < lines.count - 1 ? [0x0A] : [])
-            // A reader that died leaves its terminal full: fail, not hang.
-            try #require(theirs.write(bytes, seconds: 20), "gpsd stopped reading its terminal: \(gpsd.log)")
-            try #require(ours.write(bytes, seconds: 20), "the server stopped reading its terminal")
+            for (terminal, failure) in terminals { try #require(terminal.write(bytes, seconds: 20), "\(failure())") }
             if index % linesPerBurst == linesPerBurst - 1 { usleep(pause) }
         }
-        // The last epoch is reported when the one after it would start, or at the end of the
-        // stream: both sides have had their time once nothing new comes for a second.
+    }
+
+    /// Waits until neither pipe has had anything new for a second.
+    static func waitUntilQuiet(_ theirs: WatchingPipe, _ ours: WatchingPipe) {
         var previous = (0, 0)
         while true {
             usleep(1_000_000)
-            let now = (theirPipe.output.utf8.count, ourPipe.output.utf8.count)
+            let now = (theirs.output.utf8.count, ours.output.utf8.count)
             if now == previous { break }
             previous = now
         }
-        return Run(gpsd: TPVEpochs.epochs(lines: theirPipe.lines), ours: TPVEpochs.epochs(lines: ourPipe.lines))
     }
 
     /// The terminal's line discipline out of the way (no echo, no line editing), as a serial

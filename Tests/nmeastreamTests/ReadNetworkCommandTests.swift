@@ -13,7 +13,7 @@ private var socatInstalled: Bool { FileManager.default.isExecutableFile(atPath: 
 struct ReadNetworkCommandTests {
     @Test("read tcp://: the server's fixes, the connection said on standard error", .enabled(if: socatInstalled, "socat is not installed"))
     func tcp() throws {
-        let port = Self.freePort()
+        let port = freeLoopbackPort()
         // By its pid: socat's children for each connection would hold Process's descriptor.
         let socat = try ChildProcess("/usr/bin/socat", ["-u", "OPEN:\(Command.fixture("ublox-multi.nmea"))",
                                                        "TCP-LISTEN:\(port),reuseaddr,bind=127.0.0.1,fork"])
@@ -30,7 +30,7 @@ struct ReadNetworkCommandTests {
 
     @Test("read tcp:// with nothing listening: each refusal said with its wait, then --timeout's exit 75")
     func refused() throws {
-        let port = Self.freePort()
+        let port = freeLoopbackPort()
         let result = try Command.run(["read", "--timeout", "2.5", "tcp://127.0.0.1:\(port)"])
         #expect(result.status == 75, "\(result.error)")
         #expect(result.error.contains("tcp://127.0.0.1:\(port): connection refused; trying again in 1 s"), "\(result.error)")
@@ -40,7 +40,7 @@ struct ReadNetworkCommandTests {
 
     @Test("read udp://: listening is said; nothing sent by --timeout is exit 75, asking whether the peer is up")
     func udpSilent() throws {
-        let port = Self.freePort()
+        let port = freeLoopbackPort()
         let result = try Command.run(["read", "--timeout", "1", "udp://:\(port)"])
         #expect(result.status == 75, "\(result.error)")
         #expect(result.error.contains("listening on udp://:\(port)"), "\(result.error)")
@@ -53,19 +53,5 @@ struct ReadNetworkCommandTests {
         #expect(wrong.status == 64 && wrong.error.contains("no port"), "\(wrong.error)")
         let speed = try Command.run(["read", "--speed", "9600", "udp://:10110"])
         #expect(speed.status == 64 && speed.error.contains("reached over the network"), "\(speed.error)")
-    }
-
-    /// A loopback TCP port nothing listens on now.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -58,13 +58,9 @@ public struct HNRPVT: UBXMessageType {
         timeIsValid = valid & 0x02 != 0
         timeIsFullyResolved = valid & 0x04 != 0
         time = nil
-        if dateIsValid, timeIsValid, let year = payload.u2(4), let month = payload.u1(6), let day = payload.u1(7),
-           let hour = payload.u1(8), let minute = payload.u1(9), let second = payload.u1(10),
-           let nano = payload.i4(12) {
+        if dateIsValid, timeIsValid {
             // Unlike NAV-PVT's, the nanoseconds follow the validity byte at once.
-            time = UTCTime.fromReceiver(year: Int(year), month: Int(month), day: Int(day), hour: Int(hour),
-                                        minute: Int(minute), second: Int(second), nanosecond: Int(nano), at: 4,
-                                        malformed: &malformed)
+            time = NAVPVT.time(payload, nanosecondOffset: 12, malformed: &malformed)
         }
         fixType = UBXFixType.read(payload, at: 16, malformed: &malformed)
         let flags = payload.u1(17) ?? 0

@@ -121,12 +121,13 @@ public struct NAVPVT: UBXMessageType {
         magneticDeclinationAccuracy = magneticIsValid ? payload.divided(payload.u2(90), by: 100) : nil
     }
 
-    /// The UTC instant of bytes 4 to 19: the calendar fields, then the nanoseconds, which may be
-    /// negative (the instant is then just before the second the fields name).
-    static func time(_ payload: UBXPayload, malformed: inout [MalformedField]) -> UTCTime? {
+    /// The UTC instant of the calendar fields at bytes 4 to 10 and the nanoseconds at
+    /// `nanosecondOffset` (16 in NAV-PVT, 12 in HNR-PVT), which may be negative (the instant is
+    /// then just before the second the fields name).
+    static func time(_ payload: UBXPayload, nanosecondOffset: Int = 16, malformed: inout [MalformedField]) -> UTCTime? {
         guard let year = payload.u2(4), let month = payload.u1(6), let day = payload.u1(7),
               let hour = payload.u1(8), let minute = payload.u1(9), let second = payload.u1(10),
-              let nano = payload.i4(16) else { return nil }
+              let nano = payload.i4(nanosecondOffset) else { return nil }
         return UTCTime.fromReceiver(year: Int(year), month: Int(month), day: Int(day), hour: Int(hour), minute: Int(minute),
                                     second: Int(second), nanosecond: Int(nano), at: 4, malformed: &malformed)
     }

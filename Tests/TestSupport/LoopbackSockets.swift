@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A port on the loopback interface that nothing listens on now (bound, read, closed).
+public func freeLoopbackPort(datagram: Bool = false) -> Int {
+    let fd = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
+            bind(fd, sockaddr, length) == 0 ? getsockname(fd, sockaddr, &length) : -1
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Sends each of `datagrams` to `port` at `host` (an IPv4 address: the loopback interface's by
+/// default, or a multicast group, sent with a time to live of 1 and looped back to this machine).
+public func sendDatagrams(_ datagrams: [[UInt8]], toPort port: Int, host: String = "127.0.0.1") {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var ttl: UInt8 = 1, loop: UInt8 = 1
+    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, 1)
+    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_LOOP, &loop, 1)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, host, &address.sin_addr)
+    for datagram in datagrams {
+        _ = datagram.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        // A receiver's pace: the reader's socket buffer is not the thing under test.
+        usleep(50)
+    }
+}
