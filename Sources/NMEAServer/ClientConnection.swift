@@ -18,7 +18,20 @@ import Synchronization
 /// backlog and one read of requests. A client that watches nothing and has not completed a
 /// request for ``GPSDServer/Configuration/requestTimeout`` is let go, as gpsd lets go one
 /// that has not issued a command: bytes that never make a request do not count.
+///
+/// A client of the plain NMEA feed (``GPSDServer/Configuration/nmeaFeed``) is one too, with
+/// the same bounds: it watches every device's sentences from the start, is never answered
+/// (what it sends is read and dropped), and is sent no notices.
 final class ClientConnection: @unchecked Sendable {
+    /// Which protocol the client speaks.
+    enum Role {
+        /// gpsd's: requests, replies, reports and notices (the gpsd port, and the page's feed).
+        case gpsd
+        /// Plain NMEA 0183: every device's sentences as received, and nothing else.
+        case nmeaFeed
+    }
+
+    let role: Role
     private let channel: Channel
     private unowned let server: GPSDServer
     // Confined to the channel's event loop.
@@ -43,7 +56,8 @@ final class ClientConnection: @unchecked Sendable {
     /// Reports dropped because the client did not read.
     let dropped = Atomic<Int>(0)
 
-    init(channel: Channel, server: GPSDServer) {
+    init(channel: Channel, server: GPSDServer, role: Role = .gpsd) {
+        self.role = role
         self.channel = channel
         self.server = server
         reader = RequestReader(maximumLength: server.configuration.maximumRequestLength)
@@ -52,16 +66,26 @@ final class ClientConnection: @unchecked Sendable {
     /// The event loop its connection lives on.
     var eventLoop: EventLoop { channel.eventLoop }
 
-    /// On connect: the `VERSION` line, as gpsd sends it.
+    /// On connect: the `VERSION` line, as gpsd sends it; a feed's client watches every
+    /// device's sentences at once.
     func start() {
-        write(ServerReply.version(server.configuration.version).line)
-        scheduleRequestCheck(after: server.configuration.requestTimeout)
+        switch role {
+        case .gpsd:
+            write(ServerReply.version(server.configuration.version).line)
+            scheduleRequestCheck(after: server.configuration.requestTimeout)
+        case .nmeaFeed:
+            var everything = WatchPolicy()
+            everything.enable = true
+            everything.nmea = true
+            policy.withLock { $0 = everything }
+            server.watch(self)
+        }
     }
 
     /// Bytes the client sent (on the event loop): its requests are answered in order, while
     /// it reads its replies.
     func receive(_ bytes: ByteBuffer) {
-        guard !isClosed else { return }
+        guard !isClosed, role == .gpsd else { return }
         unread.append(contentsOf: bytes.readableBytesView)
         answerRequests()
     }
@@ -126,8 +150,9 @@ final class ClientConnection: @unchecked Sendable {
     /// not watch it.
     func streams(from path: String) -> WatchedStreams? { policy.withLock { $0.streams(from: path) } }
 
-    /// A line for the client (a notice), from any thread.
+    /// A line for the client (a notice: gpsd's `DEVICE`), from any thread; none for a feed's.
     func send(_ line: [UInt8]) {
+        guard role == .gpsd else { return }
         let buffer = channel.allocator.buffer(bytes: line)
         channel.eventLoop.execute { [self] in deliver(buffer) }
     }

@@ -34,6 +34,15 @@ public final class GPSDServer: Sendable {
         /// The addresses the live web page is served on (``GPSDServer/webAddresses``): none by
         /// default. Loopback unless a host is given, as for ``listen``.
         public var http: [(host: String, port: Int)] = []
+        /// The addresses the plain NMEA 0183 feed is served on (``GPSDServer/nmeaFeedAddresses``,
+        /// port 10110 by custom): none by default. Each client is sent every valid sentence of
+        /// every device served, unchanged, with CR LF, as it arrives, and nothing else; it is a
+        /// watcher like a gpsd client (it keeps the devices open), with the same limits.
+        public var nmeaFeed: [(host: String, port: Int)] = []
+        /// Where the same sentences go as UDP datagrams, one sentence each, as a multiplexer
+        /// sends them (unicast, broadcast or a multicast group): none by default. With any, the
+        /// devices are read all the time, as nobody can tell whether anyone receives them.
+        public var nmeaDatagrams: [(host: String, port: Int)] = []
         /// Listening sockets already bound (from systemd: ``socketsFromSystemd()``); when
         /// there are any, ``listen`` is not bound.
         public var listeningSockets: [Int32] = []
@@ -122,6 +131,8 @@ public final class GPSDServer: Sendable {
         /// What runs for each device served (``subscribeToDevices(_:)``).
         var deviceSubscribers: [@Sendable (String, GPSMonitor) -> Disposable] = []
         var webAddresses: [SocketAddress] = []
+        var nmeaFeedAddresses: [SocketAddress] = []
+        var datagramFeed: NMEADatagramFeed?
     }
 
     /// Creates a server; nothing listens until ``start()``.
@@ -174,7 +185,7 @@ public final class GPSDServer: Sendable {
             : configuration.listeningSockets.map { ("systemd's socket \($0)", bootstrap.withBoundSocket($0)) }
         for (address, future) in gpsdPort {
             let channel: Channel
-            do { channel = try future.wait() } catch { throw ListenError(address: address, isPage: false, reason: error) }
+            do { channel = try future.wait() } catch { throw ListenError(address: address, listener: .gpsd, reason: error) }
             registry.withLock { $0.channels.append(channel) }
             if let address = channel.localAddress { bound.append(address) }
         }
@@ -184,26 +195,86 @@ public final class GPSDServer: Sendable {
             do {
                 channel = try web.bind(host: address.host, port: address.port).wait()
             } catch {
-                throw ListenError(address: "\(address.host):\(address.port)", isPage: true, reason: error)
+                throw ListenError(address: "\(address.host):\(address.port)", listener: .page, reason: error)
             }
             registry.withLock { state in
                 state.channels.append(channel)
                 if let address = channel.localAddress { state.webAddresses.append(address) }
             }
         }
+        let feed = nmeaFeedBootstrap()
+        for address in configuration.nmeaFeed {
+            let channel: Channel
+            do {
+                channel = try feed.bind(host: address.host, port: address.port).wait()
+            } catch {
+                throw ListenError(address: "\(address.host):\(address.port)", listener: .nmeaFeed, reason: error)
+            }
+            registry.withLock { state in
+                state.channels.append(channel)
+                if let address = channel.localAddress { state.nmeaFeedAddresses.append(address) }
+            }
+        }
+        if !configuration.nmeaDatagrams.isEmpty {
+            let datagrams = try NMEADatagramFeed(destinations: configuration.nmeaDatagrams, group: group)
+            registry.withLock { $0.datagramFeed = datagrams }
+            subscribeToDevices { _, monitor in datagrams.send(monitor) }
+        }
         return bound
     }
 
-    /// An address that could not be listened on (taken, not this machine's, not allowed).
+    /// The plain NMEA feed's listener: each connection is a ``ClientConnection`` of the feed's
+    /// role, under the same limits as the gpsd port's; one past the limit is closed at once.
+    private func nmeaFeedBootstrap() -> ServerBootstrap {
+        listenerBootstrap()
+            .childChannelInitializer { [weak self] channel in
+                guard let self else { return channel.close() }
+                return channel.eventLoop.makeCompletedFuture {
+                    let connection = ClientConnection(channel: channel, server: self, role: .nmeaFeed)
+                    guard self.connectionOpened(channel), self.add(connection) else {
+                        self.countRefusal(\.tooManyClients)
+                        try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: ""))
+                        return
+                    }
+                    try channel.pipeline.syncOperations.addHandler(NIOCore.BackPressureHandler())
+                    try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
+                }
+            }
+    }
+
+    /// An address that could not be listened on (taken, not this machine's, not allowed), or a
+    /// datagram feed's socket that could not be made.
     public struct ListenError: Error, CustomStringConvertible {
+        /// Which of the server's listeners.
+        public enum Listener: Sendable {
+            /// The gpsd port's (``Configuration/listen``).
+            case gpsd
+            /// The live page's (``Configuration/http``).
+            case page
+            /// The plain NMEA feed's (``Configuration/nmeaFeed``).
+            case nmeaFeed
+            /// The NMEA datagrams' (``Configuration/nmeaDatagrams``): `address` is where they go.
+            case nmeaDatagrams
+        }
+
         /// `HOST:PORT` as configured.
         public var address: String
-        /// Whether it is the live page's (``Configuration/http``), not the gpsd port's.
-        public var isPage: Bool
+        /// Whose address it is.
+        public var listener: Listener
         /// What the system said.
         public var reason: any Error
 
-        public var description: String { "cannot listen on \(address)\(isPage ? " for the live page" : ""): \(reason)" }
+        /// Whether it is the live page's (``Configuration/http``).
+        public var isPage: Bool { listener == .page }
+
+        public var description: String {
+            switch listener {
+            case .gpsd: "cannot listen on \(address): \(reason)"
+            case .page: "cannot listen on \(address) for the live page: \(reason)"
+            case .nmeaFeed: "cannot listen on \(address) for the NMEA feed: \(reason)"
+            case .nmeaDatagrams: "cannot send NMEA datagrams to \(address): \(reason)"
+            }
+        }
     }
 
     /// `address` as `HOST:PORT`, an IPv6 host in brackets (as `--listen` takes it).
@@ -256,6 +327,13 @@ public final class GPSDServer: Sendable {
     /// The addresses the live web page is served on, once ``start()`` has bound them.
     public var webAddresses: [SocketAddress] { registry.withLock { $0.webAddresses } }
 
+    /// The addresses the plain NMEA feed is served on, once ``start()`` has bound them.
+    public var nmeaFeedAddresses: [SocketAddress] { registry.withLock { $0.nmeaFeedAddresses } }
+
+    /// How many sentences went out as datagrams (``Configuration/nmeaDatagrams``), and how
+    /// many could not be sent (no route, a full socket buffer), so far.
+    public var datagramCounts: NMEADatagramFeed.Counts { registry.withLock { $0.datagramFeed?.counts ?? .init() } }
+
 
     /// Stops listening, disconnects every client and closes every device; returns once they
     /// are closed. Not to be called on one of the server's event loops.
@@ -272,6 +350,7 @@ public final class GPSDServer: Sendable {
             device.disposeOthers()
             device.closeNow()
         }
+        registry.withLock { $0.datagramFeed }?.close()
         try? group.syncShutdownGracefully()
     }
 

@@ -24,6 +24,12 @@ struct ServeCommand: ParsableCommand {
             --http serves a live page (position, sky plot, signals, track) for a browser, \
             with no internet needed: an open page watches every device, like a gpsd client.
 
+            --nmea serves plain NMEA 0183 over TCP, as a boat's multiplexer does on port \
+            10110, for programs that read no gpsd JSON (OpenCPN, Signal K, AvNav, kplex, \
+            GeoClue): every valid sentence of every served receiver, AIS included, unchanged, \
+            as it arrives. A client there is a watcher like a gpsd client. --nmea-udp sends \
+            the same sentences as UDP datagrams.
+
             --chrony makes each served receiver a reference clock for chrony: SOCK samples \
             of its serial time to /run/chrony.clk.DEVICE.sock (and of its pulse per second \
             to /run/chrony.DEVICE.sock with --pps), gpsd's sockets; the receivers are then \
@@ -38,6 +44,8 @@ struct ServeCommand: ParsableCommand {
               nmeastream serve --listen 0.0.0.0:2947 --linger 5
               nmeastream serve --http 8080            # the page on http://localhost:8080/
               nmeastream serve --http 0.0.0.0:8080    # the page for the whole network
+              nmeastream serve --nmea 0.0.0.0:10110   # NMEA for chart plotters on the network
+              nmeastream serve --nmea-udp 192.168.1.255:10110   # NMEA broadcast to the boat's LAN
               # chronyd's configuration: refclock SOCK /run/chrony.clk.ttyACM0.sock
               nmeastream serve /dev/ttyACM0 --chrony
             """
@@ -51,11 +59,19 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("listen"), parsing: .singleValue,
             help: "An address to listen on, HOST:PORT or [IPv6]:PORT (repeatable; default 127.0.0.1:2947 and [::1]:2947).")
-    var listen: [ListenAddress] = []
+    var listen: [HostAndPort] = []
 
     @Option(name: .customLong("http"), parsing: .singleValue,
             help: "Also serve the live web page on PORT (loopback), HOST:PORT or [IPv6]:PORT (repeatable; default off).")
-    var http: [WebAddress] = []
+    var http: [PortOrAddress] = []
+
+    @Option(name: .customLong("nmea"), parsing: .singleValue,
+            help: "Also serve plain NMEA 0183 over TCP (OpenCPN, Signal K, AvNav, kplex, GeoClue) on PORT (loopback; 10110 by custom), HOST:PORT or [IPv6]:PORT (repeatable; default off).")
+    var nmeaFeed: [PortOrAddress] = []
+
+    @Option(name: .customLong("nmea-udp"), parsing: .singleValue,
+            help: "Also send every sentence as a UDP datagram to HOST:PORT: a unicast, broadcast or multicast address (repeatable; default off). The receivers are then read all the time.")
+    var nmeaDatagrams: [HostAndPort] = []
 
     @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service with chrony).")
     var chrony = false
@@ -96,7 +112,7 @@ struct ServeCommand: ParsableCommand {
 
     mutating func run() throws {
         let addresses = listen.isEmpty
-            ? [ListenAddress(host: "127.0.0.1", port: 2947), ListenAddress(host: "::1", port: 2947)] : listen
+            ? [HostAndPort(host: "127.0.0.1", port: 2947), HostAndPort(host: "::1", port: 2947)] : listen
         var configuration = GPSDServer.Configuration(
             devices: devices, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
             linger: .milliseconds(Int64(max(0, linger) * 1000)),
@@ -105,6 +121,8 @@ struct ServeCommand: ParsableCommand {
         configuration.followsHotplug = devices.isEmpty
         configuration.events = { [verbose] event in Self.say(event, verbose: verbose) }
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
+        configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
+        configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
             configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
             configuration.httpRequestTimeout = configuration.requestTimeout
@@ -160,17 +178,26 @@ struct ServeCommand: ParsableCommand {
             printError("serving \(served)\(now) on \(listening.joined(separator: ", "))")
             let pages = server.webAddresses.map { "http://\(GPSDServer.hostAndPort($0))/" }
             if !pages.isEmpty { printError("live page on \(pages.joined(separator: ", "))") }
+            let feeds = server.nmeaFeedAddresses.map(GPSDServer.hostAndPort)
+            if !feeds.isEmpty { printError("NMEA feed on \(feeds.joined(separator: ", "))") }
+            let datagrams = nmeaDatagrams.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" }
+            if !datagrams.isEmpty { printError("NMEA datagrams to \(datagrams.joined(separator: ", "))") }
         } catch let error as GPSError {
             server.stop()
             printError(error.message)
             throw ExitCode.unavailable
         } catch let error as GPSDServer.ListenError {
             server.stop()
+            let advice = switch error.listener {
             // Only gpsd's own port is likely to be gpsd's.
-            let gpsd = !error.isPage && error.address.hasSuffix(":2947")
-                ? "; gpsd may hold it: `sudo systemctl stop gpsd.socket gpsd` frees it, or choose another port with --listen"
-                : error.isPage ? "; choose another with --http" : "; choose another with --listen"
-            printError(error.description + gpsd)
+            case .gpsd where error.address.hasSuffix(":2947"):
+                "; gpsd may hold it: `sudo systemctl stop gpsd.socket gpsd` frees it, or choose another port with --listen"
+            case .gpsd: "; choose another with --listen"
+            case .page: "; choose another with --http"
+            case .nmeaFeed: "; choose another with --nmea"
+            case .nmeaDatagrams: "; check the address given to --nmea-udp"
+            }
+            printError(error.description + advice)
             throw ExitCode.unavailable
         } catch {
             server.stop()
@@ -182,6 +209,10 @@ struct ServeCommand: ParsableCommand {
         // Nothing is dropped unless a client, or the server, could not keep up: say so if it was.
         let dropped = server.reportsDroppedForSlowClients
         if dropped > 0 { printError("dropped \(dropped) reports that clients did not read") }
+        let datagramCounts = server.datagramCounts
+        if datagramCounts.unsent > 0 {
+            printError("NMEA datagrams: \(datagramCounts.sent) sent, \(datagramCounts.unsent) not sent (\(datagramCounts.lastFailure ?? "the socket's buffer was full"))")
+        }
         let refusals = server.refusals
         if refusals.total > 0 {
             let reasons = [(refusals.tooManyClients, "past the limit of \(server.connectionLimit) connections"),
@@ -231,14 +262,14 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// `--http PORT` (both loopback addresses), `HOST:PORT` or `[IPv6]:PORT`.
-struct WebAddress: ExpressibleByArgument, Sendable {
-    var addresses: [ListenAddress]
+/// `--http` and `--nmea`: `PORT` (both loopback addresses), `HOST:PORT` or `[IPv6]:PORT`.
+struct PortOrAddress: ExpressibleByArgument, Sendable {
+    var addresses: [HostAndPort]
 
     init?(argument: String) {
         if let port = Int(argument), (0...65_535).contains(port) {
-            addresses = [ListenAddress(host: "127.0.0.1", port: port), ListenAddress(host: "::1", port: port)]
-        } else if let address = ListenAddress(argument: argument) {
+            addresses = [HostAndPort(host: "127.0.0.1", port: port), HostAndPort(host: "::1", port: port)]
+        } else if let address = HostAndPort(argument: argument) {
             addresses = [address]
         } else {
             return nil
@@ -246,8 +277,8 @@ struct WebAddress: ExpressibleByArgument, Sendable {
     }
 }
 
-/// `--listen HOST:PORT`, or `[IPv6]:PORT`.
-struct ListenAddress: ExpressibleByArgument, Sendable {
+/// `--listen` and `--nmea-udp`: `HOST:PORT`, or `[IPv6]:PORT`.
+struct HostAndPort: ExpressibleByArgument, Sendable {
     var host: String
     var port: Int
 

@@ -78,6 +78,47 @@ struct GPSDSideBySideTests {
         #expect(differing.isEmpty, "epochs that differ: \(differing.map(\.time))")
     }
 
+    @Test("gpsd reading the server's NMEA feed (gpsd -n tcp://HOST:PORT) reports every epoch gpsd reading the receiver reports, alike")
+    func gpsdReadsTheFeed() throws {
+        let log = Array(try Data(contentsOf: GPSDServerTests.fixture))
+        let direct = try PseudoTerminal(), served = try PseudoTerminal()
+        Self.makeRaw(direct.devicePath)
+        let gpsd = try GPSDProcess(device: direct.devicePath)
+        defer { gpsd.stop() }
+        var configuration = GPSDServer.Configuration(devices: [served.devicePath], speed: 9600, listen: [("127.0.0.1", 0)])
+        configuration.nmeaFeed = [("127.0.0.1", 0)]
+        let server = GPSDServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let feedPort = try #require(server.nmeaFeedAddresses.first?.port)
+        // gpsd connects to the feed at its start (-n): the server opens the receiver for it.
+        let downstream = try GPSDProcess(device: "tcp://127.0.0.1:\(feedPort)")
+        defer { downstream.stop() }
+        let directPipe = try WatchingPipe(port: gpsd.port), feedPipe = try WatchingPipe(port: downstream.port)
+        defer {
+            directPipe.stop()
+            feedPipe.stop()
+        }
+        try #require(eventually { directPipe.output.contains("\"class\":\"WATCH\"") && feedPipe.output.contains("\"class\":\"WATCH\"") },
+                     "gpspipe did not start watching")
+        try #require(served.waitUntilConfigured(), "gpsd did not connect to the feed: \(downstream.log)")
+        try Self.play(log, to: [(direct, { "gpsd stopped reading its terminal: \(gpsd.log)" }),
+                                (served, { "the server stopped reading its terminal" })])
+        Self.waitUntilQuiet(directPipe, feedPipe)
+        let run = Run(gpsd: TPVEpochs.epochs(lines: directPipe.lines), ours: TPVEpochs.epochs(lines: feedPipe.lines))
+        #expect(run.gpsd.count >= 5, "gpsd reported \(run.gpsd.count) epochs")
+        #expect(run.common.count == run.gpsd.count && run.ours.count == run.gpsd.count,
+                "through the feed gpsd reported \(run.ours.count) epochs, \(run.common.count) of the \(run.gpsd.count) it reported reading the receiver")
+        // The same sentences reach both: every member of every TPV is the same, but the device's name.
+        let differing = run.gpsd.keys.sorted().filter { time in
+            var theirs = run.gpsd[time] ?? [:], ours = run.ours[time] ?? [:]
+            theirs["device"] = nil
+            ours["device"] = nil
+            return !NSDictionary(dictionary: theirs).isEqual(to: ours)
+        }
+        #expect(differing.isEmpty, "epochs that differ: \(differing.prefix(3).map { (run.gpsd[$0] ?? [:], run.ours[$0] ?? [:]) })")
+    }
+
     @Test("every log of the corpus: the epochs both report agree, but for the differences Tests/KNOWN-DIFFERENCES.md explains",
           .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
     func corpus() throws {

@@ -42,3 +42,37 @@ public func sendDatagrams(_ datagrams: [[UInt8]], toPort port: Int, host: String
         usleep(50)
     }
 }
+
+/// A UDP socket bound to a port of the loopback interface, for what a sender sends there.
+public final class DatagramReceiver {
+    private let fd: Int32
+    /// The port it is bound to.
+    public let port: Int
+
+    /// Binds a free port of 127.0.0.1.
+    public init() {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
+                bind(fd, sockaddr, length) == 0 ? getsockname(fd, sockaddr, &length) : -1
+            }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
+
+    /// The next datagram, or `nil` when none comes within `seconds`.
+    public func receive(seconds: Double = 10) -> [UInt8]? {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return nil }
+        var datagram = [UInt8](repeating: 0, count: 65_536)
+        let count = datagram.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return count >= 0 ? Array(datagram[..<count]) : nil
+    }
+}

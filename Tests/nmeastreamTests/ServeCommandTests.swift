@@ -10,8 +10,8 @@ import TestSupport
 @Suite("nmeastream serve")
 struct ServeCommandTests {
     /// Starts `serve` with `arguments`; returns the process and the first line it writes to
-    /// standard error (which says where it listens, or why it cannot).
-    func start(_ arguments: [String]) throws -> (Process, String) {
+    /// standard error (which says where it listens, or why it cannot), or the first `lines`.
+    func start(_ arguments: [String], lines: Int = 1) throws -> (Process, String) {
         let process = Process()
         process.executableURL = Command.executable
         process.arguments = ["serve"] + arguments
@@ -21,9 +21,14 @@ struct ServeCommandTests {
         try process.run()
         var line = Data()
         let handle = errors.fileHandleForReading
+        var left = lines
         while true {
             let byte = handle.readData(ofLength: 1)
-            if byte.isEmpty || byte.first == 0x0A { break }
+            if byte.isEmpty { break }
+            if byte.first == 0x0A {
+                left -= 1
+                if left == 0 { break }
+            }
             line += byte
         }
         return (process, String(decoding: line, as: UTF8.self))
@@ -164,5 +169,42 @@ struct ServeCommandTests {
         #expect(failure.contains("cannot listen on 127.0.0.1:\(port)") && failure.contains("choose another with --listen"), "\(failure)")
         // gpsd is named only for its own port, 2947.
         #expect(!failure.contains("gpsd"), "\(failure)")
+    }
+
+    @Test("--nmea and --nmea-udp: where they go said; a feed client and a datagram receiver get the receiver's sentences; Ctrl-C stops it")
+    func nmeaFeed() throws {
+        let terminal = try PseudoTerminal()
+        let receiver = DatagramReceiver()
+        let (process, message) = try start([terminal.devicePath, "--speed", "9600", "--listen", "127.0.0.1:0",
+                                            "--nmea", "127.0.0.1:0", "--nmea-udp", "127.0.0.1:\(receiver.port)"], lines: 3)
+        defer { if process.isRunning { process.terminate() } }
+        let lines = message.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(message)")
+        #expect(lines[1].hasPrefix("nmeastream: NMEA feed on 127.0.0.1:"), "\(message)")
+        #expect(lines[2] == "nmeastream: NMEA datagrams to 127.0.0.1:\(receiver.port)", "\(message)")
+        let port = try #require(Int(lines[1].split(separator: ":").last ?? ""))
+        let feed = try LineClient(port: port)
+        #expect(terminal.waitUntilConfigured())
+        terminal.write(SyntheticEpochs.epoch(0))
+        let sentences = String(decoding: SyntheticEpochs.epoch(0), as: UTF8.self).split(separator: "\r\n").map(String.init)
+        #expect(feed.readLine() == sentences[0])
+        #expect(feed.readLine() == sentences[1])
+        #expect(receiver.receive().map { String(decoding: $0, as: UTF8.self) } == sentences[0] + "\r\n")
+        #expect(receiver.receive().map { String(decoding: $0, as: UTF8.self) } == sentences[1] + "\r\n")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("--nmea on a port already taken: exit 69, naming the feed and the option that changes it")
+    func nmeaPortTaken() throws {
+        let terminal = try PseudoTerminal()
+        let (first, message) = try start([terminal.devicePath, "--speed", "9600", "--listen", "127.0.0.1:0", "--nmea", "127.0.0.1:0"], lines: 2)
+        defer { first.terminate() }
+        let port = try #require(Int(message.split(separator: ":").last ?? ""))
+        let (second, failure) = try start([terminal.devicePath, "--speed", "9600", "--listen", "127.0.0.1:0", "--nmea", "127.0.0.1:\(port)"])
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 69)
+        #expect(failure.contains("cannot listen on 127.0.0.1:\(port) for the NMEA feed") && failure.contains("choose another with --nmea"), "\(failure)")
     }
 }

@@ -1,0 +1,93 @@
+import NIOCore
+import NIOPosix
+import NMEAStream
+
+/// The served devices' sentences as UDP datagrams (``GPSDServer/Configuration/nmeaDatagrams``),
+/// as a boat's multiplexer sends them: each valid sentence unchanged, with CR LF, one per
+/// datagram, to each destination (unicast, broadcast or a multicast group).
+///
+/// UDP has no receiver to wait for: a datagram the system cannot send at once (its buffer
+/// full, no route) is counted and dropped, never queued, so a destination that is down holds
+/// nothing up and fills no memory.
+public final class NMEADatagramFeed: Sendable {
+    /// What was sent, and what was not.
+    public struct Counts: Sendable, Equatable {
+        /// Datagrams the system took.
+        public var sent = 0
+        /// Datagrams dropped: the socket's buffer was full, or the system refused them.
+        public var unsent = 0
+        /// Why the last one not sent was not (the system's error); `nil` when the buffer was full.
+        public var lastFailure: String?
+
+        /// Nothing counted yet.
+        public init() {}
+    }
+
+    private let routes: [(channel: Channel, destination: SocketAddress)]
+    private let tally = Protected(Counts())
+
+    /// One socket per destination, bound to any address of its family (so that a broadcast
+    /// address may be given): throws the ``GPSDServer/ListenError`` of the first that cannot
+    /// be resolved or bound.
+    init(destinations: [(host: String, port: Int)], group: EventLoopGroup) throws(GPSDServer.ListenError) {
+        var routes: [(channel: Channel, destination: SocketAddress)] = []
+        for (host, port) in destinations {
+            let named = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            do {
+                let destination = try SocketAddress.makeAddressResolvingHost(host, port: port)
+                let any = destination.protocol == .inet6 ? "::" : "0.0.0.0"
+                let channel = try DatagramBootstrap(group: group)
+                    .channelOption(.socketOption(.so_broadcast), value: 1)
+                    // A write past this is dropped (below), not queued.
+                    .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+                    .bind(host: any, port: 0).wait()
+                routes.append((channel, destination))
+            } catch {
+                for route in routes { try? route.channel.close().wait() }
+                throw GPSDServer.ListenError(address: named, listener: .nmeaDatagrams, reason: error)
+            }
+        }
+        self.routes = routes
+    }
+
+    /// What was sent so far.
+    public var counts: Counts { tally.withLock { $0 } }
+
+    /// Sends `monitor`'s sentences from now on, until the returned subscription is disposed;
+    /// it keeps the device open.
+    func send(_ monitor: GPSMonitor) -> Disposable {
+        monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: false).observe { [self] event in
+            guard case .next(.sentence(let sentence)) = event else { return }
+            send(sentence.text)
+        }
+    }
+
+    private func send(_ text: String) {
+        var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
+        buffer.writeString(text)
+        buffer.writeBytes([0x0D, 0x0A])
+        for route in routes {
+            guard route.channel.isWritable else {
+                tally.withLock { $0.unsent += 1 }
+                continue
+            }
+            let promise = route.channel.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.whenComplete { [tally] result in
+                tally.withLock { counts in
+                    switch result {
+                    case .success: counts.sent += 1
+                    case .failure(let error):
+                        counts.unsent += 1
+                        counts.lastFailure = "\(error)"
+                    }
+                }
+            }
+            route.channel.writeAndFlush(AddressedEnvelope(remoteAddress: route.destination, data: buffer), promise: promise)
+        }
+    }
+
+    /// Closes its sockets (when the server stops).
+    func close() {
+        for route in routes { try? route.channel.close().wait() }
+    }
+}
