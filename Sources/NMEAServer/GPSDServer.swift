@@ -48,6 +48,11 @@ public final class GPSDServer: Sendable {
         public var listeningSockets: [Int32] = []
         /// How long a device stays open after its last watcher left (zero: it closes at once).
         public var linger: Duration
+        /// How long an open device, connection or upstream may send nothing before it is
+        /// closed, its watchers told (`DEVICE` with `activated` 0, as for an unplug), and opened
+        /// again while they watch (``silentStreamsClosed``). Five of the receiver's cycles by
+        /// default (``StaleLimit/automatic``).
+        public var staleLimit: StaleLimit = .automatic
         /// What `VERSION` says.
         public var version: VersionInfo
         /// The most clients at once (gpsd clients and the page's connections together); one
@@ -149,11 +154,19 @@ public final class GPSDServer: Sendable {
         self.configuration = configuration
         limits = Protected(configuration.maximumClients)
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
-        let named = configuration.devices.map {
-            ServedDevice(path: $0, speed: configuration.speed, linger: configuration.linger, group: group,
-                         events: configuration.events)
-        }
+        let named = configuration.devices.map(makeDevice)
         registry.withLock { $0.devices = named }
+    }
+
+    private let silentStreams = Atomic<Int>(0)
+
+    /// How many times a device, connection or upstream was closed for sending nothing
+    /// (``Configuration/staleLimit``), so far.
+    public var silentStreamsClosed: Int { silentStreams.load(ordering: .relaxed) }
+
+    private func makeDevice(_ path: String) -> ServedDevice {
+        ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
+                     group: group, events: configuration.events) { [weak self] in self?.silentStreams.add(1, ordering: .relaxed) }
     }
 
     private var served: [ServedDevice] { registry.withLock { $0.devices } }
@@ -395,8 +408,7 @@ public final class GPSDServer: Sendable {
     public func addDevice(_ path: String) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, group: group,
-                                      events: configuration.events)
+            let device = makeDevice(path)
             state.devices.append(device)
             return device
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 import NIOPosix
 import NMEAStream
@@ -54,11 +55,17 @@ public final class NMEADatagramFeed: Sendable {
     public var counts: Counts { tally.withLock { $0 } }
 
     /// Sends `monitor`'s sentences from now on, until the returned subscription is disposed;
-    /// it keeps the device open.
+    /// it keeps the device open. A device that fails (unplugged, silent) is subscribed to
+    /// again each second, as the server tries its watched devices again.
     func send(_ monitor: GPSMonitor) -> Disposable {
-        monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: false).observe { [self] event in
-            guard case .next(.sentence(let sentence)) = event else { return }
-            send(sentence.text)
+        Resubscribing { [weak self] ended in
+            monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: false).observe(
+                next: { [weak self] event in
+                    guard case .sentence(let sentence) = event else { return }
+                    self?.send(sentence.text)
+                },
+                failed: { _ in ended() },
+                completed: ended)
         }
     }
 
@@ -89,5 +96,44 @@ public final class NMEADatagramFeed: Sendable {
     /// Closes its sockets (when the server stops).
     func close() {
         for route in routes { try? route.channel.close().wait() }
+    }
+}
+
+/// A subscription made again a second after its signal fails or completes, until disposed.
+private final class Resubscribing: Disposable, Sendable {
+    private struct State {
+        var current: Disposable?
+        var isDisposed = false
+    }
+
+    private let state = Protected(State())
+    private let make: @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable
+
+    /// Subscribes with `make` now; `make` passes `ended` the signal's end.
+    init(_ make: @escaping @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable) {
+        self.make = make
+        subscribe()
+    }
+
+    var isDisposed: Bool { state.withLock { $0.isDisposed } }
+
+    private func subscribe() {
+        let subscription = make { [weak self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + ServedDevice.retryInterval) { [weak self] in self?.subscribe() }
+        }
+        let kept = state.withLock { state -> Bool in
+            guard !state.isDisposed else { return false }
+            state.current = subscription
+            return true
+        }
+        if !kept { subscription.dispose() }
+    }
+
+    func dispose() {
+        state.withLock { state -> Disposable? in
+            state.isDisposed = true
+            defer { state.current = nil }
+            return state.current
+        }?.dispose()
     }
 }

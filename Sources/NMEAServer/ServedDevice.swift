@@ -20,6 +20,8 @@ final class ServedDevice: Sendable {
     private let readLoop: EventLoopDeviceReadLoop
     private let state = Protected(State())
     private let events: (@Sendable (ServerEvent) -> Void)?
+    /// Told each time the device is closed for sending nothing.
+    private let silenced: @Sendable () -> Void
 
     private struct State {
         /// Who watches, and whether it is open: what to do is decided there.
@@ -54,16 +56,17 @@ final class ServedDevice: Sendable {
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
     /// A device read on `group`'s loops (each time it opens, on a watcher's).
-    init(path: String, speed: SerialSpeed, linger: Duration, group: EventLoopGroup,
-         events: (@Sendable (ServerEvent) -> Void)? = nil) {
+    init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, group: EventLoopGroup,
+         events: (@Sendable (ServerEvent) -> Void)? = nil, silenced: @escaping @Sendable () -> Void = {}) {
         self.path = path
         self.events = events
+        self.silenced = silenced
         let readLoop = EventLoopDeviceReadLoop(group: group)
         self.readLoop = readLoop
         // A network receiver's URL (tcp://, udp://, gpsd://) or a serial device's path; the
         // command line has checked a URL before.
         let source = (try? GPSSource.named(path, speed: speed)) ?? .serial(path: path, speed: speed)
-        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop)
+        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop, staleLimit: staleLimit)
     }
 
     /// How the server describes it now.
@@ -154,11 +157,13 @@ final class ServedDevice: Sendable {
     /// `activated` 0) and stay connected; it is tried again while they watch.
     private func lose(_ subscription: CompositeDisposable, error: (any Error)? = nil) {
         let failure = error.map { ($0 as? GPSError) ?? GPSError.deviceLost(path: path, errno: nil) }
+        if case .silent? = failure { silenced() }
         let (loss, tell) = state.withLock { state in
             let loss = state.watch.lose(subscription)
             if !loss.disposals.isEmpty { state.forget() }
-            // Told once per failure: a device that is missing fails the same way every retry.
-            let message = failure?.description
+            // Told once per failure: a device that is missing fails the same way every retry
+            // (and one that stays silent, however long each silence was).
+            let message: String? = if case .silent(let source, _)? = failure { "\(source) silent" } else { failure?.description }
             let tell = message != nil && message != state.failure
             if let message { state.failure = message }
             return (loss, tell)

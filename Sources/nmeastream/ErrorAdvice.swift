@@ -20,6 +20,8 @@ extension GPSError {
             "check that the receiver sends NMEA, not only a binary protocol"
         case .deviceLost:
             "plug it back in and start again"
+        case .silent:
+            "check the receiver's power and cable, or the network path to it"
         case .discoveryFailed:
             "name the device instead (nmeastream read /dev/ttyACM0)"
         case .readError, .openFailed, .noReceiverFound, .log:

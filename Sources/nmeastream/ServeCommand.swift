@@ -30,6 +30,10 @@ struct ServeCommand: ParsableCommand {
             as it arrives. A client there is a watcher like a gpsd client. --nmea-udp sends \
             the same sentences as UDP datagrams.
 
+            A device, connection or upstream that stays open but sends nothing for five of \
+            its cycles (--stale) is announced to its clients as gone, closed, and opened again \
+            while they watch.
+
             --chrony makes each served receiver a reference clock for chrony: SOCK samples \
             of its serial time to /run/chrony.clk.DEVICE.sock (and of its pulse per second \
             to /run/chrony.DEVICE.sock with --pps), gpsd's sockets; the receivers are then \
@@ -88,6 +92,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger: Double = 0
 
+    @Option(help: "How long a device, connection or upstream may send nothing before it is closed, its clients told (DEVICE with activated 0) and it is opened again, in seconds; 0: never (default: five of the receiver's cycles, at least 2 s, and 10 s until its rate is known).")
+    var stale: Double?
+
     @Option(name: .customLong("request-timeout"),
             help: "How long a client may take to send a request, in seconds: a gpsd client that watches nothing (default 60, gpsd's is 180) and the live page (default 10). Bytes that make no request do not count.")
     var requestTimeout: Double?
@@ -98,6 +105,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         if let requestTimeout, !(requestTimeout > 0) { throw ValidationError("--request-timeout must be above 0") }
+        if let stale, !(stale >= 0) { throw ValidationError("--stale must be 0 (never) or more") }
         for device in devices where NetworkEndpoint.isURL(device) {
             do throws(NetworkEndpointError) {
                 _ = try NetworkEndpoint(parsing: device)
@@ -121,6 +129,7 @@ struct ServeCommand: ParsableCommand {
         configuration.followsHotplug = devices.isEmpty
         configuration.events = { [verbose] event in Self.say(event, verbose: verbose) }
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
+        if let stale { configuration.staleLimit = stale == 0 ? .never : .after(.milliseconds(Int64(stale * 1000))) }
         configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
         configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
@@ -209,6 +218,8 @@ struct ServeCommand: ParsableCommand {
         // Nothing is dropped unless a client, or the server, could not keep up: say so if it was.
         let dropped = server.reportsDroppedForSlowClients
         if dropped > 0 { printError("dropped \(dropped) reports that clients did not read") }
+        let silent = server.silentStreamsClosed
+        if silent > 0 { printError("closed \(silent) time\(silent == 1 ? "" : "s") a receiver that sent nothing (--stale), and opened it again while clients watched") }
         let datagramCounts = server.datagramCounts
         if datagramCounts.unsent > 0 {
             printError("NMEA datagrams: \(datagramCounts.sent) sent, \(datagramCounts.unsent) not sent (\(datagramCounts.lastFailure ?? "the socket's buffer was full"))")

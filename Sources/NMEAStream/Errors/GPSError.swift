@@ -29,6 +29,9 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
     case discoveryFailed(detail: String)
     /// A recorded log could not be opened or read.
     case log(RecordedLogError)
+    /// The source, open, sent nothing for `seconds`, past its ``StaleLimit``: it was closed.
+    /// `source` is the device's path or the network receiver's URL.
+    case silent(source: String, seconds: Double)
 
     /// One line: what happened, with what the system told (the group that owns the device,
     /// the processes that hold it, the speeds tried). What to do about it depends on the
@@ -67,6 +70,8 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot look for receivers: \(detail)"
         case .log(let error):
             return error.description
+        case .silent(let source, let seconds):
+            return "\(source): sent nothing for \((seconds * 10).rounded() / 10) s; closed"
         }
     }
 

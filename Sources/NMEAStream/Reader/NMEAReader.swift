@@ -66,6 +66,12 @@ public final class NMEAReader: @unchecked Sendable {
     private var finalStatistics = NMEAStatistics()
     // Confined to `queue`: the pauses between a device's bursts.
     private var quietLine = QuietLine()
+    // Confined to `queue`: the watchdog's rules and timer; the name its failure gives (a
+    // discovered device's path once chosen); the release of a source it closed.
+    private var staleWatch: StaleWatch
+    private var staleTimer: DispatchSourceTimer?
+    private var sourceName: String
+    private var silencedRelease: DispatchGroup?
 
     /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
     /// every device a ``GPSSource/watch`` reader has read). Do not read it on the queue given
@@ -81,19 +87,25 @@ public final class NMEAReader: @unchecked Sendable {
     /// Creates a reader of `source` that calls its delegates on `queue` (default: a queue of
     /// its own). Nothing is opened until ``start()``.
     ///
-    /// - Parameter readLoop: what waits for a device's bytes and reads them; `nil` (the
-    ///   default) for a Dispatch read source on the reader's queue.
-    public convenience init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil) {
-        self.init(source: source, queue: target, readLoop: readLoop, observer: nil)
+    /// - Parameters:
+    ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for a
+    ///     Dispatch read source on the reader's queue.
+    ///   - staleLimit: how long a device or network source may send nothing before the reader
+    ///     closes it and fails with ``GPSError/silent(source:seconds:)``; never by default.
+    public convenience init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil,
+                            staleLimit: StaleLimit = .never) {
+        self.init(source: source, queue: target, readLoop: readLoop, staleLimit: staleLimit, observer: nil)
     }
 
     /// A reader whose events also go to `observer`, before its delegates, on the reader's
     /// queue: for ``GPSMonitor``, which turns them into the shared signals' events without a
     /// delegate of its own.
     package init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil,
-                 observer: ((Event) -> Void)?) {
+                 staleLimit: StaleLimit = .never, observer: ((Event) -> Void)?) {
         self.source = source
         self.observer = observer
+        staleWatch = StaleWatch(limit: staleLimit)
+        sourceName = source.description
         self.readLoop = readLoop ?? DispatchDeviceReadLoop()
         queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
         queue.setSpecific(key: queueKey, value: ())
@@ -166,6 +178,7 @@ public final class NMEAReader: @unchecked Sendable {
                 readLoop: readLoop, huntWindow: huntWindow,
                 chosen: { [weak self] port in
                     guard let self else { return }
+                    sourceName = port.path
                     send(.choseDevice(port))
                 },
                 lost: { [weak self] path in self?.deviceLost(path) },
@@ -176,7 +189,12 @@ public final class NMEAReader: @unchecked Sendable {
         case .network(let endpoint):
             NetworkByteSource(
                 endpoint: endpoint, readLoop: readLoop,
-                connected: { [weak self] endpoint in self?.send(.connected(endpoint)) },
+                connected: { [weak self] endpoint in
+                    guard let self else { return }
+                    // Counted from each connection: the waits between them are no silence.
+                    armStaleWatch()
+                    send(.connected(endpoint))
+                },
                 interrupted: { [weak self] interruption in self?.connectionLost(interruption) })
         }
         self.bytes = bytes
@@ -185,6 +203,50 @@ public final class NMEAReader: @unchecked Sendable {
         if case .serial(_, .bitsPerSecond(let speed)) = source { quietLine.bitsPerSecond = speed }
         bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
                     end: { [weak self] error in self?.end(error) })
+        // A serial port at a speed given is counted from its opening; one whose speed is
+        // hunted, from the speed found (the hunt ends on its own); a network source, from
+        // each connection.
+        if case .serial(_, .bitsPerSecond) = source { armStaleWatch() }
+    }
+
+    // MARK: The watchdog for a silent source
+
+    private func armStaleWatch() {
+        guard !isFinished, let deadline = staleWatch.arm(at: DispatchTime.now().uptimeNanoseconds, fixes: fixesSoFar) else { return }
+        let timer = staleTimer ?? {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.checkStale() }
+            timer.activate()
+            staleTimer = timer
+            return timer
+        }()
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+    }
+
+    private func disarmStaleWatch() {
+        staleWatch.disarm()
+        staleTimer?.cancel()
+        staleTimer = nil
+    }
+
+    private var fixesSoFar: Int { decoder?.statistics.fixes ?? 0 }
+
+    private func checkStale() {
+        switch staleWatch.check(at: DispatchTime.now().uptimeNanoseconds, fixes: fixesSoFar) {
+        case .idle: break
+        case .checkAgain(let deadline): staleTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+        case .silent(let seconds): wentSilent(seconds)
+        }
+    }
+
+    /// Closes the silent source and fails: its release is what ``stop()`` then waits for, so
+    /// that the next reader of the device opens it only once it is closed.
+    private func wentSilent(_ seconds: Double) {
+        guard !isFinished, let bytes else { return }
+        disarmStaleWatch()
+        bytes.stop()
+        silencedRelease = bytes.released
+        end(.silent(source: sourceName, seconds: seconds))
     }
 
     /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered; the
@@ -192,6 +254,7 @@ public final class NMEAReader: @unchecked Sendable {
     /// The speed a hunt found: the line's pauses are measured at it.
     private func found(speed: Int) {
         quietLine.bitsPerSecond = speed
+        armStaleWatch()
         send(.foundSpeed(speed))
     }
 
@@ -201,6 +264,7 @@ public final class NMEAReader: @unchecked Sendable {
         // (no half sentence carried across); its counts go on.
         decoder.finish { event in send(.decoded(event)) }
         quietLine.reset()
+        disarmStaleWatch()
         send(.lostDevice(path))
     }
 
@@ -210,6 +274,7 @@ public final class NMEAReader: @unchecked Sendable {
         guard !isFinished else { return }
         decoder?.finish { event in send(.decoded(event)) }
         quietLine.reset()
+        disarmStaleWatch()
         send(.lostConnection(interruption))
     }
 
@@ -222,6 +287,7 @@ public final class NMEAReader: @unchecked Sendable {
         } catch {
             return FailedByteSource(error)
         }
+        sourceName = port.path
         send(.choseDevice(port))
         // The node discovery just saw (its stable link names the same device).
         return SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
@@ -259,7 +325,8 @@ public final class NMEAReader: @unchecked Sendable {
     @discardableResult
     private func halt() -> DispatchGroup? {
         isFinished = true
-        guard let bytes else { return nil }
+        disarmStaleWatch()
+        guard let bytes else { return silencedRelease }
         self.bytes = nil
         if let decoder { finalStatistics = decoder.statistics }
         decoder = nil
@@ -280,11 +347,15 @@ public final class NMEAReader: @unchecked Sendable {
             isDecoding = false
             releaseListeners()
         }
-        if receivedAt != nil, quietLine.read(byteCount: chunk.count, at: DispatchTime.now().uptimeNanoseconds) {
-            send(.quiet)
-            decoder.noteQuiet { event in
-                guard !isFinished else { return }
-                send(.decoded(event))
+        if receivedAt != nil {
+            let now = DispatchTime.now().uptimeNanoseconds
+            staleWatch.heard(at: now)
+            if quietLine.read(byteCount: chunk.count, at: now) {
+                send(.quiet)
+                decoder.noteQuiet { event in
+                    guard !isFinished else { return }
+                    send(.decoded(event))
+                }
             }
         }
         send(.read(chunk))
@@ -297,6 +368,7 @@ public final class NMEAReader: @unchecked Sendable {
 
     private func end(_ error: GPSError?) {
         guard !isFinished else { return }
+        disarmStaleWatch()
         if let decoder {
             decoder.finish { event in send(.decoded(event)) }
         }

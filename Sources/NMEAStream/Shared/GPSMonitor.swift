@@ -98,8 +98,11 @@ public final class GPSMonitor: Sendable {
     ///     blocks holds up the loop. The last dispose waits until the device is closed, except
     ///     where the loop says it may not wait (``DeviceReadLoop/mayWaitForRelease``): there it
     ///     returns at once, and the next open waits for the release instead.
+    ///   - staleLimit: how long the open source may send nothing before it is closed and the
+    ///     subscribers fail with ``GPSError/silent(source:seconds:)`` (a subscriber may
+    ///     subscribe again to reopen it); never by default.
     public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
-                linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil) {
+                linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never) {
         let connection = ConnectionState(readLoop: readLoop)
         self.source = source
         self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
@@ -107,7 +110,7 @@ public final class GPSMonitor: Sendable {
         self.connection = connection
         let reading = Signal<GPSEvent, GPSError> { observer in
             let forwarder = EventForwarder(observer: observer, connection: connection)
-            let reader = NMEAReader(source: source, readLoop: readLoop, observer: forwarder.take)
+            let reader = NMEAReader(source: source, readLoop: readLoop, staleLimit: staleLimit, observer: forwarder.take)
             connection.connect(reader)
             // Opens once the device of the connection before is released.
             reader.start(after: connection.releases)
