@@ -186,4 +186,45 @@ struct ServeFaultTests {
         #expect(result.status == 69)
         #expect(result.error.contains("cannot listen on 127.0.0.1:\(taken) for the live page") && !result.error.contains("gpsd"), "\(result.error)")
     }
+
+    @Test("a simulate receiver paused (SIGSTOP) while a client watches: the notice within the stale time, the device closed and opened again, fixes again after SIGCONT; said, counted at the end, and serve's descriptors the same after three pauses")
+    func pausedReceiver() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-stale-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let device = folder + "/gps0"
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device])
+        defer {
+            kill(simulator.pid, SIGCONT)
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        let server = try Server([device, "--speed", "9600", "--stale", "2.5"])
+        let client = try LineClient(port: server.port)
+        _ = client.readLine()
+        client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        try #require(client.readLine(containing: "\"class\":\"TPV\"", seconds: 20) != nil, "no fix from the simulator: \(server.said)")
+        let descriptors = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.pid)/fd").count) ?? -1 }
+        var before: Int?
+        for pause in 1...3 {
+            kill(simulator.pid, SIGSTOP)
+            let stopped = Date()
+            let notice = client.readLine(containing: "\"class\":\"DEVICE\"", seconds: 20)
+            let waited = Date().timeIntervalSince(stopped)
+            try #require(notice?.contains("\"activated\":0") == true, "pause \(pause): \(notice ?? "no notice"); \(server.said)")
+            // The simulator stopped just after a burst, at worst: 2.5 s from it, give or take a
+            // loaded machine's scheduling.
+            #expect(waited < 6, "pause \(pause): told after \(waited) s")
+            #expect(eventually { server.said.components(separatedBy: "sent nothing for").count - 1 >= 1 })
+            kill(simulator.pid, SIGCONT)
+            try #require(client.readLine(containing: "\"class\":\"TPV\"", seconds: 20) != nil, "pause \(pause): no fix after SIGCONT")
+            let now = descriptors()
+            if let before { #expect(now == before, "pause \(pause): \(now) descriptors, \(before) after the first") } else { before = now }
+        }
+        #expect(server.stop() == 0)
+        #expect(server.said.contains("sent nothing for") && server.said.contains("reporting again"), "\(server.said)")
+        let closed = server.said.firstMatch(of: /closed (\d+) times a receiver that sent nothing \(--stale\)/).flatMap { Int($0.1) }
+        #expect((closed ?? 0) >= 3, "\(server.said)")
+    }
 }
