@@ -25,6 +25,14 @@ public final class GPSDServer: Sendable {
         /// (``PortKind/gps``): those plugged in at ``GPSDServer/start()`` and those plugged in
         /// later. One unplugged is announced to its watchers (`DEVICE` with `activated` 0), who
         /// stay connected, and leaves the device list until it is plugged in again.
+        ///
+        /// Each ``PortKind/candidate`` (a USB-serial bridge: the BU-353 puck's PL2303, a receiver
+        /// board's CP210x or CH340) is listened to when it appears (``CandidateProbe``: nothing
+        /// is written) and served from then on if valid NMEA or UBX arrives; one that sends
+        /// nothing valid is closed and left alone until it is plugged in again. Each decision
+        /// is told (``ServerEvent/candidateServed(path:reason:)``,
+        /// ``ServerEvent/candidateLeftAlone(path:reason:)``) and shown in `DEVICES`
+        /// (``DeviceDescription/discovered``).
         public var followsHotplug: Bool = false
         /// Their serial speed: found by listening unless given.
         public var speed: SerialSpeed
@@ -133,6 +141,10 @@ public final class GPSDServer: Sendable {
         /// The devices served now, in the order they came: those named first.
         var devices: [ServedDevice] = []
         var hotplug: Disposable?
+        /// Candidates being listened to, by path.
+        var probes: [String: CandidateProbe] = [:]
+        /// Candidates left alone, in the order decided, with why.
+        var leftAlone: [(path: String, reason: String)] = []
         /// What runs for each device served (``subscribeToDevices(_:)``).
         var deviceSubscribers: [@Sendable (String, GPSMonitor) -> Disposable] = []
         var webAddresses: [SocketAddress] = []
@@ -165,8 +177,14 @@ public final class GPSDServer: Sendable {
     public var silentStreamsClosed: Int { silentStreams.load(ordering: .relaxed) }
 
     private func makeDevice(_ path: String) -> ServedDevice {
-        ServedDevice(path: path, speed: configuration.speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
-                     group: group, events: configuration.events) { [weak self] in self?.silentStreams.add(1, ordering: .relaxed) }
+        makeDevice(path, speed: configuration.speed, discovered: nil)
+    }
+
+    private func makeDevice(_ path: String, speed: SerialSpeed, discovered: String?) -> ServedDevice {
+        ServedDevice(path: path, speed: speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
+                     group: group, events: configuration.events, discovered: discovered) { [weak self] in
+            self?.silentStreams.add(1, ordering: .relaxed)
+        }
     }
 
     private var served: [ServedDevice] { registry.withLock { $0.devices } }
@@ -355,6 +373,11 @@ public final class GPSDServer: Sendable {
             defer { state.hotplug = nil }
             return state.hotplug
         }?.dispose()
+        let probes = registry.withLock { state in
+            defer { state.probes = [:] }
+            return Array(state.probes.values)
+        }
+        for probe in probes { probe.cancel() }
         let channels = registry.withLock { $0.channels }
         for channel in channels { try? channel.close().wait() }
         let clients = registry.withLock { Array($0.clients.values) }
@@ -406,9 +429,13 @@ public final class GPSDServer: Sendable {
     /// to it, which opens it, and told with a `DEVICE` line. Does nothing for a device
     /// already served.
     public func addDevice(_ path: String) {
+        addDevice(path, speed: configuration.speed, discovered: nil)
+    }
+
+    private func addDevice(_ path: String, speed: SerialSpeed, discovered: String?) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = makeDevice(path)
+            let device = makeDevice(path, speed: speed, discovered: discovered)
             state.devices.append(device)
             return device
         }
@@ -460,8 +487,8 @@ public final class GPSDServer: Sendable {
         // (adding one twice does nothing).
         let subscription = Hotplug.events().observe { [weak self] event in
             switch event {
-            case .next(.added(let port)) where port.kind == .gps: self?.addDevice(port.path)
-            case .next(.removed(let path)) where !named.contains(path): self?.removeDevice(path)
+            case .next(.added(let port)) where !named.contains(port.path): self?.found(port)
+            case .next(.removed(let path)) where !named.contains(path): self?.unplugged(path)
             case .next: break
             case .failed(let error): failure.withLock { $0 = error }
             case .completed: break
@@ -469,10 +496,67 @@ public final class GPSDServer: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         registry.withLock { $0.hotplug = subscription }
-        for port in try PortDiscovery.ports() where port.kind == .gps { addDevice(port.path) }
+        for port in try PortDiscovery.ports() where !named.contains(port.path) { found(port) }
     }
 
-    func devices() -> [DeviceDescription] { served.map(\.description) }
+    /// A port plugged in (or there at the start): a receiver is served; a candidate is
+    /// listened to; anything else is left alone, unsaid (`list` says what it is).
+    private func found(_ port: SerialPortInfo) {
+        switch port.kind {
+        case .gps: addDevice(port.path, speed: configuration.speed, discovered: port.reason + ": served")
+        case .candidate: listen(to: port)
+        case .other: break
+        }
+    }
+
+    private func listen(to port: SerialPortInfo) {
+        let probe = CandidateProbe(path: port.path, speed: configuration.speed) { [weak self] outcome in
+            self?.decided(port, outcome)
+        }
+        let isNew = registry.withLock { state -> Bool in
+            guard state.probes[port.path] == nil, !state.devices.contains(where: { $0.path == port.path }),
+                  !state.leftAlone.contains(where: { $0.path == port.path }) else { return false }
+            state.probes[port.path] = probe
+            return true
+        }
+        guard isNew else { return }
+        configuration.events?(.candidateListening(path: port.path, reason: port.reason))
+        probe.start()
+    }
+
+    /// A candidate's probe decided (its port is closed by now).
+    private func decided(_ port: SerialPortInfo, _ outcome: CandidateProbe.Outcome) {
+        let current = registry.withLock { state -> Bool in state.probes.removeValue(forKey: port.path) != nil }
+        // Unplugged meanwhile, or the server stopped.
+        guard current else { return }
+        switch outcome {
+        case .receiver(let bitsPerSecond):
+            let heard = bitsPerSecond.map { "valid NMEA or UBX at \($0) bit/s" } ?? "valid NMEA or UBX"
+            let reason = "\(port.reason): \(heard): served"
+            configuration.events?(.candidateServed(path: port.path, reason: reason))
+            addDevice(port.path, speed: bitsPerSecond.map(SerialSpeed.bitsPerSecond) ?? configuration.speed, discovered: reason)
+        case .notAReceiver(let why):
+            let reason = "\(port.reason): \(why): not a receiver, left alone"
+            registry.withLock { $0.leftAlone.append((port.path, reason)) }
+            configuration.events?(.candidateLeftAlone(path: port.path, reason: reason))
+        }
+    }
+
+    /// A port unplugged: no longer served, listened to, or left alone.
+    private func unplugged(_ path: String) {
+        let probe = registry.withLock { state -> CandidateProbe? in
+            state.leftAlone.removeAll { $0.path == path }
+            return state.probes.removeValue(forKey: path)
+        }
+        probe?.cancel()
+        removeDevice(path)
+    }
+
+    /// The devices served, then the candidates left alone (never opened for a client), with why.
+    func devices() -> [DeviceDescription] {
+        let leftAlone = registry.withLock { $0.leftAlone }
+        return served.map(\.description) + leftAlone.map { DeviceDescription(path: $0.path, discovered: $0.reason) }
+    }
 
     /// The paths of the devices served now: those named, and those found and still plugged in.
     public var devicePaths: [String] { served.map(\.path) }

@@ -13,6 +13,8 @@ import NMEAStream
 /// the monitor opens the device again only once the previous one is released.
 final class ServedDevice: Sendable {
     let path: String
+    /// What discovery took it for, when the server found it itself (``DeviceDescription/discovered``).
+    let discovered: String?
     /// The device's shared signals: the server's watchers are one subscriber, and each of
     /// ``GPSDServer/subscribeToDevices(_:)``'s subscribers another.
     let monitor: GPSMonitor
@@ -57,8 +59,10 @@ final class ServedDevice: Sendable {
 
     /// A device read on `group`'s loops (each time it opens, on a watcher's).
     init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, group: EventLoopGroup,
-         events: (@Sendable (ServerEvent) -> Void)? = nil, silenced: @escaping @Sendable () -> Void = {}) {
+         events: (@Sendable (ServerEvent) -> Void)? = nil, discovered: String? = nil,
+         silenced: @escaping @Sendable () -> Void = {}) {
         self.path = path
+        self.discovered = discovered
         self.events = events
         self.silenced = silenced
         let readLoop = EventLoopDeviceReadLoop(group: group)
@@ -73,7 +77,8 @@ final class ServedDevice: Sendable {
     var description: DeviceDescription {
         state.withLock { state in
             DeviceDescription(path: path, activated: state.activated,
-                              bitsPerSecond: state.activated == nil ? nil : monitor.speed, seenNMEA: state.seenNMEA)
+                              bitsPerSecond: state.activated == nil ? nil : monitor.speed, seenNMEA: state.seenNMEA,
+                              discovered: discovered)
         }
     }
 

@@ -13,4 +13,13 @@ public enum ServerEvent: Sendable {
     case deviceRecovered(path: String)
     /// The last watcher left: the device is closed (after the server's linger).
     case deviceReleased(path: String)
+    /// A port discovery classes as a candidate (a USB-serial bridge) is being listened to, to
+    /// tell whether a receiver sits behind it; `reason` is what discovery took it for.
+    case candidateListening(path: String, reason: String)
+    /// A candidate sent valid NMEA or UBX: it is served from now on; `reason` says what was
+    /// heard.
+    case candidateServed(path: String, reason: String)
+    /// A candidate sent nothing valid, or could not be listened to: it is closed and left
+    /// alone until it is plugged in again; `reason` says why.
+    case candidateLeftAlone(path: String, reason: String)
 }

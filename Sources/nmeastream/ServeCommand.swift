@@ -16,7 +16,9 @@ struct ServeCommand: ParsableCommand {
             built on libgps) on 127.0.0.1:2947 and [::1]:2947 unless --listen says \
             otherwise. A device opens when the first client watches it and closes when the \
             last one stops, disconnects or dies (after --linger). With no device named, every \
-            port `nmeastream list` classes as a receiver is served, those plugged in later too; \
+            port `nmeastream list` classes as a receiver is served, those plugged in later too, \
+            and each USB-serial bridge (a candidate) is listened to and served if NMEA or UBX \
+            comes from it; \
             one unplugged is announced to its clients, who stay connected, and is served again \
             when it comes back. nmeastream never writes to a receiver: requests to change a \
             device's settings are refused.
@@ -245,6 +247,10 @@ struct ServeCommand: ParsableCommand {
             if verbose { printError("\(path): opening, for its first watcher") }
         case .deviceReleased(let path):
             if verbose { printError("\(path): closed, its last watcher gone") }
+        case .candidateListening(let path, let reason):
+            printError("\(path): \(reason): listening for NMEA or UBX (nothing is written to it)")
+        case .candidateServed(let path, let reason), .candidateLeftAlone(let path, let reason):
+            printError("\(path): \(reason)")
         }
     }
 

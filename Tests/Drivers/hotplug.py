@@ -4,8 +4,9 @@
     umockdev-wrapper python3 hotplug.py STEPS.json -- COMMAND...
 
 Starts COMMAND (which inherits the testbed), then performs each step of STEPS.json in turn:
-  {"wait": "TEXT", "count": N}         wait until COMMAND's output or errors hold TEXT N times
-                                       (count defaults to 1)
+  {"wait": "TEXT", "count": N, "timeout": S}
+                                       wait until COMMAND's output or errors hold TEXT N times
+                                       (count defaults to 1, the timeout to 10 s)
   {"add": "FILE.umockdev"}             add the devices of FILE, parents first, each announced
   {"script": ["/dev/ttyACM0", "FILE"]} have the device send FILE's lines (a umockdev script)
   {"unplug": "FILE.umockdev"}          remove the devices of FILE, children first, each announced
@@ -14,8 +15,11 @@ Starts COMMAND (which inherits the testbed), then performs each step of STEPS.js
   {"connect": "REGEX", "send": "TEXT"} connect to 127.0.0.1 on the port REGEX's first group
                                        finds in COMMAND's errors, send TEXT; every line the
                                        connection receives joins the output as "client: LINE"
+  {"send": "TEXT"}                     send TEXT on the last connection
+  {"gpspipe": "REGEX"}                 run `gpspipe -w 127.0.0.1:PORT` (PORT as for connect); its
+                                       lines join the output as "gpspipe: LINE"
 then stops COMMAND with SIGINT and copies its standard output to ours, its errors to stderr.
-Steps time out after 10 s; a time-out exits 2. With HOTPLUG_TIMES=FILE in the environment,
+Waits time out after 10 s unless they say; a time-out exits 2. With HOTPLUG_TIMES=FILE in the environment,
 FILE receives the marks and the arrival time of every output line (monotonic seconds), as JSON.
 """
 import json
@@ -76,6 +80,7 @@ def connect(pattern, text):
 
 
 clients = []
+pipes = []
 
 
 def seen(text, count):
@@ -86,7 +91,7 @@ def seen(text, count):
 status = 0
 for step in steps:
     if "wait" in step:
-        deadline = time.time() + 10
+        deadline = time.time() + step.get("timeout", 10)
         while not seen(step["wait"], step.get("count", 1)):
             if time.time() > deadline or child.poll() is not None:
                 sys.stderr.write(f"hotplug.py: timed out waiting for {step['wait']!r}\n")
@@ -115,11 +120,26 @@ for step in steps:
             sys.stderr.write(f"hotplug.py: no port in the errors for {step['connect']!r}\n")
             status = 2
             break
+    elif "send" in step:
+        clients[-1].sendall(step["send"].encode())
+    elif "gpspipe" in step:
+        with lock:
+            found = re.search(step["gpspipe"].encode(), b"".join(errors))
+        if found is None:
+            sys.stderr.write(f"hotplug.py: no port in the errors for {step['gpspipe']!r}\n")
+            status = 2
+            break
+        pipe = subprocess.Popen(["gpspipe", "-w", "127.0.0.1:" + found.group(1).decode()], stdout=subprocess.PIPE)
+        pipes.append(pipe)
+        threading.Thread(target=pump, args=(pipe.stdout, output, b"gpspipe: "), daemon=True).start()
     elif "sleep" in step:
         time.sleep(step["sleep"])
     elif "mark" in step:
         marks[step["mark"]] = time.monotonic()
 
+for pipe in pipes:
+    pipe.kill()
+    pipe.wait(timeout=10)
 child.send_signal(signal.SIGINT)
 try:
     child.wait(timeout=10)

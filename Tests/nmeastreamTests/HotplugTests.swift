@@ -136,4 +136,51 @@ struct ServeHotplugTests {
         #expect(objects("{\"class\":\"SKY\",\"device\":\"/dev/ttyACM3\"").count > 0)
         #expect(received[gone..<back].allSatisfy { !$0.hasPrefix("{\"class\":\"TPV\"") }, "nothing from a device unplugged")
     }
+
+    @Test("no device named: USB-serial bridges listened to; a PL2303 puck and a CP210x board that send NMEA are served (fixes reach gpspipe), an Arduino behind a CH340 that sends other text is closed and left alone; each decision said and in DEVICES",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gpspipe"), "gpsd-clients is not installed"))
+    func servesCandidates() throws {
+        let nmea = try HotplugTests.fixtureScript()
+        defer { try? FileManager.default.removeItem(at: nmea) }
+        // An Arduino printing its sensor's readings, for longer than the speed hunt takes.
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-\(UUID().uuidString).script")
+        try (Array(repeating: "r 50 Hello from the sensor: t=23.5 h=41^M^J", count: 400).joined(separator: "\n") + "\n")
+            .write(to: text, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: text) }
+        let port = "on 127\\.0\\.0\\.1:([0-9]+)"
+        let steps: [[String: Any]] = [
+            ["wait": "serving every receiver plugged in (now: none) on 127.0.0.1:"],
+            ["gpspipe": port],
+            ["wait": "gpspipe: {\"class\":\"WATCH\""],
+            ["add": HotplugTests.description("arduino-nano-ch340")],
+            ["script": ["/dev/ttyUSB2", text.path]],
+            ["add": HotplugTests.description("bu353-pl2303")],
+            ["script": ["/dev/ttyUSB0", nmea.path]],
+            ["add": HotplugTests.description("cp2102-gnss-board")],
+            ["script": ["/dev/ttyUSB1", nmea.path]],
+            ["wait": "gpspipe: {\"class\":\"TPV\",\"device\":\"/dev/ttyUSB0\"", "count": 2],
+            ["wait": "gpspipe: {\"class\":\"TPV\",\"device\":\"/dev/ttyUSB1\"", "count": 2],
+            ["wait": "/dev/ttyUSB2: WCH CH340 USB-serial bridge (catalogue): no NMEA at any speed tried", "timeout": 30],
+            ["connect": port, "send": "?DEVICES;\n"],
+            ["wait": "client: {\"class\":\"DEVICES\""],
+        ]
+        let result = try HotplugTests.run(["serve", "--listen", "127.0.0.1:0"], steps: steps)
+        #expect(result.status == 0, "\(result.error)")
+        let said = result.error
+        #expect(said.contains("/dev/ttyUSB0: Prolific PL2303 USB-serial bridge (catalogue): listening for NMEA or UBX"), "\(said)")
+        #expect(said.contains("/dev/ttyUSB0: Prolific PL2303 USB-serial bridge (catalogue): valid NMEA or UBX at "), "\(said)")
+        #expect(said.contains("/dev/ttyUSB1: Silicon Labs CP210x USB-serial bridge (catalogue): valid NMEA or UBX at "), "\(said)")
+        #expect(said.contains("not a receiver, left alone"), "\(said)")
+        let piped = result.outputLines.filter { $0.hasPrefix("gpspipe: ") }
+        #expect(!piped.contains { $0.contains("\"device\":\"/dev/ttyUSB2\"") && $0.contains("\"class\":\"TPV\"") }, "nothing from the Arduino")
+        let devices = try #require(result.outputLines.first { $0.hasPrefix("client: {\"class\":\"DEVICES\"") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(devices.dropFirst(8).utf8)) as? [String: Any])
+        let listed = (object["devices"] as? [[String: Any]]) ?? []
+        let byPath = Dictionary(listed.compactMap { device in (device["path"] as? String).map { ($0, device) } }, uniquingKeysWith: { a, _ in a })
+        #expect((byPath["/dev/ttyUSB0"]?["discovered"] as? String)?.hasSuffix(": served") == true, "\(devices)")
+        #expect((byPath["/dev/ttyUSB1"]?["activated"] as? String) != nil, "open for gpspipe: \(devices)")
+        let arduino = byPath["/dev/ttyUSB2"]
+        #expect((arduino?["discovered"] as? String)?.hasSuffix("not a receiver, left alone") == true, "\(devices)")
+        #expect(arduino?["activated"] == nil, "never opened for a client")
+    }
 }

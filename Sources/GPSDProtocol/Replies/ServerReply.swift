@@ -103,6 +103,7 @@ public enum ServerReply: Sendable, Equatable {
             writer.asciiString("parity", "N")
             writer.integer("stopbits", 1)
         }
+        if let discovered = device.discovered { writer.string("discovered", discovered) }
         writer.endObject()
     }
 }

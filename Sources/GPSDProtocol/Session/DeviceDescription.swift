@@ -10,13 +10,19 @@ public struct DeviceDescription: Sendable, Hashable {
     public var bitsPerSecond: Int?
     /// Whether NMEA has been seen from it.
     public var seenNMEA: Bool
+    /// For a port the server found itself: what discovery took it for and what the server
+    /// decided (served, or left alone, and why); `nil` for a device named. Sent as
+    /// `discovered`, nmeastream's own member (gpsd's clients skip members they do not know).
+    public var discovered: String?
 
     /// Describes the device at `path`.
-    public init(path: String, activated: UTCTime? = nil, bitsPerSecond: Int? = nil, seenNMEA: Bool = false) {
+    public init(path: String, activated: UTCTime? = nil, bitsPerSecond: Int? = nil, seenNMEA: Bool = false,
+                discovered: String? = nil) {
         self.path = path
         self.activated = activated
         self.bitsPerSecond = bitsPerSecond
         self.seenNMEA = seenNMEA
+        self.discovered = discovered
     }
 }
 
