@@ -54,4 +54,54 @@ struct ReadNetworkCommandTests {
         let speed = try Command.run(["read", "--speed", "9600", "udp://:10110"])
         #expect(speed.status == 64 && speed.error.contains("reached over the network"), "\(speed.error)")
     }
+
+    /// The TPV lines of `output` without their `device` (a log's path, a URL).
+    static func fixes(_ lines: [String]) -> [String] {
+        lines.filter { $0.contains(#""class":"TPV""#) }.map { $0.replacing(/"device":"[^"]*",/, with: "") }
+    }
+
+    @Test("read tcp:// of a log's server, dropped mid-log and started again: reconnected and said; every fix of the log's replay, once", .enabled(if: socatInstalled, "socat is not installed"))
+    func serverDroppedMidLog() throws {
+        let fixture = Command.fixture("ublox-multi.nmea")
+        let replayed = Self.fixes(try Command.run(["replay", "--format", "json", fixture]).outputLines)
+        try #require(replayed.count == 10)
+        // Two halves, cut where a cycle starts (its RMC): the server drops between two epochs.
+        // (Split as bytes: CR LF is one Character.)
+        let lines = try Data(contentsOf: URL(fileURLWithPath: fixture)).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) + "\n" }
+        let cycles = lines.indices.filter { lines[$0].hasPrefix("$GNRMC") }
+        try #require(cycles.count == 10)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-drop-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try lines[..<cycles[5]].joined().write(toFile: folder + "/first.nmea", atomically: true, encoding: .utf8)
+        try lines[cycles[5]...].joined().write(toFile: folder + "/second.nmea", atomically: true, encoding: .utf8)
+        let port = freeLoopbackPort()
+        // One connection each (no fork): socat exits once it has sent its half.
+        func server(_ half: String) throws -> ChildProcess {
+            try ChildProcess("/usr/bin/socat", ["-u", "OPEN:\(folder)/\(half).nmea", "TCP-LISTEN:\(port),reuseaddr,bind=127.0.0.1"])
+        }
+        let first = try server("first")
+        defer {
+            first.terminate()
+            _ = first.waitForExit()
+        }
+        let read = try ChildProcess(Command.executable.path, ["read", "--format", "json", "--count", "10", "--timeout", "30", "tcp://127.0.0.1:\(port)"],
+                                    outputPath: folder + "/out", errorPath: folder + "/err")
+        defer {
+            read.terminate()
+            _ = read.waitForExit()
+        }
+        let said = { (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "" }
+        #expect(eventually(seconds: 20) { said().contains("closed by the peer") }, "\(said())")
+        let second = try server("second")
+        defer {
+            second.terminate()
+            _ = second.waitForExit()
+        }
+        #expect(read.waitForExit() == 0, "\(said())")
+        let output = (try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? ""
+        #expect(Self.fixes(output.split(separator: "\n").map(String.init)) == replayed)
+        #expect(said().components(separatedBy: "connected to tcp://127.0.0.1:\(port)").count - 1 == 2, "\(said())")
+        #expect(said().contains("tcp://127.0.0.1:\(port): closed by the peer; trying again in 1 s"), "\(said())")
+    }
 }

@@ -227,4 +227,36 @@ struct ServeFaultTests {
         let closed = server.said.firstMatch(of: /closed (\d+) times a receiver that sent nothing \(--stale\)/).flatMap { Int($0.1) }
         #expect((closed ?? 0) >= 3, "\(server.said)")
     }
+
+    @Test("a network receiver (tcp://) served: no socket to it while nobody watches, one for the first watcher, none after the last; counted in /proc/PID/fd over three watches")
+    func networkSourceLifetime() throws {
+        // Each connection: the fixture, then held open (a receiver that goes on sending nothing new).
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Command.fixture("ublox-multi.nmea"))))
+        let peer = try LoopbackNMEAServer(bytes: bytes, connections: 3, holdsOpen: true)
+        defer { peer.close() }
+        let server = try Server(["tcp://127.0.0.1:\(peer.port)", "--stale", "0"])
+        let sockets = {
+            let folder = "/proc/\(server.process.pid)/fd"
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return entries.count { ((try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) ?? "").hasPrefix("socket:") }
+        }
+        let client = try LineClient(port: server.port)
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        // The listening socket and this client's; no connection to the receiver.
+        let idle = sockets()
+        usleep(300_000)
+        #expect(sockets() == idle, "nobody watches: not connected")
+        for watch in 1...3 {
+            client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+            #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":true") != nil)
+            #expect(client.readLine(containing: "\"class\":\"TPV\"") != nil, "watch \(watch): fixes from the receiver")
+            #expect(sockets() == idle + 1, "watch \(watch): one connection to the receiver")
+            client.send("?WATCH={\"enable\":false}\n")
+            // What came before the reply is skipped: the next watch reads its own fixes.
+            #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":false") != nil)
+            #expect(eventually { sockets() == idle }, "watch \(watch): the last watcher gone, disconnected")
+        }
+        #expect(peer.acceptedCount == 3)
+        #expect(server.stop() == 0)
+    }
 }

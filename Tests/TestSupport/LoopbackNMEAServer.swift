@@ -4,17 +4,19 @@ import Glibc
 #endif
 
 /// A TCP server on the loopback interface for network-source tests: each connection it
-/// accepts gets `bytes` (written in chunks of up to `chunkSize`), then is closed by the server.
-/// Accepts up to `connections` clients, one after another, on a thread of its own.
-final class LoopbackNMEAServer: @unchecked Sendable {
-    let port: Int
+/// accepts gets `bytes` (written in chunks of up to `chunkSize`), then is closed by the server,
+/// or held open until ``close()`` (a receiver that goes on sending nothing new). Accepts up to
+/// `connections` clients, one after another, on a thread of its own.
+public final class LoopbackNMEAServer: @unchecked Sendable {
+    public let port: Int
     private let listener: Int32
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var accepted = 0
+    private var held: [Int32] = []
 
     /// Listens on `port` (0: any free port).
-    init(bytes: [UInt8], connections: Int, port: Int = 0, chunkSize: Int = 4096) throws {
+    public init(bytes: [UInt8], connections: Int, port: Int = 0, chunkSize: Int = 4096, holdsOpen: Bool = false) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -48,19 +50,24 @@ final class LoopbackNMEAServer: @unchecked Sendable {
                     if written <= 0 { break }
                     offset += written
                 }
-                Glibc.close(client)
+                if holdsOpen {
+                    lock.withLock { held.append(client) }
+                } else {
+                    Glibc.close(client)
+                }
             }
             done.signal()
         }
     }
 
     /// How many clients it has accepted.
-    var acceptedCount: Int { lock.withLock { accepted } }
+    public var acceptedCount: Int { lock.withLock { accepted } }
 
-    /// Stops listening (a thread blocked in accept returns).
-    func close() {
+    /// Stops listening (a thread blocked in accept returns) and closes the connections held.
+    public func close() {
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
         _ = done.wait(timeout: .now() + 5)
+        for client in lock.withLock({ held }) { Glibc.close(client) }
     }
 }
