@@ -24,6 +24,8 @@ final class ServedDevice: Sendable {
     private let events: (@Sendable (ServerEvent) -> Void)?
     /// Told each time the device is closed for sending nothing.
     private let silenced: @Sendable () -> Void
+    /// A network receiver's connections, told to its watchers and in events.
+    private let connectionWatch = Protected<Disposable?>(nil)
 
     private struct State {
         /// Who watches, and whether it is open: what to do is decided there.
@@ -35,11 +37,14 @@ final class ServedDevice: Sendable {
         var latest = LatestReports()
         /// The failure last told, until the device reports again.
         var failure: String?
+        /// A network receiver's interruption last told, until it connects again.
+        var interruption: String?
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
             activated = nil
             latest = LatestReports()
+            interruption = nil
         }
     }
 
@@ -71,6 +76,40 @@ final class ServedDevice: Sendable {
         // command line has checked a URL before.
         let source = (try? GPSSource.named(path, speed: speed)) ?? .serial(path: path, speed: speed)
         monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop, staleLimit: staleLimit)
+        if case .network = source {
+            let watch = monitor.networkConnections.observe { [weak self] event in
+                if case .next(let change) = event { self?.connection(change) }
+            }
+            connectionWatch.withLock { $0 = watch }
+        }
+    }
+
+    /// A network receiver connected, or its connection failed or was lost: its watchers are
+    /// told as for a device that goes (`DEVICE` with `activated` 0) and comes back (`DEVICE`
+    /// with the time it connected again), once each way; the source tries again by itself.
+    private func connection(_ change: NetworkConnectionEvent) {
+        switch change {
+        case .connected:
+            let (reconnected, watchers) = state.withLock { state -> (Bool, [ClientConnection]) in
+                defer { state.interruption = nil }
+                guard state.interruption != nil else { return (false, []) }
+                state.activated = UTCTime.now
+                return (true, state.watch.watchers)
+            }
+            events?(.networkConnected(path: path, reconnected: reconnected))
+            let line = Array(ServerReply.device(description).line.utf8)
+            for client in watchers { client.send(line) }
+        case .interrupted(let interruption):
+            let (tell, watchers) = state.withLock { state -> (Bool, [ClientConnection]) in
+                let first = state.interruption == nil
+                let tell = state.interruption != interruption.reason
+                state.interruption = interruption.reason
+                return (tell, first && state.watch.isOpen ? state.watch.watchers : [])
+            }
+            if tell { events?(.networkInterrupted(path: path, interruption: interruption)) }
+            let line = Array(ServerReply.deviceGone(path: path).line.utf8)
+            for client in watchers { client.send(line) }
+        }
     }
 
     /// How the server describes it now.
@@ -194,6 +233,7 @@ final class ServedDevice: Sendable {
         }
         for subscription in subscriptions { subscription.dispose() }
         disposeOthers()
+        connectionWatch.withLock { $0 }?.dispose()
         let line = Array(ServerReply.deviceGone(path: path).line.utf8)
         for client in watchers { client.send(line) }
     }

@@ -13,6 +13,12 @@ public enum ServerEvent: Sendable {
     case deviceRecovered(path: String)
     /// The last watcher left: the device is closed (after the server's linger).
     case deviceReleased(path: String)
+    /// A network receiver (`path` is its URL) is connected: on its opening, and again after
+    /// an interruption (`reconnected`).
+    case networkConnected(path: String, reconnected: Bool)
+    /// A network receiver's connection failed or was lost; it is tried again after the wait
+    /// the interruption says. Told once per reason until it connects again.
+    case networkInterrupted(path: String, interruption: NetworkInterruption)
     /// A port discovery classes as a candidate (a USB-serial bridge) is being listened to, to
     /// tell whether a receiver sits behind it; `reason` is what discovery took it for.
     case candidateListening(path: String, reason: String)

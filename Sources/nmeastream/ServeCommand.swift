@@ -247,6 +247,12 @@ struct ServeCommand: ParsableCommand {
             if verbose { printError("\(path): opening, for its first watcher") }
         case .deviceReleased(let path):
             if verbose { printError("\(path): closed, its last watcher gone") }
+        case .networkConnected(let path, let reconnected):
+            // Datagrams are received, not connected to.
+            let said = path.hasPrefix("udp://") ? "listening on \(path)" : "connected to \(path)"
+            if reconnected || verbose { printError(said) }
+        case .networkInterrupted(_, let interruption):
+            printError(interruption.description)
         case .candidateListening(let path, let reason):
             printError("\(path): \(reason): listening for NMEA or UBX (nothing is written to it)")
         case .candidateServed(let path, let reason), .candidateLeftAlone(let path, let reason):

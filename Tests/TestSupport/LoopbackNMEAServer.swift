@@ -6,7 +6,8 @@ import Glibc
 /// A TCP server on the loopback interface for network-source tests: each connection it
 /// accepts gets `bytes` (written in chunks of up to `chunkSize`), then is closed by the server,
 /// or held open until ``close()`` (a receiver that goes on sending nothing new). Accepts up to
-/// `connections` clients, one after another, on a thread of its own.
+/// `connections` clients, one after another, on a thread of its own, then stops listening
+/// (a client refused from then on).
 public final class LoopbackNMEAServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
@@ -14,6 +15,7 @@ public final class LoopbackNMEAServer: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted = 0
     private var held: [Int32] = []
+    private var isListening = true
 
     /// Listens on `port` (0: any free port).
     public init(bytes: [UInt8], connections: Int, port: Int = 0, chunkSize: Int = 4096, holdsOpen: Bool = false) throws {
@@ -56,6 +58,7 @@ public final class LoopbackNMEAServer: @unchecked Sendable {
                     Glibc.close(client)
                 }
             }
+            stopListening()
             done.signal()
         }
     }
@@ -65,9 +68,18 @@ public final class LoopbackNMEAServer: @unchecked Sendable {
 
     /// Stops listening (a thread blocked in accept returns) and closes the connections held.
     public func close() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
+        stopListening()
         _ = done.wait(timeout: .now() + 5)
         for client in lock.withLock({ held }) { Glibc.close(client) }
+    }
+
+    /// Closes the listening socket, once (a thread blocked in accept returns).
+    private func stopListening() {
+        lock.withLock {
+            guard isListening else { return }
+            isListening = false
+            shutdown(listener, Int32(SHUT_RDWR))
+            Glibc.close(listener)
+        }
     }
 }

@@ -142,6 +142,11 @@ public final class GPSMonitor: Sendable {
         latestFixes = shared.compactMap(\.fix).share(limit: 1).doOn(disposed: waitForRelease)
     }
 
+    /// A network source's connections as they are made and lost (nothing for other sources),
+    /// while the source is open: for saying so. Observing it does not open the source. Told on
+    /// the reader's queue: return at once.
+    public var networkConnections: Signal<NetworkConnectionEvent, Never> { connection.networkConnections.signal }
+
     /// Ends the linger now, if the last subscriber has left and it runs, and returns once the
     /// device is closed (where the caller may wait): for a program that stops.
     package func endLingering() {
@@ -327,6 +332,9 @@ final class ConnectionState: Sendable {
 
     init(readLoop: (any DeviceReadLoop)?) { self.readLoop = readLoop }
 
+    /// A network source's connections made and lost.
+    let networkConnections = Subject<NetworkConnectionEvent, Never>()
+
     func connect(_ reader: NMEAReader) {
         readerNow.withLock { $0.reader = reader }
         foundSpeed.store(0, ordering: .relaxed)
@@ -413,7 +421,11 @@ private final class EventForwarder: @unchecked Sendable {
             break
         case .read(let bytes):
             if connection.wants(.bytes) { add(.bytes(Array(bytes))) }
-        case .lostDevice, .lostConnection, .finishedChunk: flush()
+        case .lostConnection(let interruption):
+            flush()
+            connection.networkConnections.on(.next(.interrupted(interruption)))
+        case .connected(let endpoint): connection.networkConnections.on(.next(.connected(endpoint: endpoint)))
+        case .lostDevice, .finishedChunk: flush()
         case .failed(let error):
             flush()
             observer.on(.failed(error))
@@ -421,7 +433,7 @@ private final class EventForwarder: @unchecked Sendable {
             flush()
             observer.on(.completed)
         case .foundSpeed(let speed): connection.noteSpeed(speed)
-        case .choseDevice, .quiet, .connected: break
+        case .choseDevice, .quiet: break
         }
     }
 
