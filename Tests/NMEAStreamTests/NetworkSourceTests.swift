@@ -23,7 +23,11 @@ struct NetworkSourceTests {
             ("tcp://host", "no port"), ("tcp://:10110", "no host"), ("tcp://host:70000", "from 1 to 65535"),
             ("tcp://::1:2000", "brackets"), ("ftp://host:21", "unknown scheme"), ("gpsd://", "no host"),
             ("tcp://[::1:2000", "closing ]"), ("udp://:10110/x", "no path"),
+            ("udp://192.168.1.5:10110", "192.168.1.5 is not a multicast group: udp://:10110 receives"),
+            ("udp://[fe80::1]:10110", "is not a multicast group"),
         ]
+        #expect(try NetworkEndpoint(parsing: "udp://[ff02::1]:10110") == .udp(group: "ff02::1", port: 10110))
+        #expect(try NetworkEndpoint(parsing: "udp://gps-group.local:10110") == .udp(group: "gps-group.local", port: 10110))
         for (url, reason) in wrong {
             #expect(throws: NetworkEndpointError.self) { try NetworkEndpoint(parsing: url) }
             do { _ = try NetworkEndpoint(parsing: url) } catch { #expect(error.reason.contains(reason), "\(url): \(error.reason)") }
@@ -169,7 +173,7 @@ struct NetworkSourceTests {
         #expect(fixes == Array((recorder.quietCount == 0 ? expected : recorder.fixesFromTape).prefix(fixes.count)))
     }
 
-    @Test("udp with an address that is no multicast group: said, and tried again")
+    @Test("udp with a group whose name resolves to no multicast group: said, and tried again (a literal address is refused when read)")
     func udpNotAGroup() throws {
         let reader = NMEAReader(source: .network(.udp(group: "127.0.0.1", port: freeLoopbackPort(datagram: true))))
         let recorder = ReaderRecorder()

@@ -49,6 +49,9 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         case "udp":
             guard path == nil else { throw NetworkEndpointError(text, "a UDP endpoint has no path") }
             guard let port else { throw NetworkEndpointError(text, "no port (NMEA datagrams often come to 10110)") }
+            if let host, Self.isUnicastLiteral(host) {
+                throw NetworkEndpointError(text, "\(host) is not a multicast group: udp://:\(port) receives the datagrams sent to this machine (unicast or broadcast)")
+            }
             self = .udp(group: host.flatMap { $0.isEmpty ? nil : $0 }, port: port)
         case "gpsd":
             guard let host, !host.isEmpty else { throw NetworkEndpointError(text, "no host") }
@@ -88,6 +91,15 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
             port = value
         }
         return (host.isEmpty ? nil : String(host), port)
+    }
+
+    /// Whether `host` is an address written out (not a name) that is no multicast group:
+    /// IPv4 outside 224.0.0.0/4, IPv6 outside ff00::/8. A name is only known once resolved.
+    static func isUnicastLiteral(_ host: String) -> Bool {
+        if host.contains(":") { return !host.lowercased().hasPrefix("ff") }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }), let first = UInt8(octets[0]) else { return false }
+        return !(224...239).contains(first)
     }
 
     /// The endpoint as a URL, as it is read.
