@@ -9,7 +9,7 @@ import NMEAStream
 /// ``validNeeded`` checksum-valid NMEA sentences or UBX frames arrive (a receiver) or none can
 /// (not one). Nothing is written to the port. The port is closed before the decision is told,
 /// so that the server may open it at once.
-final class CandidateProbe: NMEAReaderDelegate, @unchecked Sendable {
+final class CandidateProbe: NMEAReaderDelegate, Sendable {
     /// What the probe found.
     enum Outcome: Sendable, Equatable {
         /// A receiver: valid NMEA or UBX at this speed (`nil`: the speed given was not a hunt's).
