@@ -220,36 +220,34 @@ public final class GPSDServer: Sendable {
             registry.withLock { $0.channels.append(channel) }
             if let address = channel.localAddress { bound.append(address) }
         }
-        let web = webBootstrap()
-        for address in configuration.http {
-            let channel: Channel
-            do {
-                channel = try web.bind(host: address.host, port: address.port).wait()
-            } catch {
-                throw ListenError(address: "\(address.host):\(address.port)", listener: .page, reason: error)
-            }
-            registry.withLock { state in
-                state.channels.append(channel)
-                if let address = channel.localAddress { state.webAddresses.append(address) }
-            }
-        }
-        let feed = nmeaFeedBootstrap()
-        for address in configuration.nmeaFeed {
-            let channel: Channel
-            do {
-                channel = try feed.bind(host: address.host, port: address.port).wait()
-            } catch {
-                throw ListenError(address: "\(address.host):\(address.port)", listener: .nmeaFeed, reason: error)
-            }
-            registry.withLock { state in
-                state.channels.append(channel)
-                if let address = channel.localAddress { state.nmeaFeedAddresses.append(address) }
-            }
+        let pages = try bind(webBootstrap(), to: configuration.http, for: .page)
+        let feeds = try bind(nmeaFeedBootstrap(), to: configuration.nmeaFeed, for: .nmeaFeed)
+        registry.withLock { state in
+            state.webAddresses = pages
+            state.nmeaFeedAddresses = feeds
         }
         if !configuration.nmeaDatagrams.isEmpty {
             let datagrams = try NMEADatagramFeed(destinations: configuration.nmeaDatagrams, group: group)
             registry.withLock { $0.datagramFeed = datagrams }
             subscribeToDevices { _, monitor in datagrams.send(monitor) }
+        }
+        return bound
+    }
+
+    /// Binds `bootstrap` to each of `addresses` (kept to be closed at ``stop()``); the
+    /// addresses bound.
+    private func bind(_ bootstrap: ServerBootstrap, to addresses: [(host: String, port: Int)],
+                      for listener: ListenError.Listener) throws(ListenError) -> [SocketAddress] {
+        var bound: [SocketAddress] = []
+        for address in addresses {
+            let channel: Channel
+            do {
+                channel = try bootstrap.bind(host: address.host, port: address.port).wait()
+            } catch {
+                throw ListenError(address: "\(address.host):\(address.port)", listener: listener, reason: error)
+            }
+            registry.withLock { $0.channels.append(channel) }
+            if let address = channel.localAddress { bound.append(address) }
         }
         return bound
     }

@@ -334,18 +334,7 @@ struct GPSDServerTests {
         defer { server.stop() }
         let reader = try openingWatcher(port, terminal)
         let epochs = 60
-        let master = terminal.master
-        let written = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            for index in 0...epochs {
-                let bytes = SyntheticEpochs.epoch(index)
-                _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-                usleep(20_000)
-            }
-            written.signal()
-        }
-        writer.start()
-        // Not past the terminal's life: its descriptor's number may be another test's after.
+        let written = terminal.writeEpochs(0...epochs, every: 20_000)
         defer { written.wait() }
         var generator = SystemRandomNumberGenerator()
         let noisy = try LineClient(port: port)

@@ -113,17 +113,12 @@ struct StaleSourceTests {
     /// in the kernel and then hear nothing.
     static func listeningSocket() throws -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
+        let port = bindToFreeLoopbackPort(fd)
+        let bound = port != 0
         guard bound, listen(fd, 4) == 0 else {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        return (fd, port)
     }
 }

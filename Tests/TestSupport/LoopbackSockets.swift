@@ -6,6 +6,11 @@ import Glibc
 public func freeLoopbackPort(datagram: Bool = false) -> Int {
     let fd = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue), 0)
     defer { close(fd) }
+    return bindToFreeLoopbackPort(fd)
+}
+
+/// Binds `fd` to a free port of 127.0.0.1; the port.
+public func bindToFreeLoopbackPort(_ fd: Int32) -> Int {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
@@ -53,16 +58,7 @@ public final class DatagramReceiver {
     public init() {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
-                bind(fd, sockaddr, length) == 0 ? getsockname(fd, sockaddr, &length) : -1
-            }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = bindToFreeLoopbackPort(fd)
     }
 
     deinit { close(fd) }

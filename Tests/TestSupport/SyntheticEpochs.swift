@@ -25,3 +25,23 @@ public enum SyntheticEpochs {
         return String(format: "2024-06-05T%02d:%02d:%02d.000Z", seconds / 3600 % 24, seconds / 60 % 60, seconds % 60)
     }
 }
+
+extension PseudoTerminal {
+    /// Writes ``SyntheticEpochs/epoch(_:)`` for each of `indices`, `interval` microseconds
+    /// apart, on a thread of its own, as a receiver sends them while a test does something
+    /// else; the semaphore is signalled once all are written. Wait for it before the terminal
+    /// goes: the master's descriptor number may be another test's after.
+    public func writeEpochs(_ indices: some Sequence<Int> & Sendable, every interval: useconds_t) -> DispatchSemaphore {
+        let master = self.master
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            for index in indices {
+                let bytes = SyntheticEpochs.epoch(index)
+                _ = bytes.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+                usleep(interval)
+            }
+            written.signal()
+        }.start()
+        return written
+    }
+}
