@@ -93,6 +93,25 @@ struct NetworkSourceTests {
         #expect(recorder.error == nil && !recorder.finished)
     }
 
+    @Test("tcp: a receiver's UBX and NMEA mixed arrive as from a port: the fixes the same bytes make")
+    func tcpUBX() throws {
+        // A u-blox receiver sending NAV-PVT each second with an NMEA GSV beside it.
+        let gsv = Array(SyntheticEpochs.sentence("GPGSV,1,1,02,05,45,120,40,13,60,200,42").utf8)
+        let bytes = (0..<8).flatMap { UBXTestFrames.navPVT(after: $0) + gsv }
+        let expected = Fixtures.expectedFixes(bytes)
+        try #require(expected.count >= 7)
+        let server = try LoopbackNMEAServer(bytes: bytes, connections: 1)
+        defer { server.close() }
+        let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: server.port)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        defer { reader.stop() }
+        #expect(recorder.wait { recorder.interruptions.count == 1 })
+        #expect(recorder.fixes == (recorder.quietCount == 0 ? expected : recorder.fixesFromTape))
+        #expect(recorder.fixes.map(\.latitude) == expected.map(\.latitude))
+    }
+
     @Test("tcp: the peer down at the start is said (refused, with the wait), tried again, and read once it comes")
     func tcpPeerDownAtStart() throws {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")

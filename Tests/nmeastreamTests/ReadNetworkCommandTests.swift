@@ -104,4 +104,32 @@ struct ReadNetworkCommandTests {
         #expect(said().components(separatedBy: "connected to tcp://127.0.0.1:\(port)").count - 1 == 2, "\(said())")
         #expect(said().contains("tcp://127.0.0.1:\(port): closed by the peer; trying again in 1 s"), "\(said())")
     }
+
+    @Test("read udp:// of a log's sentences sent one a datagram, as multiplexers send them: the fixes of the log's replay")
+    func udpDatagramsLikeReplay() throws {
+        let fixture = Command.fixture("ublox-multi.nmea")
+        let replayed = Self.fixes(try Command.run(["replay", "--format", "json", fixture]).outputLines)
+        let port = freeLoopbackPort(datagram: true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-udp-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The last epoch ends only when another starts: the nine before it.
+        let read = try ChildProcess(Command.executable.path, ["read", "--format", "json", "--count", "9", "--timeout", "30", "udp://:\(port)"],
+                                    outputPath: folder + "/out", errorPath: folder + "/err")
+        defer {
+            read.terminate()
+            _ = read.waitForExit()
+        }
+        let said = { (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "" }
+        try #require(eventually { said().contains("listening on udp://:\(port)") }, "\(said())")
+        let lines = try Data(contentsOf: URL(fileURLWithPath: fixture)).split(separator: 0x0A).map { Array($0) + [0x0A] }
+        for line in lines {
+            // A receiver's pause before each cycle (its RMC comes first).
+            if line.starts(with: Array("$GNRMC".utf8)) { usleep(30_000) }
+            sendDatagrams([line], toPort: port)
+        }
+        #expect(read.waitForExit() == 0, "\(said())")
+        let output = (try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? ""
+        #expect(Self.fixes(output.split(separator: "\n").map(String.init)) == Array(replayed.prefix(9)))
+    }
 }
