@@ -29,7 +29,8 @@ struct NetworkReceiverTests {
             lines.append(line)
         }
         let gone = try #require(lines.firstIndex(of: "{\"class\":\"DEVICE\",\"path\":\"\(url)\",\"activated\":0}"), "\(lines.filter { !$0.hasPrefix("{\"class\":\"SKY\"") })")
-        let back = try #require(lines.lastIndex { $0.hasPrefix("{\"class\":\"DEVICE\",\"path\":\"\(url)\"") && $0.contains("\"activated\":\"") })
+        let back = try #require(lines.lastIndex { $0.hasPrefix("{\"class\":\"DEVICE\",\"path\":\"\(url)\"") && $0.contains("\"activated\":\"") },
+                                "\(lines.filter { !$0.hasPrefix("{\"class\":\"SKY\"") }.map { $0.prefix(100) }); \(said.withLock { $0 })")
         #expect(gone < back)
         let fixes = { (range: Range<Int>) in lines[range].count { $0.hasPrefix("{\"class\":\"TPV\"") } }
         #expect(fixes(0..<gone) == 10 && fixes(back..<lines.count) == 10, "every fix of each connection")

@@ -190,6 +190,9 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         attempt += 1
         let attempt = self.attempt
         let isGPSD = if case .gpsd = endpoint { true } else { false }
+        // Told before the first byte can be read: what is said of the connection (a server's
+        // DEVICE line to its clients) comes before what it brings.
+        connected(endpoint.description)
         reading = readLoop.startReading(
             fd, on: queue,
             chunk: { [weak self] chunk in
@@ -212,7 +215,6 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
                 reading.stop(released: { [released] in released.leave() })
                 failed(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
             })
-        connected(endpoint.description)
     }
 
     /// gpsd's request for the receiver's bytes as it reads them (`raw:2`), of one device or all.
