@@ -9,6 +9,11 @@
 # With BASELINE=/path/to/an/older/nmeastream, that build takes its turn too (as "baseline"), and
 # the table ends with nmeastream's figures as ratios to it, each the median of the rounds' ratios.
 #
+# With MODE=nmea, the clients want the sentences rather than the TPV, and are timed on each
+# epoch's RMC: gpsd's and nmeastream's clients with `?WATCH={"enable":true,"nmea":true}`
+# ("gpsd", "nmeastream"), and nmeastream's plain NMEA feed, `serve --nmea`, whose clients send
+# nothing ("feed"). No floor, no baseline.
+#
 # usage: [ROUNDS=N] [BASELINE=path] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
 # Needs: cc, gpsd (Debian `gpsd`), and nmeastream built as it is installed
 # (packaging/build-release.sh; or NMEASTREAM=/path/to/nmeastream).
@@ -21,8 +26,12 @@ rounds="${ROUNDS:-1}"
 nmeastream="${NMEASTREAM:-$root/.build/static/release/nmeastream}"
 [ -x "$nmeastream" ] || { echo "server-latency: build nmeastream first: packaging/build-release.sh ($nmeastream)" >&2; exit 1; }
 baseline="${BASELINE:-}"
+mode="${MODE:-json}"
 servers="floor gpsd nmeastream"
-if [ -n "$baseline" ]; then
+if [ "$mode" = nmea ]; then
+  servers="gpsd nmeastream feed"
+  baseline=""
+elif [ -n "$baseline" ]; then
   [ -x "$baseline" ] || { echo "server-latency: no baseline at $baseline" >&2; exit 1; }
   servers="floor gpsd baseline nmeastream"
 fi
@@ -35,7 +44,11 @@ results="$work/results"
 for clients in 1 60 1000; do
   for round in $(seq "$rounds"); do
     for server in $servers; do
-      if [ "$server" = floor ]; then
+      export LATENCY_MODE=json
+      [ "$mode" = nmea ] && LATENCY_MODE=nmea
+      if [ "$server" = feed ]; then
+        line=$(LATENCY_MODE=feed "$work/latency" "$clients" "$epochs" "$interval" -- "$nmeastream" serve '{device}' --speed 9600 --listen '127.0.0.1:{gpsdport}' --nmea '127.0.0.1:{port}')
+      elif [ "$server" = floor ]; then
         line=$("$work/latency" "$clients" "$epochs" "$interval" -- "$work/floor" '{device}' '{port}')
       elif [ "$server" = gpsd ]; then
         # -b: read-only, no probing; -n: the device open from the start (it cannot open a

@@ -4,6 +4,10 @@
 //
 // usage: latency CLIENTS EPOCHS INTERVAL_MS -- SERVER [ARGUMENT...]
 //   In the server's arguments {device} is the pseudo-terminal's path and {port} a free port.
+// LATENCY_MODE=nmea: the clients watch with `?WATCH={"enable":true,"nmea":true}` and are timed
+// on the epoch's RMC sentence, its last. LATENCY_MODE=feed: the same sentence, from a plain NMEA
+// feed on {port} (nmeastream's `serve --nmea`), to which the clients send nothing; the gpsd
+// port, where the server's greeting is waited for, is {gpsdport}.
 // Prints one line of JSON: clients connected, latencies (p50, p99, max, microseconds), epochs
 // missed, the server's CPU seconds while idle (3 s of epochs, nobody watching) and while
 // serving, and its peak resident memory (VmHWM, kB).
@@ -32,11 +36,13 @@ typedef struct {
     int fd;
     char buffer[bufferSize];
     size_t used;
-    int lastEpoch;      // the index of the last TPV read
+    int lastEpoch;      // the index of the last TPV (or RMC) read
     int refused;
 } Client;
 
 static Client clients[maxClients];
+// Whether the clients are timed on the RMC sentence rather than the TPV (LATENCY_MODE).
+static int sentences = 0;
 
 static double now(void) {
     struct timespec t;
@@ -103,15 +109,19 @@ static void drain(Client *client, int epoch, double written, double *latencies, 
         while ((end = strchr(start, '\n'))) {
             *end = 0;
             if (strstr(start, "\"class\":\"ERROR\"")) client->refused = 1;
-            char *tpv = strstr(start, "{\"class\":\"TPV\"");
-            char *time = tpv ? strstr(tpv, "\"time\":\"2024-06-05T") : NULL;
-            if (time) {
-                int h, m, s;
-                if (sscanf(time + 19, "%d:%d:%d", &h, &m, &s) == 3) {
-                    int index = h * 3600 + m * 60 + s - 12 * 3600;
-                    if (index == epoch && client->lastEpoch != epoch) latencies[(*count)++] = (now() - written) * 1e6;
-                    client->lastEpoch = index;
-                }
+            int h, m, s, found = 0;
+            if (sentences) {
+                char *rmc = strstr(start, "$GPRMC,");
+                found = rmc && sscanf(rmc + 7, "%2d%2d%2d", &h, &m, &s) == 3;
+            } else {
+                char *tpv = strstr(start, "{\"class\":\"TPV\"");
+                char *time = tpv ? strstr(tpv, "\"time\":\"2024-06-05T") : NULL;
+                found = time && sscanf(time + 19, "%d:%d:%d", &h, &m, &s) == 3;
+            }
+            if (found) {
+                int index = h * 3600 + m * 60 + s - 12 * 3600;
+                if (index == epoch && client->lastEpoch != epoch) latencies[(*count)++] = (now() - written) * 1e6;
+                client->lastEpoch = index;
             }
             start = end + 1;
         }
@@ -138,6 +148,9 @@ int main(int argc, char **argv) {
     }
     int wanted = atoi(argv[1]), epochs = atoi(argv[2]), interval = atoi(argv[3]);
     if (wanted > maxClients) wanted = maxClients;
+    const char *mode = getenv("LATENCY_MODE");
+    int feed = mode && strcmp(mode, "feed") == 0;
+    sentences = feed || (mode && strcmp(mode, "nmea") == 0);
     signal(SIGPIPE, SIG_IGN);
 
     int master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -151,11 +164,15 @@ int main(int argc, char **argv) {
     cfmakeraw(&settings);
     tcsetattr(hold, TCSANOW, &settings);
     int port = freePort();
+    int gpsdPort = feed ? freePort() : port;
 
-    char portText[16];
+    char portText[16], gpsdPortText[16];
     snprintf(portText, sizeof portText, "%d", port);
+    snprintf(gpsdPortText, sizeof gpsdPortText, "%d", gpsdPort);
     char **serverArguments = calloc(argc, sizeof(char *));
-    for (int i = 5; i < argc; i++) serverArguments[i - 5] = substitute(substitute(argv[i], "{device}", device), "{port}", portText);
+    for (int i = 5; i < argc; i++) {
+        serverArguments[i - 5] = substitute(substitute(substitute(argv[i], "{device}", device), "{gpsdport}", gpsdPortText), "{port}", portText);
+    }
     pid_t server = fork();
     if (server == 0) {
         // Its output and errors to /dev/null, unless LATENCY_SERVER_LOG names a file.
@@ -172,7 +189,7 @@ int main(int argc, char **argv) {
     int probe = -1;
     for (int i = 0; i < 1000 && probe < 0 && waitpid(server, NULL, WNOHANG) == 0; i++) {
         usleep(10000);
-        probe = connectTo(port);
+        probe = connectTo(gpsdPort);
         if (probe < 0) continue;
         struct timeval timeout = { .tv_sec = 2 };
         setsockopt(probe, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
@@ -206,7 +223,7 @@ int main(int argc, char **argv) {
         int fd = connectTo(port);
         if (fd < 0) break;
         clients[connected] = (Client){ .fd = fd, .lastEpoch = -1 };
-        const char *watch = "?WATCH={\"enable\":true,\"json\":true};\n";
+        const char *watch = feed ? "" : sentences ? "?WATCH={\"enable\":true,\"nmea\":true};\n" : "?WATCH={\"enable\":true,\"json\":true};\n";
         send(fd, watch, strlen(watch), MSG_NOSIGNAL);
         struct epoll_event event = { .events = EPOLLIN, .data.u32 = connected };
         epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event);

@@ -113,7 +113,7 @@ public final class GPSDServer: Sendable {
     private let registry = Protected(Registry())
     /// Held while clients are attached to devices or detached from them, so that a client's
     /// change of watch and a device's arrival never interleave.
-    private let membership = Protected(())
+    private let membership = Lock()
 
     /// Connections refused or let go, by reason (``refusals``).
     public struct Refusals: Sendable, Equatable {
@@ -409,7 +409,7 @@ public final class GPSDServer: Sendable {
 
     /// `client` watches what its policy says from now on.
     func watch(_ client: ClientConnection) {
-        membership.withLock { _ in
+        membership.withLock {
             for device in served {
                 if let streams = client.streams(from: device.path) {
                     device.attach(client, streams: streams)
@@ -440,7 +440,7 @@ public final class GPSDServer: Sendable {
         guard let device else { return }
         for subscriber in registry.withLock({ $0.deviceSubscribers }) { device.keep(subscriber(path, device.monitor)) }
         let clients = registry.withLock { Array($0.clients.values) }
-        let watching = membership.withLock { _ in
+        let watching = membership.withLock {
             clients.filter { client in
                 guard let streams = client.streams(from: path) else { return false }
                 device.attach(client, streams: streams)
@@ -474,7 +474,7 @@ public final class GPSDServer: Sendable {
             return state.devices.remove(at: index)
         }
         guard let device else { return }
-        membership.withLock { _ in device.retire() }
+        membership.withLock { device.retire() }
     }
 
     /// Serves the receivers plugged in now, and those plugged in later, until ``stop()``.
