@@ -29,6 +29,9 @@ let package = Package(
         // The libudev C API: device discovery and hotplug.
         // gpsd's client protocol: requests, one client's session, the replies. No I/O.
         .target(name: "GPSDProtocol", dependencies: ["NMEA", "NMEARendering"]),
+        // NTRIP, the protocol of RTK correction casters: URLs, requests, answers (chunked
+        // included) and sourcetables. No I/O.
+        .target(name: "NTRIP"),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // The C library as the device code uses it: system headers, fixed-arity wrappers for
         // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
@@ -112,6 +115,7 @@ let package = Package(
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "NIOWebSocket", package: "swift-nio")]
         ),
+        .testTarget(name: "NTRIPTests", dependencies: ["NTRIP"]),
         .testTarget(
             name: "GPSDProtocolTests",
             dependencies: ["GPSDProtocol", "NMEA", "NMEARendering"]
