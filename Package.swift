@@ -36,8 +36,8 @@ let package = Package(
         // The C library as the device code uses it: system headers, fixed-arity wrappers for
         // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
         .target(name: "CPlatform"),
-        // Devices, discovery, sources and the reader; re-exports NMEA, NMEARendering and Signals.
-        .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "Signals", "CUdev", "CPlatform"]),
+        // Devices, discovery, sources and the reader, the NTRIP client; re-exports NMEA, NMEARendering, NTRIP and Signals.
+        .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "NTRIP", "Signals", "CUdev", "CPlatform"]),
         // The gpsd-protocol server: listeners and client connections on SwiftNIO; one
         // subscription to a device's GPSMonitor while any client watches it, each epoch
         // rendered once and handed to every watcher. The live web page: NIO's HTTP/1.1 and

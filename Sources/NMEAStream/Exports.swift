@@ -1,3 +1,4 @@
 @_exported import NMEA
 @_exported import NMEARendering
+@_exported import NTRIP
 @_exported import Signals

@@ -157,6 +157,26 @@ public struct NTRIPResponseDecoder: Sendable {
         }
     }
 
+    /// The caster closed the connection: a head still waiting for its blank line is told now
+    /// (casters close right after a refusal's status line: RTKLIB's `HTTP/1.0 401
+    /// Unauthorized`). Throws when what came is no answer at all.
+    public mutating func finish(_ handler: (Event) -> Void) throws(Failure) {
+        guard case .head = state, !buffer.isEmpty else { return }
+        let text = Self.line(buffer, from: 0)?.text ?? String(decoding: buffer, as: UTF8.self)
+        guard ["ICY ", "SOURCETABLE ", "HTTP/"].contains(where: { text.hasPrefix($0) }) else { throw .notNTRIP(Self.printable(text)) }
+        var headers: [String] = []
+        var position = Self.line(buffer, from: 0)?.next ?? buffer.count
+        while let line = Self.line(buffer, from: position), !line.text.isEmpty {
+            headers.append(line.text)
+            position = line.next
+        }
+        let rest = Array(buffer[position...])
+        buffer = []
+        try announce(status: text, headers: headers, handler)
+        state = .done
+        if !rest.isEmpty { handler(.body(rest)) }
+    }
+
     /// Reads the status line and headers, and tells the head.
     private mutating func announce(status: String, headers: [String], _ handler: (Event) -> Void) throws(Failure) {
         let fields = status.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)

@@ -94,6 +94,29 @@ struct NTRIPTests {
         #expect(try Self.decode(cases[3].1, split: 0).finished, "the last chunk ends the body")
     }
 
+    @Test("a caster that closes right after its status line (RTKLIB's 401): the refusal told at the end; nothing at all: nothing told")
+    func closedAfterStatus() throws {
+        for split in 0...27 {
+            var decoder = NTRIPResponseDecoder()
+            var heads: [NTRIPResponseDecoder.Head] = []
+            let answer = Array("HTTP/1.0 401 Unauthorized\r\n".utf8)
+            let take: (NTRIPResponseDecoder.Event) -> Void = { if case .head(let head) = $0 { heads.append(head) } }
+            try decoder.feed(answer[..<min(split, answer.count)], take)
+            try decoder.feed(answer[min(split, answer.count)...], take)
+            try decoder.finish(take)
+            #expect(heads == [.refused(status: 401, reason: "Unauthorized")], "split at \(split)")
+        }
+        var empty = NTRIPResponseDecoder()
+        var told = false
+        try empty.finish { _ in told = true }
+        #expect(!told)
+        var garbage = NTRIPResponseDecoder()
+        #expect(throws: NTRIPResponseDecoder.Failure.self) {
+            try garbage.feed(Array("<htm".utf8)) { _ in }
+            try garbage.finish { _ in }
+        }
+    }
+
     @Test("what is no NTRIP answer: said; a head that never ends, and a bad chunk, refused")
     func failures() {
         #expect(throws: NTRIPResponseDecoder.Failure.notNTRIP("<html>")) { try Self.decode(Array("<html>\r\n".utf8), split: 3) }

@@ -32,10 +32,17 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var isStopped = false
     /// Counts the connections made: a read loop's late call for an earlier one is ignored.
     private var attempt = 0
+    /// The connection being read, while it is: what ``send(_:)`` writes to.
+    private var connection: Int32?
 
-    init(endpoint: NetworkEndpoint, readLoop: any DeviceReadLoop, connected: @escaping @Sendable (String) -> Void,
-         interrupted: @escaping @Sendable (NetworkInterruption) -> Void) {
+    /// What is sent first on each connection (an NTRIP request), besides an upstream gpsd's
+    /// `?WATCH`.
+    private let greeting: [UInt8]?
+
+    init(endpoint: NetworkEndpoint, readLoop: any DeviceReadLoop, greeting: [UInt8]? = nil,
+         connected: @escaping @Sendable (String) -> Void, interrupted: @escaping @Sendable (NetworkInterruption) -> Void) {
         self.endpoint = endpoint
+        self.greeting = greeting
         self.readLoop = readLoop
         self.connected = connected
         self.interrupted = interrupted
@@ -56,6 +63,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         retry?.cancel()
         retry = nil
         abandonPending()
+        connection = nil
         if let reading {
             self.reading = nil
             reading.stop(released: { [released] in released.leave() })
@@ -185,6 +193,13 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
                 return failed("could not send ?WATCH")
             }
         }
+        if let greeting {
+            let sent: Bool = greeting.withUnsafeBytes { bytes in (try? Syscall.writeAll(fd, bytes)) != nil }
+            guard sent else {
+                closeOwn(fd)
+                return failed("could not send the request")
+            }
+        }
         hasData = false
         raw = GPSDRawFilter()
         attempt += 1
@@ -193,6 +208,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         // Told before the first byte can be read: what is said of the connection (a server's
         // DEVICE line to its clients) comes before what it brings.
         connected(endpoint.description)
+        connection = fd
         reading = readLoop.startReading(
             fd, on: queue,
             chunk: { [weak self] chunk in
@@ -212,9 +228,18 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
             ended: { [weak self] failure in
                 guard let self, !isStopped, attempt == self.attempt, let reading else { return }
                 self.reading = nil
+                connection = nil
                 reading.stop(released: { [released] in released.leave() })
                 failed(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
             })
+    }
+
+    /// Writes `bytes` to the connection being read (an NTRIP client's position for a network
+    /// mountpoint), on the source's queue; dropped when there is none, or when the socket
+    /// cannot take them at once (the next position replaces them).
+    func send(_ bytes: [UInt8]) {
+        guard let connection else { return }
+        _ = bytes.withUnsafeBytes { try? Syscall.writeAll(connection, $0) }
     }
 
     /// gpsd's request for the receiver's bytes as it reads them (`raw:2`), of one device or all.

@@ -8,11 +8,7 @@ import TestSupport
 @Suite("RTCM 3 framing")
 struct RTCM3FramerTests {
     /// A frame of `payload` with its header and checksum.
-    static func frame(_ payload: [UInt8]) -> [UInt8] {
-        let head: [UInt8] = [0xD3, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
-        let crc = CRC24Q.checksum(head)
-        return head + [UInt8(crc >> 16), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
-    }
+    static func frame(_ payload: [UInt8]) -> [UInt8] { RTCM3TestFrames.frame(payload) }
 
     /// A 1005 (a base station's position: type 1005, station 2003, then 19 bytes), as casters
     /// send every few seconds.

@@ -1,0 +1,193 @@
+import Dispatch
+import Synchronization
+
+/// A client of an NTRIP caster: it connects to a mountpoint, checks what arrives as RTCM 3
+/// frames, and hands each good frame on, unchanged and in order, for a receiver to be written
+/// (RTK corrections). Like a network receiver, it never gives up on its caster: a caster that
+/// is down, refuses, or drops the connection is tried again after a wait (1 s, doubling to
+/// 30 s, 1 s again once a connection brought data), and each failure is told with the wait.
+///
+/// A refusal that waiting will not mend (the credentials, a mountpoint the caster does not
+/// have) is told as such (``Event/refused(_:)``), and tried again at the longest wait, in case
+/// the caster is being set up.
+///
+/// Everything runs on the client's own queue; ``start()`` and ``stop()`` may be called from
+/// any thread.
+public final class NTRIPClient: @unchecked Sendable {
+    /// What happens, as it happens (on the client's queue: return at once).
+    public enum Event: Sendable {
+        /// The caster accepted the request: the mountpoint's stream follows.
+        case streaming(endpoint: String)
+        /// A checked frame, to pass on as it is.
+        case frame(RTCM3Frame)
+        /// The connection failed or was lost; it is tried again after the wait said.
+        case interrupted(NetworkInterruption)
+        /// The caster refused the mountpoint, for a reason a new attempt will not mend alone.
+        case refused(NTRIPRefusal)
+    }
+
+    /// The caster's mountpoint (its password never printed: ``NTRIPEndpoint/description``).
+    public let endpoint: NTRIPEndpoint
+    /// Which NTRIP the requests speak.
+    public let version: NTRIPVersion
+    private let queue = DispatchQueue(label: "nmeastream.ntrip")
+    private let events: @Sendable (Event) -> Void
+    private let source: NetworkByteSource
+    // Confined to `queue`.
+    private var decoder = NTRIPResponseDecoder()
+    private var framer = RTCM3Framer()
+    private var table: [UInt8] = []
+    private var head: NTRIPResponseDecoder.Head?
+    private var isStarted = false
+    private let tally = Protected(RTCM3Framer.Counts())
+
+    /// A client of `endpoint` (with its password, if any, already in it), speaking `version`;
+    /// `events` is told what happens.
+    public init(endpoint: NTRIPEndpoint, version: NTRIPVersion = .v2, events: @escaping @Sendable (Event) -> Void) {
+        self.endpoint = endpoint
+        self.version = version
+        self.events = events
+        let request = NTRIPRequest.bytes(for: endpoint, version: version, agent: "nmeastream/\(NMEAStreamRelease.version)")
+        let named = endpoint.description
+        // The source's callbacks reach the client weakly: the client owns the source.
+        let link = Protected(WeakClient())
+        source = NetworkByteSource(
+            endpoint: .tcp(host: endpoint.host, port: endpoint.port), readLoop: DispatchDeviceReadLoop(), greeting: request,
+            connected: { _ in link.withLock { $0.client }?.connectionMade() },
+            interrupted: { interruption in
+                link.withLock { $0.client }?.connectionEnded()
+                events(.interrupted(NetworkInterruption(endpoint: named, reason: interruption.reason, retryIn: interruption.retryIn)))
+            })
+        queue.setSpecific(key: queueKey, value: ())
+        link.withLock { $0.client = self }
+    }
+
+    private struct WeakClient {
+        weak var client: NTRIPClient?
+    }
+
+    private let queueKey = DispatchSpecificKey<Void>()
+
+    /// Connects, and keeps connecting, until ``stop()``.
+    public func start() {
+        queue.async { [self] in
+            guard !isStarted else { return }
+            isStarted = true
+            source.start(on: queue, deliver: { [weak self] chunk in self?.take(Array(chunk)) }, end: { _ in })
+        }
+    }
+
+    /// Disconnects, and connects no more. Returns once the connection is closed, unless called
+    /// from an event (on the client's queue: it closes right after).
+    public func stop() {
+        let halt = { [self] () -> DispatchGroup? in
+            guard isStarted else { return nil }
+            source.stop()
+            return source.released
+        }
+        if DispatchQueue.getSpecific(key: queueKey) != nil {
+            _ = halt()
+        } else {
+            queue.sync(execute: halt)?.wait()
+        }
+    }
+
+    /// Sends the receiver's position (a GGA sentence, with its line end) to the caster, which a
+    /// network mountpoint (VRS) needs to make corrections for where the receiver is; dropped
+    /// while not connected.
+    public func send(position sentence: String) {
+        queue.async { [self] in
+            guard case .stream? = head else { return }
+            source.send(Array(sentence.utf8))
+        }
+    }
+
+    /// The frames handed on so far by message type, and what was dropped.
+    public var counts: RTCM3Framer.Counts { tally.withLock { $0 } }
+
+    // MARK: On the client's queue
+
+    private func connectionMade() {
+        decoder = NTRIPResponseDecoder()
+        framer = RTCM3Framer()
+        table = []
+        head = nil
+    }
+
+    /// The caster closed the connection: a refusal it sent just before is told now.
+    private func connectionEnded() {
+        do throws(NTRIPResponseDecoder.Failure) {
+            try decoder.finish { event in handle(event) }
+        } catch {
+            events(.refused(.notNTRIP(error.description)))
+        }
+        if case .sourcetable? = head { refuseMountpoint() }
+    }
+
+    private func take(_ bytes: [UInt8]) {
+        do throws(NTRIPResponseDecoder.Failure) {
+            try decoder.feed(bytes) { event in handle(event) }
+        } catch {
+            events(.refused(.notNTRIP(error.description)))
+            decoder = NTRIPResponseDecoder()
+        }
+    }
+
+    private func handle(_ event: NTRIPResponseDecoder.Event) {
+        switch event {
+        case .head(let head):
+            self.head = head
+            switch head {
+            case .stream: events(.streaming(endpoint: endpoint.description))
+            case .sourcetable: break
+            case .refused(let status, let reason):
+                events(.refused(status == 401 ? .unauthorized(user: endpoint.user) : .refused(status: status, reason: reason)))
+            }
+        case .body(let bytes):
+            switch head {
+            case .stream?:
+                var frames: [RTCM3Frame] = []
+                framer.feed(bytes) { frames.append($0) }
+                let counts = framer.counts
+                tally.withLock { $0 = counts }
+                for frame in frames { events(.frame(frame)) }
+            case .sourcetable?:
+                // Bounded: a table past 1 MB is not one.
+                if table.count < 1 << 20 { table += bytes }
+            default: break
+            }
+        }
+    }
+
+    /// Asked for a mountpoint, the caster sent its table (NTRIP 1's answer for a mountpoint it
+    /// does not have): told with the mountpoints it does have.
+    private func refuseMountpoint() {
+        let streams = Sourcetable(text: String(decoding: table, as: UTF8.self)).streams.map(\.mountpoint)
+        events(.refused(.noSuchMountpoint(endpoint.mountpoint, available: streams)))
+        table = []
+    }
+}
+
+/// Why a caster refused a mountpoint.
+public enum NTRIPRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// 401: the user or the password is wrong (or missing: `user` `nil`).
+    case unauthorized(user: String?)
+    /// The caster has no such mountpoint; the ones it lists.
+    case noSuchMountpoint(String, available: [String])
+    /// Another HTTP status (403 forbidden, 503 busy...).
+    case refused(status: Int, reason: String)
+    /// What came back is no NTRIP answer (a web server, a proxy's page).
+    case notNTRIP(String)
+
+    public var description: String {
+        switch self {
+        case .unauthorized(nil): "the caster asks for a user and a password"
+        case .unauthorized(let user?): "the caster refused the password of \(user)"
+        case .noSuchMountpoint(let mount, let available) where available.isEmpty: "the caster has no mountpoint \(mount)"
+        case .noSuchMountpoint(let mount, let available):
+            "the caster has no mountpoint \(mount); it has \(available.prefix(20).joined(separator: ", "))\(available.count > 20 ? "..." : "")"
+        case .refused(let status, let reason): "the caster refused: \(status) \(reason)"
+        case .notNTRIP(let what): what
+        }
+    }
+}

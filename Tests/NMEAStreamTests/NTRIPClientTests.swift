@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+@testable import NMEAStream
+
+/// Whether RTKLIB's str2str is here to be a real NTRIP caster.
+private var str2strInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/str2str") }
+
+/// The NTRIP client against a real caster: RTKLIB's `str2str` relaying what the test writes
+/// to its input port to every NTRIP client of its mountpoint (live: a client gets what
+/// arrives after it connected).
+@Suite("NTRIP client", .serialized, .enabled(if: str2strInstalled, "rtklib (str2str) is not installed"))
+struct NTRIPClientTests {
+    /// `str2str -in tcpsvr://:INPUT -out ntripc://me:pw@:PORT/MOUNT`, once it listens.
+    final class Caster {
+        let input: Int
+        let port: Int
+        private var child: ChildProcess
+
+        init(input: Int? = nil, port: Int? = nil) throws {
+            self.input = input ?? freeLoopbackPort()
+            self.port = port ?? freeLoopbackPort()
+            child = try Self.spawn(input: self.input, port: self.port)
+        }
+
+        private static func spawn(input: Int, port: Int) throws -> ChildProcess {
+            let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://me:pw@:\(port)/MOUNT"])
+            _ = eventually { (try? LineClient(port: port)) != nil && (try? LineClient(port: input)) != nil }
+            return child
+        }
+
+        /// Killed (SIGKILL: a caster that crashes) and started again on the same ports.
+        func restart() throws {
+            kill(child.pid, SIGKILL)
+            _ = child.waitForExit()
+            child = try Self.spawn(input: input, port: port)
+        }
+
+        func stop() {
+            child.terminate()
+            _ = child.waitForExit()
+        }
+    }
+
+    /// What a client was told.
+    final class Recorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [NTRIPClient.Event] = []
+
+        func take(_ event: NTRIPClient.Event) { lock.withLock { stored.append(event) } }
+        var events: [NTRIPClient.Event] { lock.withLock { stored } }
+        var frames: [[UInt8]] { events.compactMap { if case .frame(let frame) = $0 { frame.bytes } else { nil } } }
+        var streamings: Int { events.count { if case .streaming = $0 { true } else { false } } }
+        var refusals: [NTRIPRefusal] { events.compactMap { if case .refused(let refusal) = $0 { refusal } else { nil } } }
+        var interruptions: [NetworkInterruption] { events.compactMap { if case .interrupted(let what) = $0 { what } else { nil } } }
+    }
+
+    static func client(_ caster: Caster, mount: String = "MOUNT", password: String = "pw", version: NTRIPVersion) -> (NTRIPClient, Recorder) {
+        client(port: caster.port, mount: mount, password: password, version: version)
+    }
+
+    /// A client of the caster on `port` (started or not), and what it is told.
+    static func client(port: Int, mount: String = "MOUNT", password: String = "pw", version: NTRIPVersion) -> (NTRIPClient, Recorder) {
+        let recorder = Recorder()
+        let endpoint = NTRIPEndpoint(host: "127.0.0.1", port: port, mountpoint: mount, user: "me", password: password)
+        let client = NTRIPClient(endpoint: endpoint, version: version) { recorder.take($0) }
+        return (client, recorder)
+    }
+
+    @Test("frames through a real caster: every one, byte for byte, in order; noise and a corrupt frame between them dropped and counted",
+          arguments: NTRIPVersion.allCases)
+    func frames(version: NTRIPVersion) throws {
+        let caster = try Caster()
+        defer { caster.stop() }
+        let (client, recorder) = Self.client(caster, version: version)
+        client.start()
+        defer { client.stop() }
+        try #require(eventually { recorder.streamings == 1 }, "\(recorder.events)")
+        let sender = try LineClient(port: caster.input)
+        // The caster relays its input from when it has accepted it.
+        usleep(300_000)
+        let frames = (0..<200).map(RTCM3TestFrames.numbered)
+        var corrupt = RTCM3TestFrames.numbered(7)
+        corrupt[5] ^= 0x10
+        for (index, frame) in frames.enumerated() {
+            sender.send(bytes: frame + (index == 100 ? Array("$GPGGA,noise\r\n".utf8) + corrupt : []))
+            if index % 20 == 0 { usleep(10_000) }
+        }
+        #expect(eventually { recorder.frames.count >= frames.count })
+        #expect(recorder.frames == frames)
+        #expect(client.counts.frameCount == frames.count && client.counts.badChecksums >= 1 && client.counts.bytesSkipped > 0)
+        #expect(recorder.refusals.isEmpty && recorder.interruptions.isEmpty)
+    }
+
+    @Test("a wrong password: refused, said as such; an unknown mountpoint: refused, with the caster's mountpoints")
+    func refusals() throws {
+        let caster = try Caster()
+        defer { caster.stop() }
+        let (wrong, told) = Self.client(caster, password: "wrong", version: .v1)
+        wrong.start()
+        #expect(eventually { !told.refusals.isEmpty })
+        wrong.stop()
+        #expect(told.refusals.first == .unauthorized(user: "me"))
+        #expect(told.refusals.first?.description == "the caster refused the password of me")
+        #expect(told.streamings == 0)
+        let (unknown, answered) = Self.client(caster, mount: "NOPE", version: .v1)
+        unknown.start()
+        #expect(eventually { !answered.refusals.isEmpty })
+        unknown.stop()
+        #expect(answered.refusals.first == .noSuchMountpoint("NOPE", available: ["MOUNT"]))
+        #expect(answered.refusals.first?.description == "the caster has no mountpoint NOPE; it has MOUNT")
+    }
+
+    @Test("the caster killed and started again: the loss said, reconnected, the frames after it all come, none twice")
+    func casterRestarts() throws {
+        let caster = try Caster()
+        defer { caster.stop() }
+        let (client, recorder) = Self.client(caster, version: .v2)
+        client.start()
+        defer { client.stop() }
+        try #require(eventually { recorder.streamings == 1 })
+        var sender = try LineClient(port: caster.input)
+        usleep(300_000)
+        let before = (0..<20).map(RTCM3TestFrames.numbered)
+        for frame in before { sender.send(bytes: frame) }
+        #expect(eventually { recorder.frames.count == before.count })
+        try caster.restart()
+        #expect(eventually(seconds: 20) { recorder.streamings == 2 }, "\(recorder.events)")
+        #expect(!recorder.interruptions.isEmpty)
+        sender = try LineClient(port: caster.input)
+        usleep(300_000)
+        let after = (20..<40).map(RTCM3TestFrames.numbered)
+        for frame in after { sender.send(bytes: frame) }
+        #expect(eventually { recorder.frames.count == before.count + after.count })
+        #expect(recorder.frames == before + after)
+    }
+
+    @Test("the caster down at the start: each refusal said with its wait, and streaming once it comes")
+    func casterDownAtStart() throws {
+        let port = freeLoopbackPort(), input = freeLoopbackPort()
+        let (client, recorder) = Self.client(port: port, version: .v1)
+        client.start()
+        defer { client.stop() }
+        #expect(eventually { recorder.interruptions.count >= 1 })
+        #expect(recorder.interruptions.first?.description == "ntrip://me@127.0.0.1:\(port)/MOUNT: connection refused; trying again in 1 s")
+        let caster = try Caster(input: input, port: port)
+        defer { caster.stop() }
+        #expect(eventually(seconds: 15) { recorder.streamings == 1 })
+    }
+}
