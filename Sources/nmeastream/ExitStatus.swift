@@ -14,6 +14,6 @@ extension ExitCode {
     /// 74: the device went away or failed while reading, the output could not be written,
     /// or messages were lost (the publisher).
     static let ioError = ExitCode(74)
-    /// 75: no fix before `--timeout`.
+    /// 75: no fix before `--timeout` (`ntrip`: no frame within `--seconds`).
     static let noFixInTime = ExitCode(75)
 }

@@ -8,11 +8,7 @@ struct BrokerOptions: ParsableArguments {
     @Argument(help: "The broker and topic: mqtt://[user[:password]@]host[:port]/topic, or mqtts:// for TLS.")
     var url: String
 
-    @Option(name: .customLong("password-env"), help: "The name of an environment variable that holds the password.")
-    var passwordVariable: String?
-
-    @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
-    var passwordFile: String?
+    @OptionGroup var passwordSource: PasswordSource
 
     @Option(name: .customLong("ca-file"), help: "A CA certificate (PEM) to check an mqtts:// broker with, instead of the system's.")
     var caFile: String?
@@ -27,25 +23,10 @@ struct BrokerOptions: ParsableArguments {
     }
 
     /// The password from the environment or a file, when one of them is given.
-    func password() throws -> String? {
-        if let passwordVariable {
-            guard let value = ProcessInfo.processInfo.environment[passwordVariable] else {
-                throw ValidationError("--password-env: \(passwordVariable) is not set")
-            }
-            return value
-        }
-        if let passwordFile {
-            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
-                throw ValidationError("--password-file: cannot read \(passwordFile)")
-            }
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        }
-        return nil
-    }
+    func password() throws -> String? { try passwordSource.password() }
 
     func validate() throws {
         _ = try parsedURL()
-        if passwordVariable != nil, passwordFile != nil { throw ValidationError("give --password-env or --password-file, not both") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file: cannot read \(caFile)") }
     }
 }
@@ -67,4 +48,35 @@ func validateBrokerName(_ name: String, option: String, isTopicLevel: Bool) thro
 /// The machine's host name: a publisher's name by default.
 func hostName() -> String {
     ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "vehicle"
+}
+
+/// Where a password comes from besides its URL, which shows in `ps` and in the shell's history:
+/// an environment variable or a file (`publish`, `subscribe` and `ntrip` share them).
+struct PasswordSource: ParsableArguments {
+    @Option(name: .customLong("password-env"), help: "The name of an environment variable that holds the password.")
+    var passwordVariable: String?
+
+    @Option(name: .customLong("password-file"), help: "A file whose first line is the password.")
+    var passwordFile: String?
+
+    /// The password from the environment or a file, when one of them is given.
+    func password() throws -> String? {
+        if let passwordVariable {
+            guard let value = ProcessInfo.processInfo.environment[passwordVariable] else {
+                throw ValidationError("--password-env: \(passwordVariable) is not set")
+            }
+            return value
+        }
+        if let passwordFile {
+            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+                throw ValidationError("--password-file: cannot read \(passwordFile)")
+            }
+            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        }
+        return nil
+    }
+
+    func validate() throws {
+        if passwordVariable != nil, passwordFile != nil { throw ValidationError("give --password-env or --password-file, not both") }
+    }
 }

@@ -15,7 +15,7 @@ struct NMEAStreamCommand: ParsableCommand {
             """,
         version: NMEAStreamRelease.version,
         subcommands: [ReadCommand.self, ReplayCommand.self, ServeCommand.self, PublishCommand.self, SubscribeCommand.self, DemoCommand.self, SimulateCommand.self, ListCommand.self,
-                      UdevRulesCommand.self],
+                      UdevRulesCommand.self, NTRIPCommand.self],
         defaultSubcommand: ReadCommand.self
     )
 }

@@ -6,45 +6,12 @@ import Testing
 import TestSupport
 @testable import NMEAStream
 
-/// Whether RTKLIB's str2str is here to be a real NTRIP caster.
-private var str2strInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/str2str") }
 
 /// The NTRIP client against a real caster: RTKLIB's `str2str` relaying what the test writes
 /// to its input port to every NTRIP client of its mountpoint (live: a client gets what
 /// arrives after it connected).
-@Suite("NTRIP client", .serialized, .enabled(if: str2strInstalled, "rtklib (str2str) is not installed"))
+@Suite("NTRIP client", .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
 struct NTRIPClientTests {
-    /// `str2str -in tcpsvr://:INPUT -out ntripc://me:pw@:PORT/MOUNT`, once it listens.
-    final class Caster {
-        let input: Int
-        let port: Int
-        private var child: ChildProcess
-
-        init(input: Int? = nil, port: Int? = nil) throws {
-            self.input = input ?? freeLoopbackPort()
-            self.port = port ?? freeLoopbackPort()
-            child = try Self.spawn(input: self.input, port: self.port)
-        }
-
-        private static func spawn(input: Int, port: Int) throws -> ChildProcess {
-            let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://me:pw@:\(port)/MOUNT"])
-            _ = eventually { (try? LineClient(port: port)) != nil && (try? LineClient(port: input)) != nil }
-            return child
-        }
-
-        /// Killed (SIGKILL: a caster that crashes) and started again on the same ports.
-        func restart() throws {
-            kill(child.pid, SIGKILL)
-            _ = child.waitForExit()
-            child = try Self.spawn(input: input, port: port)
-        }
-
-        func stop() {
-            child.terminate()
-            _ = child.waitForExit()
-        }
-    }
-
     /// What a client was told.
     final class Recorder: @unchecked Sendable {
         private let lock = NSLock()
@@ -58,7 +25,7 @@ struct NTRIPClientTests {
         var interruptions: [NetworkInterruption] { events.compactMap { if case .interrupted(let what) = $0 { what } else { nil } } }
     }
 
-    static func client(_ caster: Caster, mount: String = "MOUNT", password: String = "pw", version: NTRIPVersion) -> (NTRIPClient, Recorder) {
+    static func client(_ caster: RTKLIBCaster, mount: String = "MOUNT", password: String = "pw", version: NTRIPVersion) -> (NTRIPClient, Recorder) {
         client(port: caster.port, mount: mount, password: password, version: version)
     }
 
@@ -73,7 +40,7 @@ struct NTRIPClientTests {
     @Test("frames through a real caster: every one, byte for byte, in order; noise and a corrupt frame between them dropped and counted",
           arguments: NTRIPVersion.allCases)
     func frames(version: NTRIPVersion) throws {
-        let caster = try Caster()
+        let caster = try RTKLIBCaster()
         defer { caster.stop() }
         let (client, recorder) = Self.client(caster, version: version)
         client.start()
@@ -97,7 +64,7 @@ struct NTRIPClientTests {
 
     @Test("a wrong password: refused, said as such; an unknown mountpoint: refused, with the caster's mountpoints")
     func refusals() throws {
-        let caster = try Caster()
+        let caster = try RTKLIBCaster()
         defer { caster.stop() }
         let (wrong, told) = Self.client(caster, password: "wrong", version: .v1)
         wrong.start()
@@ -116,7 +83,7 @@ struct NTRIPClientTests {
 
     @Test("the caster killed and started again: the loss said, reconnected, the frames after it all come, none twice")
     func casterRestarts() throws {
-        let caster = try Caster()
+        let caster = try RTKLIBCaster()
         defer { caster.stop() }
         let (client, recorder) = Self.client(caster, version: .v2)
         client.start()
@@ -146,7 +113,7 @@ struct NTRIPClientTests {
         defer { client.stop() }
         #expect(eventually { recorder.interruptions.count >= 1 })
         #expect(recorder.interruptions.first?.description == "ntrip://me@127.0.0.1:\(port)/MOUNT: connection refused; trying again in 1 s")
-        let caster = try Caster(input: input, port: port)
+        let caster = try RTKLIBCaster(input: input, port: port)
         defer { caster.stop() }
         #expect(eventually(seconds: 15) { recorder.streamings == 1 })
     }

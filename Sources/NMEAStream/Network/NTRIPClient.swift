@@ -24,6 +24,8 @@ public final class NTRIPClient: @unchecked Sendable {
         case interrupted(NetworkInterruption)
         /// The caster refused the mountpoint, for a reason a new attempt will not mend alone.
         case refused(NTRIPRefusal)
+        /// The caster's sourcetable, asked for with an empty mountpoint (`ntrip://HOST/`).
+        case sourcetable(Sourcetable)
     }
 
     /// The caster's mountpoint (its password never printed: ``NTRIPEndpoint/description``).
@@ -39,6 +41,8 @@ public final class NTRIPClient: @unchecked Sendable {
     private var table: [UInt8] = []
     private var head: NTRIPResponseDecoder.Head?
     private var isStarted = false
+    /// Whether a refusal or the table was told on this connection.
+    private var answered = false
     private let tally = Protected(RTCM3Framer.Counts())
 
     /// A client of `endpoint` (with its password, if any, already in it), speaking `version`;
@@ -55,7 +59,8 @@ public final class NTRIPClient: @unchecked Sendable {
             endpoint: .tcp(host: endpoint.host, port: endpoint.port), readLoop: DispatchDeviceReadLoop(), greeting: request,
             connected: { _ in link.withLock { $0.client }?.connectionMade() },
             interrupted: { interruption in
-                link.withLock { $0.client }?.connectionEnded()
+                // A caster closes the connection after a refusal or its table: said by then.
+                guard link.withLock({ $0.client })?.connectionEnded() ?? true else { return }
                 events(.interrupted(NetworkInterruption(endpoint: named, reason: interruption.reason, retryIn: interruption.retryIn)))
             })
         queue.setSpecific(key: queueKey, value: ())
@@ -108,27 +113,37 @@ public final class NTRIPClient: @unchecked Sendable {
     // MARK: On the client's queue
 
     private func connectionMade() {
+        answered = false
         decoder = NTRIPResponseDecoder()
         framer = RTCM3Framer()
         table = []
         head = nil
     }
 
-    /// The caster closed the connection: a refusal it sent just before is told now.
-    private func connectionEnded() {
+    /// The caster closed the connection: a refusal it sent just before is told now. Returns
+    /// whether the loss is worth telling (not when the caster had answered with a refusal or
+    /// its table, which ends a connection).
+    private func connectionEnded() -> Bool {
         do throws(NTRIPResponseDecoder.Failure) {
             try decoder.finish { event in handle(event) }
         } catch {
-            events(.refused(.notNTRIP(error.description)))
+            refuse(.notNTRIP(error.description))
         }
-        if case .sourcetable? = head { refuseMountpoint() }
+        if case .sourcetable? = head { tableEnded() }
+        defer { answered = false }
+        return !answered
+    }
+
+    private func refuse(_ refusal: NTRIPRefusal) {
+        answered = true
+        events(.refused(refusal))
     }
 
     private func take(_ bytes: [UInt8]) {
         do throws(NTRIPResponseDecoder.Failure) {
             try decoder.feed(bytes) { event in handle(event) }
         } catch {
-            events(.refused(.notNTRIP(error.description)))
+            refuse(.notNTRIP(error.description))
             decoder = NTRIPResponseDecoder()
         }
     }
@@ -141,7 +156,7 @@ public final class NTRIPClient: @unchecked Sendable {
             case .stream: events(.streaming(endpoint: endpoint.description))
             case .sourcetable: break
             case .refused(let status, let reason):
-                events(.refused(status == 401 ? .unauthorized(user: endpoint.user) : .refused(status: status, reason: reason)))
+                refuse(status == 401 ? .unauthorized(user: endpoint.user) : .refused(status: status, reason: reason))
             }
         case .body(let bytes):
             switch head {
@@ -154,17 +169,25 @@ public final class NTRIPClient: @unchecked Sendable {
             case .sourcetable?:
                 // Bounded: a table past 1 MB is not one.
                 if table.count < 1 << 20 { table += bytes }
+                if table.count >= 16, String(decoding: table.suffix(64), as: UTF8.self).contains("ENDSOURCETABLE") { tableEnded() }
             default: break
             }
         }
     }
 
-    /// Asked for a mountpoint, the caster sent its table (NTRIP 1's answer for a mountpoint it
-    /// does not have): told with the mountpoints it does have.
-    private func refuseMountpoint() {
-        let streams = Sourcetable(text: String(decoding: table, as: UTF8.self)).streams.map(\.mountpoint)
-        events(.refused(.noSuchMountpoint(endpoint.mountpoint, available: streams)))
+    /// The table has come whole: told, when it was asked for; else (NTRIP 1's answer for a
+    /// mountpoint the caster does not have) a refusal, with the mountpoints it does have.
+    private func tableEnded() {
+        guard !table.isEmpty else { return }
+        let sourcetable = Sourcetable(text: String(decoding: table, as: UTF8.self))
         table = []
+        head = nil
+        if endpoint.mountpoint.isEmpty {
+            answered = true
+            events(.sourcetable(sourcetable))
+        } else {
+            refuse(.noSuchMountpoint(endpoint.mountpoint, available: sourcetable.streams.map(\.mountpoint)))
+        }
     }
 }
 

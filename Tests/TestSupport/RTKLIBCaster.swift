@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// RTKLIB's `str2str` (Debian `rtklib`) as a real NTRIP caster: what the test writes to its input
+/// port goes to every NTRIP client of its mountpoint `MOUNT` (user `me`, password `pw`), live
+/// (a client gets what arrives after it connected). It answers NTRIP 1 (`ICY 200 OK`), also to
+/// an NTRIP 2 request. Run as `str2str -in tcpsvr://:INPUT -out ntripc://me:pw@:PORT/MOUNT`,
+/// and ready once both ports answer.
+public final class RTKLIBCaster {
+    /// The port the caster relays from: what is written there goes to its clients.
+    public let input: Int
+    /// The caster's NTRIP port.
+    public let port: Int
+    private var child: ChildProcess
+
+    /// Whether Debian's `rtklib` is installed.
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/str2str") }
+
+    /// Starts it on free loopback ports, or those given.
+    public init(input: Int? = nil, port: Int? = nil) throws {
+        self.input = input ?? freeLoopbackPort()
+        self.port = port ?? freeLoopbackPort()
+        child = try Self.spawn(input: self.input, port: self.port)
+    }
+
+    private static func spawn(input: Int, port: Int) throws -> ChildProcess {
+        let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://me:pw@:\(port)/MOUNT"])
+        _ = eventually { (try? LineClient(port: port)) != nil && (try? LineClient(port: input)) != nil }
+        return child
+    }
+
+    /// Killed (SIGKILL: a caster that crashes) and started again on the same ports.
+    public func restart() throws {
+        kill(child.pid, SIGKILL)
+        _ = child.waitForExit()
+        child = try Self.spawn(input: input, port: port)
+    }
+
+    /// Ends it.
+    public func stop() {
+        child.terminate()
+        _ = child.waitForExit()
+    }
+}
+
