@@ -12,7 +12,7 @@
 # With MODE=nmea, the clients want the sentences rather than the TPV, and are timed on each
 # epoch's RMC: gpsd's and nmeastream's clients with `?WATCH={"enable":true,"nmea":true}`
 # ("gpsd", "nmeastream"), and nmeastream's plain NMEA feed, `serve --nmea`, whose clients send
-# nothing ("feed"). No floor, no baseline.
+# nothing ("feed"). No floor; a BASELINE takes its turn with `?WATCH` as "nmeastream" does.
 #
 # usage: [ROUNDS=N] [BASELINE=path] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
 # Needs: cc, gpsd (Debian `gpsd`), and nmeastream built as it is installed
@@ -30,7 +30,7 @@ mode="${MODE:-json}"
 servers="floor gpsd nmeastream"
 if [ "$mode" = nmea ]; then
   servers="gpsd nmeastream feed"
-  baseline=""
+  [ -n "$baseline" ] && servers="gpsd baseline nmeastream feed"
 elif [ -n "$baseline" ]; then
   [ -x "$baseline" ] || { echo "server-latency: no baseline at $baseline" >&2; exit 1; }
   servers="floor gpsd baseline nmeastream"

@@ -283,14 +283,14 @@ final class ServedDevice: Sendable {
         guard !clients.isEmpty else { return }
         var line = ByteBufferAllocator().buffer(string: sentence.text)
         line.writeBytes([0x0D, 0x0A])
-        fanOut(line, to: clients)
+        fanOut(line, to: clients, coalescing: true)
     }
 
     /// To clients in raw mode 2: the device's bytes unchanged.
     private func publish(_ bytes: [UInt8]) {
         let clients = watchers(sent: .bytes)
         guard !clients.isEmpty else { return }
-        fanOut(ByteBufferAllocator().buffer(bytes: bytes), to: clients)
+        fanOut(ByteBufferAllocator().buffer(bytes: bytes), to: clients, coalescing: true)
     }
 
     /// `writer`'s object as one line of gpsd's output (CR LF: python3-gps parses nothing
@@ -304,7 +304,10 @@ final class ServedDevice: Sendable {
     /// (each with that loop's clients), so that a report costs one wake-up per loop, not per
     /// client, and each client's reports keep their order; the clients of the loop the device
     /// is read on (the caller's) are written at once, with no task.
-    private func fanOut(_ buffer: ByteBuffer, to clients: [ClientConnection]) {
+    ///
+    /// `coalescing`: a sentence or a read's bytes, one of several of a chunk: flushed with the
+    /// others (``ClientConnection/deliver(_:coalescing:)``); a report is flushed at once.
+    private func fanOut(_ buffer: ByteBuffer, to clients: [ClientConnection], coalescing: Bool = false) {
         var groups: [(loop: EventLoop, clients: [ClientConnection])] = []
         for client in clients {
             if let index = groups.firstIndex(where: { $0.loop === client.eventLoop }) {
@@ -322,11 +325,11 @@ final class ServedDevice: Sendable {
                 continue
             }
             group.loop.execute {
-                for client in clients { client.deliver(buffer) }
+                for client in clients { client.deliver(buffer, coalescing: coalescing) }
             }
         }
         // The device is read on this loop: its clients are written now, on the thread that
         // read it.
-        for client in here { client.deliver(buffer) }
+        for client in here { client.deliver(buffer, coalescing: coalescing) }
     }
 }
