@@ -23,7 +23,7 @@ struct NTRIPCommand: ParsableCommand {
 
             Examples:
               nmeastream ntrip ntrip://rtk2go.com/
-              nmeastream ntrip ntrip://me@caster.example.org/MOUNT --password-env NTRIP_PASSWORD
+              nmeastream ntrip ntrip://me:secret@caster.example.org/MOUNT --seconds 30
             """
     )
 
