@@ -84,8 +84,8 @@ final class CandidateProbe: NMEAReaderDelegate, Sendable {
         let outcome = state.withLock { state -> Outcome? in
             state.valid += 1
             guard state.valid >= Self.validNeeded else { return nil }
-            if case .bitsPerSecond(let given) = speed { return .receiver(bitsPerSecond: state.found ?? given) }
-            return .receiver(bitsPerSecond: state.found)
+            let given: Int? = if case .bitsPerSecond(let given) = speed { given } else { nil }
+            return .receiver(bitsPerSecond: state.found ?? given)
         }
         if let outcome { finish(outcome) }
     }

@@ -49,33 +49,13 @@ public struct NTRIPEndpoint: Sendable, Hashable, CustomStringConvertible {
         guard !mountpoint.contains("/"), !mountpoint.contains(where: { $0 == " " || $0.isNewline }) else {
             throw NTRIPEndpointError(text, "a mountpoint is one name, with no slash or space")
         }
-        var host: Substring, portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw NTRIPEndpointError(text, "an IPv6 address without its closing ]") }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw NTRIPEndpointError(text, "text after the IPv6 address") }
-                portText = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            guard authority.firstIndex(of: ":") == colon else {
-                throw NTRIPEndpointError(text, "an IPv6 address must be written in brackets, as [::1]")
-            }
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = authority
+        let host: String?, port: Int?
+        switch URLAuthority.split(authority) {
+        case .success(let split): (host, port) = split
+        case .failure(let failure): throw NTRIPEndpointError(text, failure.reason)
         }
-        guard !host.isEmpty else { throw NTRIPEndpointError(text, "no host") }
-        var port = Self.defaultPort
-        if let portText {
-            guard let value = Int(portText), (1...65_535).contains(value) else {
-                throw NTRIPEndpointError(text, "the port must be a number from 1 to 65535, not \"\(portText)\"")
-            }
-            port = value
-        }
-        self.init(host: String(host), port: port, mountpoint: mountpoint, user: user, password: password)
+        guard let host else { throw NTRIPEndpointError(text, "no host") }
+        self.init(host: host, port: port ?? Self.defaultPort, mountpoint: mountpoint, user: user, password: password)
     }
 
     /// The URL without the password (safe to print).

@@ -68,8 +68,11 @@ struct NTRIPCommand: ParsableCommand {
                 outcome.withLock { $0.frames += 1 }
             case .interrupted(let interruption):
                 // Said once per reason, as serve says a network receiver's.
-                let first = outcome.withLock { state in state.lastInterruption != interruption.reason ? { state.lastInterruption = interruption.reason; return true }() : false }
-                if first { printError(interruption.description) }
+                let isNew = outcome.withLock { state in
+                    defer { state.lastInterruption = interruption.reason }
+                    return state.lastInterruption != interruption.reason
+                }
+                if isNew { printError(interruption.description) }
             case .refused(let refusal):
                 outcome.withLock { $0.refusal = refusal }
                 done.signal()

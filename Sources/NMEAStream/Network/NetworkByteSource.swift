@@ -35,14 +35,18 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     /// The connection being read, while it is: what ``send(_:)`` writes to.
     private var connection: Int32?
 
-    /// What is sent first on each connection (an NTRIP request), besides an upstream gpsd's
-    /// `?WATCH`.
+    /// What is sent first on each connection: an upstream gpsd's `?WATCH`, or the request
+    /// given (an NTRIP client's).
     private let greeting: [UInt8]?
 
     init(endpoint: NetworkEndpoint, readLoop: any DeviceReadLoop, greeting: [UInt8]? = nil,
          connected: @escaping @Sendable (String) -> Void, interrupted: @escaping @Sendable (NetworkInterruption) -> Void) {
         self.endpoint = endpoint
-        self.greeting = greeting
+        if case .gpsd(_, _, let device) = endpoint {
+            self.greeting = Self.watchCommand(device: device)
+        } else {
+            self.greeting = greeting
+        }
         self.readLoop = readLoop
         self.connected = connected
         self.interrupted = interrupted
@@ -185,19 +189,12 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
 
     private func established(_ fd: Int32) {
         guard let queue, let deliver else { return closeOwn(fd) }
-        if case .gpsd(_, _, let device) = endpoint {
-            let watch = Self.watchCommand(device: device)
-            let sent: Bool = watch.withUnsafeBytes { bytes in (try? Syscall.writeAll(fd, bytes)) != nil }
-            guard sent else {
-                closeOwn(fd)
-                return failed("could not send ?WATCH")
-            }
-        }
         if let greeting {
             let sent: Bool = greeting.withUnsafeBytes { bytes in (try? Syscall.writeAll(fd, bytes)) != nil }
             guard sent else {
                 closeOwn(fd)
-                return failed("could not send the request")
+                let what = if case .gpsd = endpoint { "?WATCH" } else { "the request" }
+                return failed("could not send \(what)")
             }
         }
         hasData = false

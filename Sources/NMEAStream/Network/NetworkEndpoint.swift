@@ -1,3 +1,5 @@
+import NTRIP
+
 /// A receiver reached over the network: an NMEA server, NMEA datagrams, or an upstream gpsd.
 ///
 /// Written as a URL wherever a device path is taken:
@@ -39,7 +41,11 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
             path = String(rest[slash...])
             rest = rest[..<slash]
         }
-        let (host, port) = try Self.hostAndPort(rest, in: text)
+        let host: String?, port: Int?
+        switch URLAuthority.split(rest) {
+        case .success(let authority): (host, port) = authority
+        case .failure(let failure): throw NetworkEndpointError(text, failure.reason)
+        }
         switch scheme {
         case "tcp":
             guard path == nil else { throw NetworkEndpointError(text, "a TCP endpoint has no path") }
@@ -60,37 +66,6 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         default:
             throw NetworkEndpointError(text, "unknown scheme \(scheme)://; tcp://, udp:// and gpsd:// are read")
         }
-    }
-
-    /// `HOST:PORT`, `[V6]:PORT`, `:PORT`, `HOST` or `[V6]`.
-    private static func hostAndPort(_ text: Substring, in whole: String) throws(NetworkEndpointError) -> (String?, Int?) {
-        var host: Substring
-        var portText: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw NetworkEndpointError(whole, "an IPv6 address without its closing ]") }
-            host = text[text.index(after: text.startIndex)..<close]
-            let after = text[text.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw NetworkEndpointError(whole, "text after the IPv6 address") }
-                portText = after.dropFirst()
-            }
-        } else if let colon = text.lastIndex(of: ":") {
-            guard text.firstIndex(of: ":") == colon else {
-                throw NetworkEndpointError(whole, "an IPv6 address must be written in brackets, as [::1]")
-            }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        } else {
-            host = text
-        }
-        var port: Int?
-        if let portText {
-            guard let value = Int(portText), (1...65_535).contains(value) else {
-                throw NetworkEndpointError(whole, "the port must be a number from 1 to 65535, not \"\(portText)\"")
-            }
-            port = value
-        }
-        return (host.isEmpty ? nil : String(host), port)
     }
 
     /// Whether `host` is an address written out (not a name) that is no multicast group:

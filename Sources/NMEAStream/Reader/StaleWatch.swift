@@ -65,13 +65,14 @@ package struct StaleWatch: Sendable {
     /// The check at `now`, with `fixes` counted so far: measures the cycle (the time since the
     /// last check over the fixes made in it), then compares the silence with the allowance.
     package mutating func check(at now: UInt64, fixes: Int) -> Verdict {
-        guard isArmed, let _ = allowance else { return .idle }
+        guard isArmed, allowance != nil else { return .idle }
         if fixes > fixesAtCheck, now > checkedAt {
             cycle = Double(now - checkedAt) / 1e9 / Double(fixes - fixesAtCheck)
         }
         fixesAtCheck = fixes
         checkedAt = now
-        let allowed = allowance ?? 0
+        // With the cycle just measured.
+        guard let allowed = allowance else { return .idle }
         let silence = now > lastHeard ? Double(now - lastHeard) / 1e9 : 0
         if silence >= allowed { return .silent(seconds: silence) }
         return .checkAgain(at: lastHeard + Self.nanoseconds(allowed))
