@@ -61,6 +61,9 @@ public final class GPSDServer: Sendable {
         /// again while they watch (``silentStreamsClosed``). Five of the receiver's cycles by
         /// default (``StaleLimit/automatic``).
         public var staleLimit: StaleLimit = .automatic
+        /// RTK corrections written to every served receiver while it is open for a watcher
+        /// (one connection to the caster, made while some receiver is open): none by default.
+        public var corrections: CorrectionsFeed?
         /// What `VERSION` says.
         public var version: VersionInfo
         /// The most clients at once (gpsd clients and the page's connections together); one
@@ -182,7 +185,7 @@ public final class GPSDServer: Sendable {
 
     private func makeDevice(_ path: String, speed: SerialSpeed, discovered: String?) -> ServedDevice {
         ServedDevice(path: path, speed: speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
-                     group: group, events: configuration.events, discovered: discovered) { [weak self] in
+                     corrections: configuration.corrections, group: group, events: configuration.events, discovered: discovered) { [weak self] in
             self?.silentStreams.add(1, ordering: .relaxed)
         }
     }

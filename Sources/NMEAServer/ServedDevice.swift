@@ -63,7 +63,8 @@ final class ServedDevice: Sendable {
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
     /// A device read on `group`'s loops (each time it opens, on a watcher's).
-    init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, group: EventLoopGroup,
+    init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, corrections: CorrectionsFeed? = nil,
+         group: EventLoopGroup,
          events: (@Sendable (ServerEvent) -> Void)? = nil, discovered: String? = nil,
          silenced: @escaping @Sendable () -> Void = {}) {
         self.path = path
@@ -75,7 +76,7 @@ final class ServedDevice: Sendable {
         // A network receiver's URL (tcp://, udp://, gpsd://) or a serial device's path; the
         // command line has checked a URL before.
         let source = (try? GPSSource.named(path, speed: speed)) ?? .serial(path: path, speed: speed)
-        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop, staleLimit: staleLimit)
+        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop, staleLimit: staleLimit, corrections: corrections)
         if case .network = source {
             let watch = monitor.networkConnections.observe { [weak self] event in
                 if case .next(let change) = event { self?.connection(change) }

@@ -61,15 +61,21 @@ struct PasswordSource: ParsableArguments {
 
     /// The password from the environment or a file, when one of them is given.
     func password() throws -> String? {
-        if let passwordVariable {
-            guard let value = ProcessInfo.processInfo.environment[passwordVariable] else {
-                throw ValidationError("--password-env: \(passwordVariable) is not set")
+        try Self.password(variable: passwordVariable, file: passwordFile, options: ("--password-env", "--password-file"))
+    }
+
+    /// The password in the environment variable or the file named (the variable first), or
+    /// `nil` when neither is; the error names the option (`options`) that failed.
+    static func password(variable: String?, file: String?, options: (variable: String, file: String)) throws -> String? {
+        if let variable {
+            guard let value = ProcessInfo.processInfo.environment[variable] else {
+                throw ValidationError("\(options.variable): \(variable) is not set")
             }
             return value
         }
-        if let passwordFile {
-            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
-                throw ValidationError("--password-file: cannot read \(passwordFile)")
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("\(options.file): cannot read \(file)")
             }
             return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
         }

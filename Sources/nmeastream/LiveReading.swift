@@ -5,7 +5,8 @@ import NMEAStream
 /// Reads `source` and prints its fixes in `format` until `count` fixes, its end, or Ctrl-C;
 /// a failure is one line on standard error and an exit code.
 func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
-               timeout: Double? = nil, minimumMode: FixMode = .unknown, title: String? = nil) throws {
+               timeout: Double? = nil, minimumMode: FixMode = .unknown, title: String? = nil,
+               corrections: CorrectionsFeed? = nil) throws {
     let printer = FixPrinter(format: options.format, limit: count, minimumMode: minimumMode,
                              panelTitle: title ?? "nmeastream  \(source)")
     let reader = NMEAReader(source: source)
@@ -18,9 +19,15 @@ func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
             if !printer.hasPrinted { printer.finish(.timedOut(timeout)) }
         }
     }
+    let attachment = corrections?.attach(reader)
     reader.start()
     let outcome = printer.wait()
+    attachment?.dispose()
     reader.stop()
+    if let corrections {
+        corrections.waitUntilClosed()
+        if let summary = CorrectionsOptions.summary(corrections.status) { printError(summary) }
+    }
     signals.forEach { $0.cancel() }
     let outputFailure = printer.flush()
     if options.stats {

@@ -57,8 +57,11 @@ struct PublishCommand: ParsableCommand {
     @Option(name: .customLong("drain-timeout"), help: "At a log's end, how long to wait for the broker to take what is queued, in seconds.")
     var drainTimeout: Double = 30
 
+    @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
+
     func validate() throws {
         if device != nil, log != nil { throw ValidationError("give --device or --log, not both") }
+        if log != nil, corrections.url != nil { throw ValidationError("--corrections go to a receiver; a log takes none") }
         if speed != nil, log == nil { throw ValidationError("--speed goes with --log") }
         if let device, NetworkEndpoint.isURL(device) {
             do throws(NetworkEndpointError) {
@@ -96,8 +99,9 @@ struct PublishCommand: ParsableCommand {
             }
         }
         let publisher: FixPublisher
+        let feed = try corrections.feed()
         do throws(PublisherError) {
-            publisher = try FixPublisher(monitor: GPSMonitor(source: source), configuration: configuration)
+            publisher = try FixPublisher(monitor: GPSMonitor(source: source, corrections: feed), configuration: configuration)
         } catch {
             printError(error.description)
             switch error {
@@ -116,6 +120,10 @@ struct PublishCommand: ParsableCommand {
         let drained = publisher.waitUntilDrained(seconds: drainTimeout)
         publisher.stop()
         signals.forEach { $0.cancel() }
+        if let feed {
+            feed.waitUntilClosed()
+            if let summary = CorrectionsOptions.summary(feed.status) { printError(summary) }
+        }
         let status = publisher.status
         if let refusal = status.refusal {
             printError("cannot publish to \(configuration.url): \(refusal)")

@@ -19,6 +19,12 @@ struct ReadCommand: ParsableCommand {
             own bytes nmeastream decodes). A connection that fails or drops is tried again, with \
             a wait growing from 1 s to 30 s; each is said on standard error.
 
+            With --corrections, an RTK receiver (a u-blox ZED-F9P, say) is fed the RTCM 3 \
+            corrections of an NTRIP caster's mountpoint while it is read: each checked frame \
+            is written to it unchanged (the only thing nmeastream ever writes to a receiver), \
+            and its position goes to the caster every --gga-interval seconds. The fix's status \
+            then says DGPS, RTK float or RTK fixed.
+
             Exit codes: 0 success; 64 usage error; 69 no receiver found, or the device cannot be \
             used (missing, permission denied, busy, not a serial device, no NMEA at any speed); \
             74 the device went away or failed while reading; 75 no fix before --timeout.
@@ -31,6 +37,7 @@ struct ReadCommand: ParsableCommand {
               nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
               nmeastream read tcp://192.168.1.20:10110
               nmeastream read udp://:10110
+              nmeastream read /dev/ttyACM0 --corrections ntrip://me@caster.example.org/MOUNT --corrections-password-env NTRIP_PASSWORD
             """,
         aliases: ["stream"]
     )
@@ -60,6 +67,8 @@ struct ReadCommand: ParsableCommand {
 
     @Option(help: "Only fixes at least this good are printed and counted: 2d or 3d.")
     var minMode: MinimumMode?
+
+    @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
 
     func validate() throws {
         if devicePath != nil, deviceOption != nil {
@@ -96,6 +105,6 @@ struct ReadCommand: ParsableCommand {
             printError("no receiver plugged in; waiting for one (Ctrl-C to stop)")
         }
         try readFixes(from: source, options: output, count: limit.count, timeout: timeout,
-                      minimumMode: minMode?.mode ?? .unknown)
+                      minimumMode: minMode?.mode ?? .unknown, corrections: corrections.feed())
     }
 }

@@ -105,6 +105,8 @@ struct ServeCommand: ParsableCommand {
             help: "The release VERSION reports (default: nmeastream's own). Some clients (cgps) warn and pause when it is not their gpsd's: give theirs, such as 3.22.")
     var reportRelease: String?
 
+    @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
+
     func validate() throws {
         if let requestTimeout, !(requestTimeout > 0) { throw ValidationError("--request-timeout must be above 0") }
         if let stale, !(stale >= 0) { throw ValidationError("--stale must be 0 (never) or more") }
@@ -133,6 +135,7 @@ struct ServeCommand: ParsableCommand {
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
         if let stale { configuration.staleLimit = stale == 0 ? .never : .after(.milliseconds(Int64(stale * 1000))) }
         configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
+        configuration.corrections = try corrections.feed()
         configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
             configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
@@ -225,6 +228,10 @@ struct ServeCommand: ParsableCommand {
         let datagramCounts = server.datagramCounts
         if datagramCounts.unsent > 0 {
             printError("NMEA datagrams: \(datagramCounts.sent) sent, \(datagramCounts.unsent) not sent (\(datagramCounts.lastFailure ?? "the socket's buffer was full"))")
+        }
+        if let feed = configuration.corrections {
+            feed.waitUntilClosed()
+            if let summary = CorrectionsOptions.summary(feed.status) { printError(summary) }
         }
         let refusals = server.refusals
         if refusals.total > 0 {

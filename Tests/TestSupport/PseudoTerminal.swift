@@ -1,4 +1,5 @@
 import CPlatform
+import Dispatch
 import Signals
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,23 @@ public final class PseudoTerminal {
             }
             offset += written
         }
+    }
+
+    /// What the code under test wrote to the device side: up to `count` bytes, read until
+    /// they have come or `seconds` have passed.
+    public func read(upTo count: Int, seconds: Double) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < count {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { break }
+            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(min(100, (deadline - now) / 1_000_000 + 1))) > 0 else { continue }
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, min($0.count, count - bytes.count)) }
+            if got > 0 { bytes += chunk[..<got] } else if got == 0 || (errno != EINTR && errno != EAGAIN) { break }
+        }
+        return bytes
     }
 
     /// Writes all of `bytes` to the master side unless nobody reads the other side for

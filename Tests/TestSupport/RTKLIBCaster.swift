@@ -6,8 +6,10 @@ import Foundation
 /// RTKLIB's `str2str` (Debian `rtklib`) as a real NTRIP caster: what the test writes to its input
 /// port goes to every NTRIP client of its mountpoint `MOUNT` (user `me`, password `pw`), live
 /// (a client gets what arrives after it connected). It answers NTRIP 1 (`ICY 200 OK`), also to
-/// an NTRIP 2 request. Run as `str2str -in tcpsvr://:INPUT -out ntripc://me:pw@:PORT/MOUNT`,
-/// and ready once both ports answer.
+/// an NTRIP 2 request. What a client sends the caster (its position, GGA) comes back out of the
+/// input port (`-b 1`), for the test to read. Run as
+/// `str2str -in tcpsvr://:INPUT -out ntripc://me:pw@:PORT/MOUNT -b 1`, and ready once both
+/// ports answer.
 public final class RTKLIBCaster {
     /// The port the caster relays from: what is written there goes to its clients.
     public let input: Int
@@ -26,7 +28,7 @@ public final class RTKLIBCaster {
     }
 
     private static func spawn(input: Int, port: Int) throws -> ChildProcess {
-        let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://me:pw@:\(port)/MOUNT"])
+        let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://me:pw@:\(port)/MOUNT", "-b", "1"])
         _ = eventually { (try? LineClient(port: port)) != nil && (try? LineClient(port: input)) != nil }
         return child
     }

@@ -23,6 +23,15 @@ public struct RTCM3Framer: Sendable {
 
         /// Frames handed on, of every type.
         public var frameCount: Int { frames.values.reduce(0, +) }
+
+        /// These counts and `other`'s together (two connections' streams).
+        public func adding(_ other: Counts) -> Counts {
+            var sum = self
+            sum.frames.merge(other.frames, uniquingKeysWith: +)
+            sum.badChecksums += other.badChecksums
+            sum.bytesSkipped += other.bytesSkipped
+            return sum
+        }
     }
 
     /// What went through so far.

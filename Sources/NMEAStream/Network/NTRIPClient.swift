@@ -1,4 +1,5 @@
 import Dispatch
+import Signals
 import Synchronization
 
 /// A client of an NTRIP caster: it connects to a mountpoint, checks what arrives as RTCM 3
@@ -10,6 +11,9 @@ import Synchronization
 /// A refusal that waiting will not mend (the credentials, a mountpoint the caster does not
 /// have) is told as such (``Event/refused(_:)``), and tried again at the longest wait, in case
 /// the caster is being set up.
+///
+/// A caster that keeps the connection open but sends nothing for ``silenceLimit`` (a hung
+/// caster, a link that died without a word) is dropped and tried again like one that closed.
 ///
 /// Everything runs on the client's own queue; ``start()`` and ``stop()`` may be called from
 /// any thread.
@@ -32,6 +36,11 @@ public final class NTRIPClient: @unchecked Sendable {
     public let endpoint: NTRIPEndpoint
     /// Which NTRIP the requests speak.
     public let version: NTRIPVersion
+    /// How long a connection may bring nothing before it is dropped and made again.
+    public let silenceLimit: Duration
+    /// The default ``silenceLimit``: casters send a frame a second or more, and a network
+    /// mountpoint answers a position within a few seconds.
+    public static let defaultSilenceLimit = Duration.seconds(30)
     private let queue = DispatchQueue(label: "nmeastream.ntrip")
     private let events: @Sendable (Event) -> Void
     private let source: NetworkByteSource
@@ -44,12 +53,19 @@ public final class NTRIPClient: @unchecked Sendable {
     /// Whether a refusal or the table was told on this connection.
     private var answered = false
     private let tally = Protected(RTCM3Framer.Counts())
+    /// The counts of the connections before this one.
+    private var earlier = RTCM3Framer.Counts()
+    /// While connected: when the caster last sent something (uptime, nanoseconds).
+    private var lastHeard: UInt64?
+    private var silenceTimer: DispatchSourceTimer?
 
     /// A client of `endpoint` (with its password, if any, already in it), speaking `version`;
     /// `events` is told what happens.
-    public init(endpoint: NTRIPEndpoint, version: NTRIPVersion = .v2, events: @escaping @Sendable (Event) -> Void) {
+    public init(endpoint: NTRIPEndpoint, version: NTRIPVersion = .v2, silenceLimit: Duration = NTRIPClient.defaultSilenceLimit,
+                events: @escaping @Sendable (Event) -> Void) {
         self.endpoint = endpoint
         self.version = version
+        self.silenceLimit = silenceLimit
         self.events = events
         let request = NTRIPRequest.bytes(for: endpoint, version: version, agent: "nmeastream/\(NMEAStreamRelease.version)")
         let named = endpoint.description
@@ -78,6 +94,7 @@ public final class NTRIPClient: @unchecked Sendable {
         queue.async { [self] in
             guard !isStarted else { return }
             isStarted = true
+            watchForSilence()
             source.start(on: queue, deliver: { [weak self] chunk in self?.take(Array(chunk)) }, end: { _ in })
         }
     }
@@ -87,6 +104,8 @@ public final class NTRIPClient: @unchecked Sendable {
     public func stop() {
         let halt = { [self] () -> DispatchGroup? in
             guard isStarted else { return nil }
+            silenceTimer?.cancel()
+            silenceTimer = nil
             source.stop()
             return source.released
         }
@@ -107,14 +126,35 @@ public final class NTRIPClient: @unchecked Sendable {
         }
     }
 
-    /// The frames handed on so far by message type, and what was dropped.
+    /// The frames handed on so far by message type, and what was dropped, over every
+    /// connection.
     public var counts: RTCM3Framer.Counts { tally.withLock { $0 } }
 
     // MARK: On the client's queue
 
+    /// Checks a few times per ``silenceLimit`` whether the connection has gone quiet.
+    private func watchForSilence() {
+        let limit = silenceLimit.clampedNanoseconds
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in
+            guard let self, let lastHeard else { return }
+            let quiet = DispatchTime.now().uptimeNanoseconds &- lastHeard
+            guard quiet >= limit else { return }
+            self.lastHeard = nil
+            let tenths = limit / 100_000_000
+            source.drop("the caster sent nothing for \(tenths / 10)\(tenths % 10 == 0 ? "" : ".\(tenths % 10)") s")
+        }
+        let period = DispatchTimeInterval.nanoseconds(Int(max(limit / 4, 10_000_000)))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
+        silenceTimer = timer
+        timer.resume()
+    }
+
     private func connectionMade() {
+        lastHeard = DispatchTime.now().uptimeNanoseconds
         answered = false
         decoder = NTRIPResponseDecoder()
+        earlier = earlier.adding(framer.counts)
         framer = RTCM3Framer()
         table = []
         head = nil
@@ -124,6 +164,7 @@ public final class NTRIPClient: @unchecked Sendable {
     /// whether the loss is worth telling (not when the caster had answered with a refusal or
     /// its table, which ends a connection).
     private func connectionEnded() -> Bool {
+        lastHeard = nil
         do throws(NTRIPResponseDecoder.Failure) {
             try decoder.finish { event in handle(event) }
         } catch {
@@ -140,6 +181,7 @@ public final class NTRIPClient: @unchecked Sendable {
     }
 
     private func take(_ bytes: [UInt8]) {
+        if lastHeard != nil { lastHeard = DispatchTime.now().uptimeNanoseconds }
         do throws(NTRIPResponseDecoder.Failure) {
             try decoder.feed(bytes) { event in handle(event) }
         } catch {
@@ -163,7 +205,7 @@ public final class NTRIPClient: @unchecked Sendable {
             case .stream?:
                 var frames: [RTCM3Frame] = []
                 framer.feed(bytes) { frames.append($0) }
-                let counts = framer.counts
+                let counts = earlier.adding(framer.counts)
                 tally.withLock { $0 = counts }
                 for frame in frames { events(.frame(frame)) }
             case .sourcetable?:

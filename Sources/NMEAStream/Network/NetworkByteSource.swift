@@ -32,8 +32,8 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var isStopped = false
     /// Counts the connections made: a read loop's late call for an earlier one is ignored.
     private var attempt = 0
-    /// The connection being read, while it is: what ``send(_:)`` writes to.
-    private var connection: Int32?
+    /// A TCP connection being read, while it is: what ``send(_:)`` and ``write(_:)`` write to.
+    private var writer: DeviceWriter?
 
     /// What is sent first on each connection: an upstream gpsd's `?WATCH`, or the request
     /// given (an NTRIP client's).
@@ -67,7 +67,8 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         retry?.cancel()
         retry = nil
         abandonPending()
-        connection = nil
+        writer?.close()
+        writer = nil
         if let reading {
             self.reading = nil
             reading.stop(released: { [released] in released.leave() })
@@ -205,7 +206,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         // Told before the first byte can be read: what is said of the connection (a server's
         // DEVICE line to its clients) comes before what it brings.
         connected(endpoint.description)
-        connection = fd
+        if case .tcp = endpoint { writer = DeviceWriter(descriptor: fd, queue: queue) }
         reading = readLoop.startReading(
             fd, on: queue,
             chunk: { [weak self] chunk in
@@ -223,20 +224,33 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
                 }
             },
             ended: { [weak self] failure in
-                guard let self, !isStopped, attempt == self.attempt, let reading else { return }
-                self.reading = nil
-                connection = nil
-                reading.stop(released: { [released] in released.leave() })
-                failed(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
+                guard let self, !isStopped, attempt == self.attempt else { return }
+                drop(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
             })
     }
 
-    /// Writes `bytes` to the connection being read (an NTRIP client's position for a network
-    /// mountpoint), on the source's queue; dropped when there is none, or when the socket
-    /// cannot take them at once (the next position replaces them).
+    /// Closes the connection being read, for `reason` (the peer closed it, or went silent),
+    /// and tries again after the wait.
+    func drop(_ reason: String) {
+        guard !isStopped, let reading else { return }
+        self.reading = nil
+        writer?.close()
+        writer = nil
+        reading.stop(released: { [released] in released.leave() })
+        failed(reason)
+    }
+
+    /// Writes `bytes` to the TCP connection being read (an NTRIP client's position for a
+    /// network mountpoint), on the source's queue; dropped when there is none.
     func send(_ bytes: [UInt8]) {
-        guard let connection else { return }
-        _ = bytes.withUnsafeBytes { try? Syscall.writeAll(connection, $0) }
+        _ = write(bytes)
+    }
+
+    /// Corrections for a receiver behind a TCP port (a serial server): written as to a serial
+    /// device. A UDP feed or an upstream gpsd takes none.
+    func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
+        guard case .tcp = endpoint else { return .dropped(.notADevice) }
+        return writer?.write(bytes) ?? .dropped(.notOpen)
     }
 
     /// gpsd's request for the receiver's bytes as it reads them (`raw:2`), of one device or all.

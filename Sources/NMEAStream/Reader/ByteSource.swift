@@ -10,4 +10,11 @@ protocol ByteSource: AnyObject, Sendable {
     func stop()
     /// Entered when the source opened something, left when it released it.
     var released: DispatchGroup { get }
+    /// Writes `bytes` to the device, whole and in order after earlier ones, or drops them
+    /// whole (see ``DeviceWriter``): the RTCM corrections a receiver is fed, and nothing else.
+    func write(_ bytes: [UInt8]) -> DeviceWriteOutcome
+}
+
+extension ByteSource {
+    func write(_ bytes: [UInt8]) -> DeviceWriteOutcome { .dropped(.notADevice) }
 }

@@ -21,6 +21,8 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
     // Confined to the reader's queue.
     private var reading: (any DeviceReading)?
     private var port: SerialPort?
+    /// What writes corrections to the device (used once its speed is known).
+    private var writer: DeviceWriter?
     private var huntTimer: DispatchSourceTimer?
     private var hunt: SpeedHunt?
     private var isStopped = false
@@ -48,6 +50,7 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         }
         let path = self.path
         self.port = port
+        if port.isWritable { writer = DeviceWriter(descriptor: port.descriptor, queue: queue) }
         released.enter()
         reading = readLoop.startReading(
             port.handOver(), on: queue,
@@ -116,8 +119,16 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         current.kept.withUnsafeBytes { deliver($0) }
     }
 
+    func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
+        guard let port, !isStopped, hunt == nil else { return .dropped(.notOpen) }
+        guard let writer else { return .dropped(.readOnly(path: port.path)) }
+        return writer.write(bytes)
+    }
+
     func stop() {
         isStopped = true
+        writer?.close()
+        writer = nil
         huntTimer?.cancel()
         huntTimer = nil
         hunt = nil

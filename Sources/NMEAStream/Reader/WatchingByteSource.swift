@@ -93,6 +93,10 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
+    func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
+        current?.write(bytes) ?? .dropped(.notOpen)
+    }
+
     func stop() {
         guard !isStopped else { return }
         isStopped = true

@@ -101,8 +101,11 @@ public final class GPSMonitor: Sendable {
     ///   - staleLimit: how long the open source may send nothing before it is closed and the
     ///     subscribers fail with ``GPSError/silent(source:seconds:)`` (a subscriber may
     ///     subscribe again to reopen it); never by default.
+    ///   - corrections: RTK corrections written to the device while it is open (the feed is
+    ///     connected to its caster while some device is attached to it); none by default.
     public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
-                linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never) {
+                linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never,
+                corrections: CorrectionsFeed? = nil) {
         let connection = ConnectionState(readLoop: readLoop)
         self.source = source
         self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
@@ -112,12 +115,16 @@ public final class GPSMonitor: Sendable {
             let forwarder = EventForwarder(observer: observer, connection: connection)
             let reader = NMEAReader(source: source, readLoop: readLoop, staleLimit: staleLimit, observer: forwarder.take)
             connection.connect(reader)
+            let attachment = corrections?.attach(reader)
             // Opens once the device of the connection before is released.
             reader.start(after: connection.releases)
             // Stops the reader without waiting: this runs inside the shared connection's
             // disconnect, which must never block on the device (a thread that connects would
             // wait behind it). The public subscriptions wait, at their edge, where they may.
-            return BlockDisposable { connection.release(reader) }
+            return BlockDisposable {
+                attachment?.dispose()
+                connection.release(reader)
+            }
         }
         let shared: Signal<GPSEvent, GPSError>
         switch opening {

@@ -1,0 +1,98 @@
+import ArgumentParser
+import NMEAStream
+import Synchronization
+
+/// `--corrections` and its companions, shared by `read`, `serve` and `publish`: RTK
+/// corrections from an NTRIP caster, written to the receiver while it is open.
+struct CorrectionsOptions: ParsableArguments {
+    @Option(name: .customLong("corrections"),
+            help: ArgumentHelp("Write RTCM 3 corrections from an NTRIP caster to the receiver while it is open: ntrip://[USER[:PASSWORD]@]HOST[:PORT]/MOUNT.",
+                               valueName: "url"))
+    var url: String?
+
+    @Option(name: .customLong("corrections-password-env"), help: "The name of an environment variable that holds the caster's password.")
+    var passwordVariable: String?
+
+    @Option(name: .customLong("corrections-password-file"), help: "A file whose first line is the caster's password.")
+    var passwordFile: String?
+
+    @Option(name: .customLong("corrections-ntrip-version"), help: "The NTRIP revision to speak to the caster: 1 or 2.")
+    var version: Int = 2
+
+    @Option(name: .customLong("gga-interval"),
+            help: "Send the receiver's position to the caster (GGA) every this many seconds, as a network (VRS) mountpoint needs; 0 never.")
+    var positionInterval: Double = 10
+
+    func validate() throws {
+        if url == nil, passwordVariable != nil || passwordFile != nil {
+            throw ValidationError("--corrections-password-env and --corrections-password-file go with --corrections")
+        }
+        if passwordVariable != nil, passwordFile != nil {
+            throw ValidationError("give --corrections-password-env or --corrections-password-file, not both")
+        }
+        guard NTRIPVersion(rawValue: version) != nil else { throw ValidationError("--corrections-ntrip-version must be 1 or 2") }
+        guard positionInterval >= 0, positionInterval.isFinite else { throw ValidationError("--gga-interval must be 0 or more seconds") }
+        _ = try corrections()
+    }
+
+    /// The corrections asked for, with the password from its other sources; `nil` without
+    /// `--corrections`.
+    func corrections() throws -> Corrections? {
+        guard let url else { return nil }
+        var caster: NTRIPEndpoint
+        do throws(NTRIPEndpointError) {
+            caster = try NTRIPEndpoint(parsing: url)
+        } catch {
+            throw ValidationError("--corrections: not a caster's URL: \(error)")
+        }
+        guard !caster.mountpoint.isEmpty else {
+            throw ValidationError("--corrections: \(caster) names no mountpoint (nmeastream ntrip \(url) lists them)")
+        }
+        if let password = try PasswordSource.password(variable: passwordVariable, file: passwordFile,
+                                                      options: ("--corrections-password-env", "--corrections-password-file")) {
+            caster.password = password
+        }
+        return Corrections(caster: caster, version: NTRIPVersion(rawValue: version) ?? .v2,
+                           positionInterval: positionInterval > 0 ? .milliseconds(Int64(positionInterval * 1000)) : nil)
+    }
+
+    /// The feed asked for, which says on standard error what happens (each reason once until
+    /// it changes); `nil` without `--corrections`.
+    func feed() throws -> CorrectionsFeed? {
+        guard let corrections = try corrections() else { return nil }
+        let said = Mutex<String?>(nil)
+        return CorrectionsFeed(corrections: corrections) { event in
+            let line = Self.describe(event)
+            // A caster that stays down is said once, not at every attempt.
+            let key = if case .interrupted(let interruption) = event { interruption.reason } else { line }
+            let isNew = said.withLock { last in
+                defer { last = key }
+                return last != key
+            }
+            if isNew { printError("corrections: " + line) }
+        }
+    }
+
+    /// One line for `event`.
+    static func describe(_ event: CorrectionsEvent) -> String {
+        switch event {
+        case .streaming(let caster): "streaming from \(caster)"
+        case .interrupted(let interruption): interruption.description
+        case .refused(let refusal): "refused: \(refusal)"
+        case .writing(let receiver): "written to \(receiver)"
+        case .notWritten(let receiver, let refusal): "not written to \(receiver): \(refusal)"
+        }
+    }
+
+    /// A summary of what was written, for the end of a run; `nil` with nothing to say.
+    static func summary(_ status: CorrectionsStatus) -> String? {
+        guard status.frameCount > 0 || status.framesDropped > 0 || status.framesCorrupt > 0 else { return nil }
+        let types = status.framesWritten.keys.sorted().map { "\($0): \(status.framesWritten[$0] ?? 0)" }.joined(separator: ", ")
+        var line = "corrections: \(status.frameCount) frames, \(status.bytesWritten) bytes written"
+        if !types.isEmpty { line += " (\(types))" }
+        if status.framesDropped > 0 { line += "; \(status.framesDropped) not written" }
+        if status.framesCorrupt > 0 { line += "; \(status.framesCorrupt) failed their checksum" }
+        if status.positionsSent > 0 { line += "; \(status.positionsSent) positions sent" }
+        return line
+    }
+}
