@@ -34,17 +34,6 @@ struct CorrectionsFeedTests {
         return (CorrectionsFeed(corrections: corrections) { recorder.take($0) }, recorder)
     }
 
-    /// A 3D fix at 1 Hz, as a receiver sends it.
-    static func nmea(second: Int) -> [UInt8] {
-        let time = String(format: "1200%02d.00", second % 60)
-        let body = "GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"
-        let rmc = "GPRMC,\(time),A,4807.0380,N,01131.0000,E,0.0,0.0,240926,,,A"
-        return [body, rmc].flatMap { sentence -> [UInt8] in
-            let sum = sentence.utf8.reduce(UInt8(0), ^)
-            return Array("$\(sentence)*\(String(format: "%02X", sum))\r\n".utf8)
-        }
-    }
-
     /// Sends `frames` to the caster's input, a few at a time.
     static func send(_ frames: [[UInt8]], to input: LineClient) {
         for (index, frame) in frames.enumerated() {
@@ -53,26 +42,12 @@ struct CorrectionsFeedTests {
         }
     }
 
-    /// Sends `frames` to the caster while reading the receiver's side, as a receiver reads
-    /// its port: whether exactly their bytes arrived, in order (a burst of them does not
-    /// wait in the terminal's small buffer).
+    /// Sends `frames` to the caster while reading the receiver's side: whether exactly their
+    /// bytes arrived, in order.
     static func relay(_ frames: [[UInt8]], through input: LineClient, to terminal: PseudoTerminal) -> Bool {
-        let expected = frames.flatMap { $0 }
-        let received = Protected<[UInt8]>([])
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) let terminal = terminal
-        DispatchQueue.global().async {
-            var bytes = terminal.read(upTo: expected.count, seconds: 15)
-            // Nothing more (no frame twice).
-            bytes += terminal.read(upTo: 1, seconds: 0.3)
-            received.withLock { $0 = bytes }
-            done.signal()
-        }
-        send(frames, to: input)
-        done.wait()
-        let got = received.withLock { $0 }
-        if got != expected { Issue.record("\(got.count) bytes of \(expected.count), first difference at \(zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected.count))") }
-        return got == expected
+        let difference = RTCM3TestFrames.relay(frames, through: input, to: terminal)
+        if let difference { Issue.record(Comment(rawValue: difference)) }
+        return difference == nil
     }
 
     @Test("every frame reaches the receiver's device byte for byte and in order, only while a watcher holds it open",
@@ -153,12 +128,12 @@ struct CorrectionsFeedTests {
         try #require(terminal.waitUntilConfigured())
         try #require(eventually { recorder.streamings == 1 })
         for second in 0..<4 {
-            terminal.write(Self.nmea(second: second))
+            terminal.write(SyntheticEpochs.epoch(second))
             usleep(250_000)
         }
         // What the client sent the caster comes back out of its input (str2str -b 1).
         let line = try #require(input.readLine(containing: "GGA", seconds: 10))
-        #expect(line.hasPrefix("$GPGGA,1200") && line.contains(",4807.0380000,N,01131.0000000,E,1,08,0.9,545.400,M,46.900,M,,*"), "\(line)")
+        #expect(line.hasPrefix("$GPGGA,1200") && line.contains(",5207.4074000,N,00419.2659000,E,1,08,0.9,10.200,M,47.000,M,,*"), "\(line)")
         #expect(feed.status.positionsSent >= 1)
     }
 

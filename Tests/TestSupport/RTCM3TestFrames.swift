@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Signals
 import NMEA
 
 /// RTCM 3 frames for tests that pass corrections along.
@@ -17,5 +22,33 @@ public enum RTCM3TestFrames {
         var payload = [UInt8(type >> 4), UInt8((type & 0x0F) << 4)]
         for offset in 2..<length { payload.append(UInt8(truncatingIfNeeded: index &* 31 &+ offset)) }
         return frame(payload)
+    }
+
+    /// Sends `frames` to a caster's input, five at a time every 10 ms (75 KB/s, well above a
+    /// caster's rate, so a busy machine's pauses do not fill the receiver's line), while reading what reaches the
+    /// receiver's side of `terminal`, as a receiver reads its port (a burst does not wait in
+    /// the terminal's small buffer): `nil` when exactly their bytes arrived, in order, and
+    /// nothing more; else what differed.
+    public static func relay(_ frames: [[UInt8]], through input: LineClient, to terminal: PseudoTerminal) -> String? {
+        let expected = frames.flatMap { $0 }
+        let received = Protected<[UInt8]>([])
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let terminal = terminal
+        DispatchQueue.global().async {
+            var bytes = terminal.read(upTo: expected.count, seconds: 15)
+            // Nothing more (no frame twice).
+            bytes += terminal.read(upTo: 1, seconds: 0.3)
+            received.withLock { $0 = bytes }
+            done.signal()
+        }
+        for (index, frame) in frames.enumerated() {
+            input.send(bytes: frame)
+            if index % 5 == 4 { usleep(10_000) }
+        }
+        done.wait()
+        let got = received.withLock { $0 }
+        guard got != expected else { return nil }
+        let at = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected.count)
+        return "\(got.count) bytes of \(expected.count), the first difference at byte \(at)"
     }
 }
