@@ -9,11 +9,12 @@ struct ReportObject: Decodable {
     var reportClass: String?
     var device: String?
     var time: String?
-    /// A `TPV`'s fix: mode, time, position, altitude, speed, track and climb.
+    /// A `TPV`'s fix: mode, status (what corrections made it, as GGA's quality), time,
+    /// position, altitude, speed, track, climb, and the corrections' age and station.
     var fix = Fix()
 
     private enum Key: String, CodingKey {
-        case reportClass = "class", device, time, mode, lat, lon, altMSL, geoidSep, speed, track, climb
+        case reportClass = "class", device, time, mode, status, lat, lon, altMSL, geoidSep, speed, track, climb, dgpsAge, dgpsSta
     }
 
     init(from decoder: any Decoder) throws {
@@ -38,6 +39,25 @@ struct ReportObject: Decodable {
         fix.speed = number(.speed, within: 0...100_000)
         fix.track = number(.track, within: 0...360)
         fix.climb = number(.climb, within: -100_000...100_000)
+        fix.quality = read(.status, as: Int.self).flatMap(Self.quality)
+        fix.differentialAge = number(.dgpsAge, within: 0...1_000_000)
+        fix.differentialStation = read(.dgpsSta, as: Int.self).flatMap { (0...4095).contains($0) ? $0 : nil }
+    }
+
+    /// gpsd's `status` as the GGA quality that gives it (see ``Fix/gpsdStatus``); `nil` for
+    /// one GGA has no quality for (6, satellites with dead reckoning) and for nonsense.
+    static func quality(_ status: Int) -> FixQuality? {
+        switch status {
+        case 0: .invalid
+        case 1: .gps
+        case 2: .dgps
+        case 3: .rtkFixed
+        case 4: .rtkFloat
+        case 5: .estimated
+        case 7: .manual
+        case 8: .simulated
+        default: nil
+        }
     }
 
     /// `2024-06-05T12:30:04.000Z` (ISO 8601 in UTC, as gpsd writes it) as a UTC time; `nil`

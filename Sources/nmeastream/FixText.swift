@@ -14,7 +14,8 @@ enum FixText {
         if let speed = fix.speed { parts.append("speed " + fixedPoint(speed, decimals: 2) + " m/s") }
         if let track = fix.track { parts.append("course " + fixedPoint(track, decimals: 1)) }
         parts.append(fix.mode.description)
-        if let quality = fix.quality, quality != .gps { parts.append(quality.description) }
+        if let label = fix.solutionLabel { parts.append(label) }
+        if let age = fix.differentialAge { parts.append("corrections " + fixedPoint(age, decimals: 1) + " s old") }
         if let used = fix.satellitesUsed { parts.append("sats \(used)") }
         if let hdop = fix.hdop { parts.append("hdop " + fixedPoint(hdop, decimals: 1)) }
         return parts.joined(separator: "  ")

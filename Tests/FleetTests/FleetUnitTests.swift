@@ -20,6 +20,19 @@ struct FleetUnitTests {
         #expect(throws: (any Error).self) { try JSONDecoder().decode(ReportObject.self, from: Data("[1,2]".utf8)) }
     }
 
+    @Test("a report's corrections: gpsd's status as what made the fix (RTK fixed, float, DGPS), their age and station; nonsense read as absent")
+    func reportCorrections() throws {
+        let fixed = try JSONDecoder().decode(ReportObject.self, from: Data(#"{"class":"TPV","mode":3,"status":3,"dgpsAge":0.8,"dgpsSta":42}"#.utf8))
+        #expect(fixed.fix.solutionLabel == "rtk-fixed" && fixed.fix.gpsdStatus == 3)
+        #expect(fixed.fix.differentialAge == 0.8 && fixed.fix.differentialStation == 42)
+        let float = try JSONDecoder().decode(ReportObject.self, from: Data(#"{"class":"TPV","mode":3,"status":4}"#.utf8))
+        #expect(float.fix.solutionLabel == "rtk-float" && float.fix.gpsdStatus == 4)
+        let plain = try JSONDecoder().decode(ReportObject.self, from: Data(#"{"class":"TPV","mode":3}"#.utf8))
+        #expect(plain.fix.solutionLabel == nil && plain.fix.quality == nil)
+        let odd = try JSONDecoder().decode(ReportObject.self, from: Data(#"{"class":"TPV","mode":3,"status":99,"dgpsAge":-1,"dgpsSta":1e9}"#.utf8))
+        #expect(odd.fix.quality == nil && odd.fix.differentialAge == nil && odd.fix.differentialStation == nil)
+    }
+
     @Test("hostile members read as absent, never trap: absurd hours, seconds of 1e300 or nan, positions past the poles",
           arguments: [
               #"{"class":"TPV","time":"T99999999999999999:00:00Z","mode":3,"lat":1,"lon":2}"#,

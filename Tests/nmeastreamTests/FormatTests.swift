@@ -35,9 +35,23 @@ struct FormatTests {
         let json = try Command.run(["replay", "--format", "json", Command.fixture(log)])
         #expect(csv.status == 0)
         let rows = csv.outputLines
-        #expect(rows.first == "time,latitude_deg,longitude_deg,altitude_msl_m,altitude_hae_m,speed_mps,track_deg,climb_mps,mode,quality,satellites_used,hdop,vdop,pdop")
+        #expect(rows.first == "time,latitude_deg,longitude_deg,altitude_msl_m,altitude_hae_m,speed_mps,track_deg,climb_mps,mode,quality,satellites_used,hdop,vdop,pdop,dgps_age_s")
         #expect(rows.count - 1 == json.outputLines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }.count)
-        #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 14 })
+        #expect(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 15 })
+    }
+
+    @Test("an RTK fix in every format: what the corrections made of it (RTK float), with their age and station")
+    func rtkStatus() throws {
+        let log = Command.fixture("rtk-float.nmea")
+        let text = try Command.run(["replay", "--format", "text", log])
+        #expect(text.outputLines.last?.contains("  3d  rtk-float  corrections 1.2 s old  sats 10  hdop 0.6") == true, "\(text.output)")
+        let csv = try Command.run(["replay", "--format", "csv", log])
+        #expect(csv.outputLines.last?.hasSuffix(",3d,rtk-float,10,0.55,0.83,1.00,1.2") == true, "\(csv.output)")
+        let json = try Command.run(["replay", "--format", "json", log])
+        let tpv = try #require(json.outputLines.first { $0.hasPrefix("{\"class\":\"TPV\"") })
+        #expect(tpv.contains("\"status\":4") && tpv.contains("\"dgpsAge\":1.2") && tpv.contains("\"dgpsSta\":42"), "\(tpv)")
+        let gpx = try Command.run(["replay", "--format", "gpx", log])
+        #expect(gpx.output.contains("<ageofdgpsdata>1.2</ageofdgpsdata>"), "\(gpx.output)")
     }
 
     @Test("replay --format gpx: a document gpsbabel reads, with a point per positioned fix",

@@ -79,6 +79,15 @@ struct WebPageBrowserTests {
         #expect(fields["dop"] == "1.1 / 1.5 / 1.8", "HDOP / VDOP / PDOP of the log's GSA")
     }
 
+    @Test("an RTK receiver fed corrections: the status says RTK float, with the age of its corrections",
+          .enabled(if: hasBrowser, "chromium, chromium-driver or Selenium (pip install selenium) is missing"))
+    func rtkStatus() throws {
+        let report = try Self.runPage(playing: "rtk-float.nmea", driverOptions: ["--sky-only", "1"])
+        #expect(report["showedFix"] as? Bool == true, "the page showed a fix")
+        let fields = try #require((report["page"] as? [String: Any])?["fields"] as? [String: String])
+        #expect(fields["status"] == "RTK float · corrections 1.2 s old", "GGA quality 5 with age 1.2: \(fields)")
+    }
+
     /// Plays `fixture` through `simulate`, and has the driver open the page of a `serve` of it;
     /// returns what the driver reported.
     static func runPage(playing fixture: String, driverOptions: [String] = []) throws -> [String: Any] {

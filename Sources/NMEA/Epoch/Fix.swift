@@ -155,6 +155,27 @@ public struct Fix: Sendable, Hashable {
     }
 }
 
+extension Fix {
+    /// What made the fix other than an autonomous one, as the text outputs name it: the
+    /// corrections applied (`dgps`, `rtk-float`, `rtk-fixed`, from GGA's quality or UBX's
+    /// carrier solution), or another kind of solution (`estimated`, `dead-reckoning`,
+    /// `gnss+dr`, `time-only`, `manual`, `simulated`, `pps`, `invalid`); `nil` for an
+    /// autonomous fix, or when nothing says.
+    public var solutionLabel: String? {
+        if ubxStatus == nil, let quality { return quality == .gps ? nil : quality.description }
+        switch gpsdStatus {
+        case 2?: return "dgps"
+        case 3?: return "rtk-fixed"
+        case 4?: return "rtk-float"
+        case 5?: return "dead-reckoning"
+        case 6?: return "gnss+dr"
+        case 7?: return "time-only"
+        case 8?: return "simulated"
+        default: return nil
+        }
+    }
+}
+
 /// The dimension of a fix, as gpsd numbers it.
 public enum FixMode: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// 0: nothing seen yet says.

@@ -67,6 +67,25 @@ def ublox_multi(path, epochs=10):
         out.append(sentence(f"GNGLL,{la},{ns},{lo},{ew},{hhmmss(t)[:9]},A,D"))
     open(path, "w", newline="").write("".join(out))
 
+def rtk_float(path, epochs=20):
+    """An RTK receiver fed corrections (a ZED-F9P's NMEA 4.11): RMC GGA GSA GSV GLL at 1 Hz,
+    standing still at 48.1 N 11.5 E; GGA quality 5 (RTK float) with corrections 1.2 s old from
+    station 0042, RMC and GLL mode F."""
+    out = []
+    for i in range(epochs):
+        t = 9 * 3600 + i
+        la, ns = ddmm(48.1173, True)
+        lo, ew = ddmm(11.5166667, False)
+        out.append(sentence(f"GNRMC,{hhmmss(t)[:9]},A,{la},{ns},{lo},{ew},0.005,,240926,,,F,V"))
+        out.append(sentence(f"GNGGA,{hhmmss(t)[:9]},{la},{ns},{lo},{ew},5,10,0.55,519.300,M,47.400,M,1.2,0042"))
+        out.append(sentence("GNGSA,A,3,02,05,12,15,25,29,,,,,,,1.00,0.55,0.83,1"))
+        out.append(sentence("GNGSA,A,3,65,66,81,88,,,,,,,,,1.00,0.55,0.83,2"))
+        out.append(sentence("GPGSV,2,1,06,02,45,120,44,05,60,200,46,12,30,300,41,15,20,050,39,1"))
+        out.append(sentence("GPGSV,2,2,06,25,35,010,42,29,15,100,36,1"))
+        out.append(sentence("GLGSV,1,1,04,65,40,150,40,66,55,250,43,81,22,330,35,88,18,060,33,1"))
+        out.append(sentence(f"GNGLL,{la},{ns},{lo},{ew},{hhmmss(t)[:9]},A,F"))
+    open(path, "w", newline="").write("".join(out))
+
 def hostile(path):
     """Valid sentences interleaved with UBX binary frames, noise, bad checksums, truncations,
     an overlong line and bare CR / LF line ends."""
@@ -95,4 +114,5 @@ def hostile(path):
 if __name__ == "__main__":
     sirf_cycle("sirf-cycle.nmea")
     ublox_multi("ublox-multi.nmea")
+    rtk_float("rtk-float.nmea")
     hostile("hostile.bin")

@@ -114,7 +114,9 @@
     setText("lat", number(tpv.lat) ? String(tpv.lat) : "–");
     setText("lon", number(tpv.lon) ? String(tpv.lon) : "–");
     setText("mode", MODES[tpv.mode] || "–");
-    setText("status", tpv.mode >= 2 ? STATUSES[number(tpv.status) ? tpv.status : 1] || "–" : "–");
+    // With the age of the corrections the receiver used (DGPS, RTK), when it gives it.
+    const status = tpv.mode >= 2 ? STATUSES[number(tpv.status) ? tpv.status : 1] || "–" : "–";
+    setText("status", number(tpv.dgpsAge) && status !== "–" ? `${status} · corrections ${tpv.dgpsAge.toFixed(1)} s old` : status);
     setText("altMSL", fixed(tpv.altMSL, 1, " m"));
     setText("altHAE", fixed(tpv.altHAE, 1, " m"));
     setText("speed", number(tpv.speed) ? `${tpv.speed.toFixed(2)} m/s · ${(tpv.speed * 3.6).toFixed(1)} km/h` : "–");
