@@ -21,7 +21,9 @@ struct ServeCommand: ParsableCommand {
             comes from it; \
             one unplugged is announced to its clients, who stay connected, and is served again \
             when it comes back. nmeastream never writes to a receiver: requests to change a \
-            device's settings are refused.
+            device's settings are refused. The one exception is asked for: --corrections \
+            writes an NTRIP caster's RTCM 3 corrections to every served receiver while it is \
+            open for a watcher (see the README: RTK corrections).
 
             --http serves a live page (position, sky plot, signals, track) for a browser, \
             with no internet needed: an open page watches every device, like a gpsd client.
