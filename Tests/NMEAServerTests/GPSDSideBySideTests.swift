@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 @testable import NMEAServer
 import NMEAStream
+import Signals
 
 /// Whether gpsd and gpspipe are here to be compared with.
 private var gpsdAndClientsInstalled: Bool {
@@ -46,6 +47,49 @@ struct GPSDSideBySideTests {
         #expect(run.common.count == run.gpsd.count && run.ours.count == run.gpsd.count)
         let differing = run.common.filter { !$0.differing.isEmpty }
         #expect(differing.isEmpty, "epochs that differ: \(differing.map(\.time))")
+    }
+
+    @Test("gpsd's own ntrip:// client and nmeastream's against the same caster (RTKLIB's str2str): the same frames, of the same types, in the same order",
+          .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
+    func ntripBesideGPSD() throws {
+        // Open to anyone: str2str's sourcetable names no authentication, and gpsd follows the
+        // table (it sends no credentials to a stream the table does not say needs them).
+        let caster = try RTKLIBCaster(authenticated: false)
+        defer { caster.stop() }
+        let gpsd = try GPSDProcess(device: "ntrip://127.0.0.1:\(caster.port)/MOUNT")
+        defer { gpsd.stop() }
+        let pipe = try WatchingPipe(port: gpsd.port)
+        defer { pipe.stop() }
+        let ours = Protected<[RTCM3Frame]>([])
+        let streaming = Protected(false)
+        let client = NTRIPClient(endpoint: NTRIPEndpoint(host: "127.0.0.1", port: caster.port, mountpoint: "MOUNT"), version: .v1) { event in
+            switch event {
+            case .frame(let frame): ours.withLock { $0.append(frame) }
+            case .streaming: streaming.withLock { $0 = true }
+            default: break
+            }
+        }
+        client.start()
+        defer { client.stop() }
+        try #require(eventually { streaming.withLock { $0 } && pipe.output.contains("\"class\":\"WATCH\"") }, "\(gpsd.log)")
+        // Both connected before the first frame: the caster relays what arrives after.
+        usleep(1_500_000)
+        let sender = try LineClient(port: caster.input)
+        let frames = (0..<30).map { RTCM3TestFrames.stationPosition(station: 100 + $0) }
+        for frame in frames {
+            sender.send(bytes: frame)
+            usleep(20_000)
+        }
+        // Each frame gpsd reported: its type and station.
+        let theirs = { pipe.lines.filter { $0.contains("\"class\":\"RTCM3\"") }.compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let type = object["type"] as? Int, let station = object["station_id"] as? Int else { return nil }
+            return "\(type) \(station)"
+        } }
+        #expect(eventually { ours.withLock { $0.count } == frames.count && theirs().count == frames.count },
+                "nmeastream \(ours.withLock { $0.count }), gpsd \(theirs().count) of \(frames.count): \(gpsd.log)")
+        #expect(ours.withLock { $0.map(\.bytes) } == frames)
+        #expect(theirs() == (0..<30).map { "1005 \(100 + $0)" })
     }
 
     @Test("an upstream gpsd (gpsd://HOST:PORT/DEVICE): the server decodes the receiver's own bytes through it, every epoch gpsd reports, alike")

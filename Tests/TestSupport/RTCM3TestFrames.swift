@@ -24,6 +24,17 @@ public enum RTCM3TestFrames {
         return frame(payload)
     }
 
+    /// A message 1005 (a base station's position, 19 bytes) of reference station `station`
+    /// (0 to 4095), at the Earth's centre: a frame any RTCM 3 decoder reads (gpsd's reports its
+    /// station ID).
+    public static func stationPosition(station: Int) -> [UInt8] {
+        var payload = [UInt8](repeating: 0, count: 19)
+        payload[0] = UInt8(1005 >> 4)
+        payload[1] = UInt8((1005 & 0xF) << 4) | UInt8((station >> 8) & 0xF)
+        payload[2] = UInt8(station & 0xFF)
+        return frame(payload)
+    }
+
     /// Sends `frames` to a caster's input, five at a time every 10 ms (75 KB/s, well above a
     /// caster's rate, so a busy machine's pauses do not fill the receiver's line), while reading what reaches the
     /// receiver's side of `terminal`, as a receiver reads its port (a burst does not wait in

@@ -15,20 +15,24 @@ public final class RTKLIBCaster {
     public let input: Int
     /// The caster's NTRIP port.
     public let port: Int
+    /// Whether it asks for user `me` and password `pw` (else anyone may connect).
+    public let isAuthenticated: Bool
     private var child: ChildProcess
 
     /// Whether Debian's `rtklib` is installed.
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/str2str") }
 
-    /// Starts it on free loopback ports, or those given.
-    public init(input: Int? = nil, port: Int? = nil) throws {
+    /// Starts it on free loopback ports, or those given; without `authenticated`, open to
+    /// anyone.
+    public init(input: Int? = nil, port: Int? = nil, authenticated: Bool = true) throws {
         self.input = input ?? freeLoopbackPort()
         self.port = port ?? freeLoopbackPort()
-        child = try Self.spawn(input: self.input, port: self.port)
+        isAuthenticated = authenticated
+        child = try Self.spawn(input: self.input, port: self.port, authenticated: authenticated)
     }
 
-    private static func spawn(input: Int, port: Int) throws -> ChildProcess {
-        let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://me:pw@:\(port)/MOUNT", "-b", "1"])
+    private static func spawn(input: Int, port: Int, authenticated: Bool) throws -> ChildProcess {
+        let child = try ChildProcess("/usr/bin/str2str", ["-in", "tcpsvr://:\(input)", "-out", "ntripc://\(authenticated ? "me:pw@" : ""):\(port)/MOUNT", "-b", "1"])
         _ = eventually { (try? LineClient(port: port)) != nil && (try? LineClient(port: input)) != nil }
         return child
     }
@@ -37,7 +41,7 @@ public final class RTKLIBCaster {
     public func restart() throws {
         kill(child.pid, SIGKILL)
         _ = child.waitForExit()
-        child = try Self.spawn(input: input, port: port)
+        child = try Self.spawn(input: input, port: port, authenticated: isAuthenticated)
     }
 
     /// Ends it.
