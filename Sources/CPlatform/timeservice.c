@@ -35,3 +35,33 @@ int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted) {
     *asserted = (lines & TIOCM_CAR) != 0;
     return 0;
 }
+
+struct nmeastream_shm_time *nmeastream_shm_attach(int unit, int permissions) {
+    int id = shmget((key_t)(0x4e545030 + unit), sizeof(struct nmeastream_shm_time), IPC_CREAT | permissions);
+    if (id == -1) return NULL;
+    void *segment = shmat(id, NULL, 0);
+    if (segment == (void *)-1) return NULL;
+    return segment;
+}
+
+void nmeastream_shm_detach(struct nmeastream_shm_time *segment) {
+    shmdt((const void *)segment);
+}
+
+void nmeastream_shm_write(struct nmeastream_shm_time *segment, long long true_seconds, long true_nanoseconds,
+                          long long system_seconds, long system_nanoseconds, int leap, int precision) {
+    segment->valid = 0;
+    segment->count++;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    segment->clockTimeStampSec = (time_t)true_seconds;
+    segment->clockTimeStampUSec = (int)(true_nanoseconds / 1000);
+    segment->clockTimeStampNSec = (unsigned)true_nanoseconds;
+    segment->receiveTimeStampSec = (time_t)system_seconds;
+    segment->receiveTimeStampUSec = (int)(system_nanoseconds / 1000);
+    segment->receiveTimeStampNSec = (unsigned)system_nanoseconds;
+    segment->leap = leap;
+    segment->precision = precision;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    segment->count++;
+    segment->valid = 1;
+}

@@ -24,12 +24,11 @@ public final class ChronyFeed: Sendable {
     public let serialSocketPath: String
     /// Where pulse samples go.
     public let pulseSocketPath: String
-    private let monitor: GPSMonitor
-    private let pps: String?
     private let socket: ChronySocket
-    private let queue = DispatchQueue(label: "nmeastream.chrony")
-    private let state: Protected<State>
+    private let state = Protected(State())
     private let events: (@Sendable (Event) -> Void)?
+    /// Set once, right after creation: its samples come back to this feed.
+    private let source = Protected<TimeSampleSource?>(nil)
 
     /// A change in what reaches chronyd, told as it happens (not per sample).
     public enum Event: Sendable, Equatable {
@@ -45,10 +44,6 @@ public final class ChronyFeed: Sendable {
     }
 
     private struct State {
-        var sampler: SerialTimeSampler
-        var pairing = PulsePairing()
-        var subscription: Disposable?
-        var running = false
         var counts = Counts()
         /// Per socket: whether the last sample reached it; absent before the first.
         var delivering: [String: Bool] = [:]
@@ -77,19 +72,24 @@ public final class ChronyFeed: Sendable {
     /// feed's threads: return at once.
     public init(monitor: GPSMonitor, devicePath: String, directory: String = "/run", ppsDevice: String? = nil,
                 requiredValidFixes: Int = 3, events: (@Sendable (Event) -> Void)? = nil) throws(ChronyFeedError) {
-        self.monitor = monitor
         self.events = events
         self.devicePath = devicePath
         let name = devicePath.split(separator: "/").last.map(String.init) ?? devicePath
         serialSocketPath = directory + "/chrony.clk.\(name).sock"
         pulseSocketPath = directory + "/chrony.\(name).sock"
-        pps = ppsDevice
         do throws(Errno) {
             socket = try ChronySocket()
         } catch {
             throw ChronyFeedError(errno: error)
         }
-        state = Protected(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
+        let source = TimeSampleSource(
+            monitor: monitor, ppsDevice: ppsDevice, requiredValidFixes: requiredValidFixes,
+            samples: { [weak self] sample, kind in self?.send(sample, kind) },
+            ppsUnavailable: { [weak self] in
+                self?.state.withLock { $0.counts.ppsFailed = true }
+                if let ppsDevice { self?.events?(.ppsUnavailable(device: ppsDevice)) }
+            })
+        self.source.withLock { $0 = source }
     }
 
     /// What was sent so far.
@@ -99,62 +99,23 @@ public final class ChronyFeed: Sendable {
     /// reads the PPS device if one was given. A receiver that goes away is subscribed to again
     /// each second until ``stop()``.
     public func start() {
-        let started = state.withLock { state -> Bool in
-            defer { state.running = true }
-            return state.running
-        }
-        guard !started else { return }
-        subscribe()
-        if let pps { readPulses(from: pps) }
+        source.withLock { $0 }?.start()
     }
 
     /// Stops sending and lets the receiver go (it closes unless someone else reads it).
     public func stop() {
-        let subscription = state.withLock { state -> Disposable? in
-            state.running = false
-            defer { state.subscription = nil }
-            return state.subscription
-        }
-        subscription?.dispose()
+        source.withLock { $0 }?.stop()
     }
 
-    private func subscribe() {
-        let subscription = monitor.fixes(delivery: .newest(capacity: 4)).observe(
-            next: { [weak self] fix in self?.take(fix) },
-            failed: { [weak self] _ in self?.resubscribeLater() },
-            completed: { [weak self] in self?.resubscribeLater() })
-        let keep = state.withLock { state -> Bool in
-            guard state.running else { return false }
-            state.subscription = subscription
-            return true
-        }
-        if !keep { subscription.dispose() }
-    }
-
-    private func resubscribeLater() {
-        queue.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in
-            guard let self, self.state.withLock({ $0.running }) else { return }
-            self.subscribe()
-        }
-    }
-
-    private func take(_ fix: Fix) {
-        let (sample, pulse) = state.withLock { state -> (ChronySample?, ChronySample?) in
-            guard let sample = state.sampler.sample(for: fix) else { return (nil, nil) }
-            return (sample, state.pairing.sample(after: sample))
-        }
-        if let sample { send(sample, to: serialSocketPath, pulse: false) }
-        if let pulse { send(pulse, to: pulseSocketPath, pulse: true) }
-    }
-
-    private func send(_ sample: ChronySample, to path: String, pulse: Bool) {
+    private func send(_ sample: TimeSample, _ kind: TimeSampleSource.Kind) {
+        let path = kind == .pulse ? pulseSocketPath : serialSocketPath
         let outcome = socket.send(sample, to: path)
         let sent = outcome == .sent
         let changed = state.withLock { state -> Bool in
             if !sent {
                 state.counts.unsent += 1
                 if case .refused(let error) = outcome { state.counts.lastRefusal = error }
-            } else if pulse {
+            } else if kind == .pulse {
                 state.counts.pulseSent += 1
             } else {
                 state.counts.serialSent += 1
@@ -169,23 +130,6 @@ public final class ChronyFeed: Sendable {
             events(.notDelivering(socket: path, reason: error))
         } else {
             events(.notDelivering(socket: path, reason: nil))
-        }
-    }
-
-    /// Reads pulses on a queue of its own (each fetch waits in the kernel up to a second; a
-    /// serial queue of its own runs on an overcommitting thread, so the wait holds up no
-    /// other work).
-    private func readPulses(from path: String) {
-        DispatchQueue(label: "nmeastream.chrony.pps").async { [weak self] in
-            guard let pulses = try? PPSDevice(path: path) else {
-                self?.state.withLock { $0.counts.ppsFailed = true }
-                self?.events?(.ppsUnavailable(device: path))
-                return
-            }
-            while let self, self.state.withLock({ $0.running }) {
-                guard let pulse = try? pulses.nextPulse(timeout: 1) else { continue }
-                self.state.withLock { $0.pairing.notePulse(at: pulse.time) }
-            }
         }
     }
 }

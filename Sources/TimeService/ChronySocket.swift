@@ -1,7 +1,7 @@
 import CPlatform
 import NMEAStream
 
-/// Sends ``ChronySample``s to chronyd's `SOCK` sockets: one unbound datagram socket, each
+/// Sends ``TimeSample``s to chronyd's `SOCK` sockets: one unbound datagram socket, each
 /// sample addressed to its socket's path. chronyd creates those sockets (and removes and
 /// recreates them when it restarts): a sample goes only where one exists, and a chronyd that
 /// restarted is reached by the next sample, with nothing to reconnect.
@@ -24,7 +24,7 @@ final class ChronySocket: Sendable {
 
     deinit { Syscall.close(descriptor) }
 
-    func send(_ sample: ChronySample, to path: String) -> Outcome {
+    func send(_ sample: TimeSample, to path: String) -> Outcome {
         let bytes = sample.encoded()
         let sent = bytes.withUnsafeBytes { bytes in
             Result { () throws(Errno) in try Syscall.sendDatagram(descriptor, bytes, to: path) }
@@ -33,5 +33,25 @@ final class ChronySocket: Sendable {
         case .success: return .sent
         case .failure(let error): return error == .noSuchFile ? .noListener : .refused(error)
         }
+    }
+}
+
+extension TimeSample {
+    /// The magic number chrony checks: "SOCK".
+    static let chronyMagic: Int32 = 0x534f_434b
+
+    /// The bytes chronyd reads: a `struct sock_sample` (chrony's `refclock_sock.c`), laid out
+    /// by this platform's C compiler, as chronyd's own build does.
+    func encoded() -> [UInt8] {
+        let (seconds, nanoseconds) = systemTime.posixTime
+        var sample = nmeastream_sock_sample()
+        sample.tv.tv_sec = time_t(seconds)
+        sample.tv.tv_usec = suseconds_t(nanoseconds / 1_000)
+        sample.offset = offset
+        sample.pulse = pulse ? 1 : 0
+        sample.leap = announcedLeap.rawValue
+        sample.pad = 0
+        sample.magic = Self.chronyMagic
+        return withUnsafeBytes(of: &sample) { Array($0) }
     }
 }

@@ -32,7 +32,7 @@ public struct PulsePairing: Sendable {
     /// The pulse sample that the receiver's serial sample `serial` completes, if any. The
     /// serial sample's system time is when its report began to arrive, and its offset the
     /// report's time minus that.
-    public mutating func sample(after serial: ChronySample) -> ChronySample? {
+    public mutating func sample(after serial: TimeSample) -> TimeSample? {
         guard let pulse else { return nil }
         self.pulse = nil
         let delay = serial.systemTime.seconds(since: pulse)
@@ -47,6 +47,6 @@ public struct PulsePairing: Sendable {
         guard second != lastSecond else { return nil }
         lastSecond = second
         let pulseTime = pulse.posixTime
-        return ChronySample(systemTime: pulse, offset: Double(second - pulseTime.seconds) - Double(pulseTime.nanoseconds) / 1e9, leap: serial.leap)
+        return TimeSample(systemTime: pulse, offset: Double(second - pulseTime.seconds) - Double(pulseTime.nanoseconds) / 1e9, leap: serial.leap)
     }
 }

@@ -26,7 +26,7 @@ public struct SerialTimeSampler: Sendable {
     }
 
     /// The sample `fix` gives, if it gives one.
-    public mutating func sample(for fix: Fix, leap: ChronySample.Leap = .none) -> ChronySample? {
+    public mutating func sample(for fix: Fix, leap: TimeSample.Leap = .none) -> TimeSample? {
         guard fix.mode >= .twoD, let time = fix.time, let receivedAt = fix.receivedAt,
               fix.timeValidity?.isUsableForTiming ?? true else {
             validInARow = 0
@@ -37,6 +37,6 @@ public struct SerialTimeSampler: Sendable {
         let second = time.posixTime.seconds
         guard second != lastSecond else { return nil }
         lastSecond = second
-        return ChronySample(systemTime: receivedAt, offset: time.seconds(since: receivedAt), leap: leap)
+        return TimeSample(systemTime: receivedAt, offset: time.seconds(since: receivedAt), leap: leap)
     }
 }

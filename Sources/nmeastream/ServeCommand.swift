@@ -43,6 +43,11 @@ struct ServeCommand: ParsableCommand {
             to /run/chrony.DEVICE.sock with --pps), gpsd's sockets; the receivers are then \
             read all the time.
 
+            --ntp-shm does the same for ntpd, ntpsec and chronyd through ntpd's shared-memory \
+            segments, in gpsd's layout and numbering: the first receiver's serial time in \
+            NTP0 and its pulse (--pps) in NTP1, the next receiver's in NTP2 and NTP3; as \
+            another user than root, from NTP2 (units 0 and 1 are root's).
+
             Exit codes: 0 stopped by a signal; 64 usage error; 69 udev is not available to \
             find receivers, or the port cannot be listened on (gpsd may hold it).
 
@@ -56,6 +61,8 @@ struct ServeCommand: ParsableCommand {
               nmeastream serve --nmea-udp 192.168.1.255:10110   # NMEA broadcast to the boat's LAN
               # chronyd's configuration: refclock SOCK /run/chrony.clk.ttyACM0.sock
               nmeastream serve /dev/ttyACM0 --chrony
+              # ntpd's: refclock shm unit 0 refid NMEA (chronyd's: refclock SHM 0 refid NMEA)
+              sudo nmeastream serve /dev/ttyACM0 --ntp-shm
             """
     )
 
@@ -84,13 +91,21 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service with chrony).")
     var chrony = false
 
+    @Flag(name: .customLong("ntp-shm"),
+          help: "Write each receiver's time to ntpd's shared-memory segments (NTP0 and NTP1 for the first, as gpsd does), for ntpd, ntpsec or chronyd.")
+    var ntpSHM = false
+
+    @Option(name: .customLong("ntp-shm-unit"),
+            help: "With --ntp-shm: the first unit to use (default 0 as root, else 2), when another program holds the first ones.")
+    var ntpSHMUnit: Int?
+
     @Flag(help: "Also say when each device is opened for its first watcher and closed after its last, and when samples start reaching chronyd. Failures are always said, when they happen.")
     var verbose = false
 
     @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are (default /run).")
     var chronyDirectory = "/run"
 
-    @Option(help: "A kernel PPS device (/dev/pps0) whose pulses belong to the one DEVICE named; with --chrony.")
+    @Option(help: "A kernel PPS device (/dev/pps0) whose pulses belong to the one DEVICE named; with --chrony or --ntp-shm.")
     var pps: String?
 
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
@@ -119,8 +134,12 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("not a receiver's URL: \(error)")
             }
         }
-        if pps != nil, !chrony || devices.count != 1 {
-            throw ValidationError("--pps needs --chrony and exactly one DEVICE: the receiver whose pulses it carries")
+        if let ntpSHMUnit {
+            guard ntpSHM else { throw ValidationError("--ntp-shm-unit goes with --ntp-shm") }
+            guard (0...243).contains(ntpSHMUnit) else { throw ValidationError("--ntp-shm-unit must be 0 to 243") }
+        }
+        if pps != nil, !(chrony || ntpSHM) || devices.count != 1 {
+            throw ValidationError("--pps needs --chrony or --ntp-shm, and exactly one DEVICE: the receiver whose pulses it carries")
         }
     }
 
@@ -178,6 +197,30 @@ struct ServeCommand: ParsableCommand {
                         said += "; \(counts.unsent) not sent (\(why))"
                     }
                     if counts.ppsFailed { said += "; the PPS device \(pps ?? "") could not be opened" }
+                    printError(said)
+                }
+            }
+        }
+        if ntpSHM {
+            let units = NTPSHMUnits(first: ntpSHMUnit), pps = pps
+            server.subscribeToDevices { path, monitor in
+                let feed: NTPSHMFeed
+                do throws(NTPSHMError) {
+                    feed = try NTPSHMFeed(monitor: monitor, devicePath: path, units: units, ppsDevice: pps)
+                } catch {
+                    printError("ntp-shm \(path): \(error)")
+                    return BlockDisposable {}
+                }
+                printError("ntp-shm \(path): serial time in NTP\(feed.serialUnit)" + (pps.map { ", pulses of \($0) in NTP\(feed.pulseUnit)" } ?? ""))
+                feed.start()
+                return BlockDisposable {
+                    feed.stop()
+                    let counts = feed.counts
+                    var said = "ntp-shm \(path): \(counts.serialWritten) samples written to NTP\(feed.serialUnit)"
+                    if let pps {
+                        said += counts.ppsFailed ? "; the PPS device \(pps) could not be opened"
+                            : ", \(counts.pulseWritten) pulse samples to NTP\(feed.pulseUnit)"
+                    }
                     printError(said)
                 }
             }

@@ -26,7 +26,7 @@ struct TimeServiceTests {
 
     @Test("the sample is chrony's struct sock_sample: timeval, offset, pulse, leap, pad, magic")
     func encoding() {
-        let sample = ChronySample(systemTime: Self.time(12.25), offset: -0.25, pulse: true, leap: .insert)
+        let sample = TimeSample(systemTime: Self.time(12.25), offset: -0.25, pulse: true, leap: .insert)
         let bytes = sample.encoded()
         #expect(bytes.count == MemoryLayout<timeval>.size + 8 + 16)
         let seconds = bytes.withUnsafeBytes { $0.load(fromByteOffset: 0, as: Int.self) }
@@ -37,8 +37,8 @@ struct TimeServiceTests {
         #expect(bytes.withUnsafeBytes { $0.load(fromByteOffset: base, as: Double.self) } == -0.25)
         let integers = (0..<4).map { index in bytes.withUnsafeBytes { $0.load(fromByteOffset: base + 8 + 4 * index, as: Int32.self) } }
         #expect(integers == [1, 1, 0, 0x534f_434b])
-        #expect(ChronySample(systemTime: Self.time(0), offset: 0, leap: .delete).encoded()[base + 12] == 2)
-        #expect(ChronySample(systemTime: Self.time(0), offset: 0).encoded()[base + 12] == 0)
+        #expect(TimeSample(systemTime: Self.time(0), offset: 0, leap: .delete).encoded()[base + 12] == 2)
+        #expect(TimeSample(systemTime: Self.time(0), offset: 0).encoded()[base + 12] == 0)
     }
 
     @Test("serial time: samples only after three valid fixes in a row; an invalid fix starts the count again")
@@ -93,8 +93,8 @@ struct TimeServiceTests {
 
     /// A serial sample of UTC second `second` whose report began to arrive at system time
     /// `arrival`.
-    static func serial(_ second: Double, arrivedAt arrival: Double) -> ChronySample {
-        ChronySample(systemTime: time(arrival), offset: second - arrival)
+    static func serial(_ second: Double, arrivedAt arrival: Double) -> TimeSample {
+        TimeSample(systemTime: time(arrival), offset: second - arrival)
     }
 
     @Test("PPS: a pulse is paired with the second the report after it names, and its offset is exact")

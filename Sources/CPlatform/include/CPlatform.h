@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -87,6 +89,38 @@ int nmeastream_pps_fetch(int fd, double timeout_seconds, struct timespec *assert
 /// Waits for the serial line's DCD (carrier detect) to change (`TIOCMIWAIT`), then reads the
 /// system time and whether DCD is now asserted. Returns 0, or -1 with errno set.
 int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted);
+
+/// ntpd's shared-memory reference-clock segment (`struct shmTime` in ntpd's refclock_shm.c),
+/// which ntpd, ntpsec and chronyd (`refclock SHM`) read; declared here so that the C compiler
+/// lays it out as theirs do on this platform (`time_t` and its alignment decide the offsets).
+struct nmeastream_shm_time {
+    int mode;                       // 1: readers check `count` before and after reading
+    volatile int count;             // bumped before and after each write
+    time_t clockTimeStampSec;       // the true time (the receiver's), seconds
+    int clockTimeStampUSec;         //   and microseconds
+    time_t receiveTimeStampSec;     // the system time it was taken at, seconds
+    int receiveTimeStampUSec;       //   and microseconds
+    int leap;                       // 0 none, 1 insert, 2 delete, 3 not in sync
+    int precision;                  // log2 of the precision in seconds (-20: about 1 us)
+    int nsamples;                   // the readers' median filter's stages
+    volatile int valid;             // 1: a sample is there; the reader clears it
+    unsigned clockTimeStampNSec;    // the true time's nanoseconds
+    unsigned receiveTimeStampNSec;  // the system time's nanoseconds
+    int dummy[8];
+};
+
+/// Attaches NTP shared-memory unit `unit` (key "NTP0" + unit), creating it with `permissions`
+/// (0600 for units 0 and 1, 0666 above, as ntpd and gpsd do) when it is not there. Returns the
+/// segment, or NULL with errno set.
+struct nmeastream_shm_time *nmeastream_shm_attach(int unit, int permissions);
+
+/// Detaches a segment (the segment stays for its readers).
+void nmeastream_shm_detach(struct nmeastream_shm_time *segment);
+
+/// Writes one sample with gpsd's handshake: `valid` cleared and `count` bumped, the values
+/// written between two memory barriers, then `count` bumped and `valid` set.
+void nmeastream_shm_write(struct nmeastream_shm_time *segment, long long true_seconds, long true_nanoseconds,
+                          long long system_seconds, long system_nanoseconds, int leap, int precision);
 
 /// Makes a spawned child close every descriptor from `lowest` up
 /// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34). Returns 0 or an error number.

@@ -42,4 +42,6 @@ public struct Errno: Error, Sendable, Hashable, RawRepresentable, CustomStringCo
     public static let exists = Errno(rawValue: EEXIST)
     /// `EISDIR`: is a directory.
     public static let isDirectory = Errno(rawValue: EISDIR)
+    /// `ENOSYS`: the kernel does not have the call (System V shared memory left out).
+    public static let notImplemented = Errno(rawValue: ENOSYS)
 }

@@ -1,0 +1,113 @@
+import Dispatch
+import NMEAStream
+
+/// A receiver's time samples, for whichever time service takes them (chronyd's sockets,
+/// ntpd's shared memory, gpsd's `TOFF` and `PPS` reports): one more subscriber of its
+/// ``GPSMonitor`` (so it keeps the device open while it runs), that makes a sample of the
+/// serial time each second (``SerialTimeSampler``) and, when a kernel PPS device is given,
+/// pairs each pulse with the second it began (``PulsePairing``).
+///
+/// A receiver that goes away is subscribed to again each second until ``stop()``.
+final class TimeSampleSource: Sendable {
+    /// What a sample is of.
+    enum Kind: Sendable {
+        /// The receiver's serial time: when its report began to arrive, and the time it named.
+        case serial
+        /// A pulse: its edge, and the second it began.
+        case pulse
+    }
+
+    /// The PPS device whose pulses belong to the receiver, if any.
+    let ppsDevice: String?
+    private let monitor: GPSMonitor
+    private let queue = DispatchQueue(label: "nmeastream.time-samples")
+    private let state: Protected<State>
+    private let samples: @Sendable (TimeSample, Kind) -> Void
+    private let ppsUnavailable: @Sendable () -> Void
+
+    private struct State {
+        var sampler: SerialTimeSampler
+        var pairing = PulsePairing()
+        var subscription: Disposable?
+        var running = false
+    }
+
+    /// Samples of `monitor`'s receiver, and of `ppsDevice`'s pulses, told to `samples` (on a
+    /// reader's or the pulse reader's thread: return at once); `ppsUnavailable` is told when
+    /// the PPS device cannot be opened. Nothing is read until ``start()``.
+    init(monitor: GPSMonitor, ppsDevice: String?, requiredValidFixes: Int,
+         samples: @escaping @Sendable (TimeSample, Kind) -> Void, ppsUnavailable: @escaping @Sendable () -> Void = {}) {
+        self.monitor = monitor
+        self.ppsDevice = ppsDevice
+        self.samples = samples
+        self.ppsUnavailable = ppsUnavailable
+        state = Protected(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
+    }
+
+    /// Subscribes to the receiver's fixes (which opens it, if nothing else has), and reads
+    /// the PPS device if one was given.
+    func start() {
+        let started = state.withLock { state -> Bool in
+            defer { state.running = true }
+            return state.running
+        }
+        guard !started else { return }
+        subscribe()
+        if let ppsDevice { readPulses(from: ppsDevice) }
+    }
+
+    /// Stops, and lets the receiver go (it closes unless someone else reads it).
+    func stop() {
+        let subscription = state.withLock { state -> Disposable? in
+            state.running = false
+            defer { state.subscription = nil }
+            return state.subscription
+        }
+        subscription?.dispose()
+    }
+
+    private func subscribe() {
+        let subscription = monitor.fixes(delivery: .newest(capacity: 4)).observe(
+            next: { [weak self] fix in self?.take(fix) },
+            failed: { [weak self] _ in self?.resubscribeLater() },
+            completed: { [weak self] in self?.resubscribeLater() })
+        let keep = state.withLock { state -> Bool in
+            guard state.running else { return false }
+            state.subscription = subscription
+            return true
+        }
+        if !keep { subscription.dispose() }
+    }
+
+    private func resubscribeLater() {
+        queue.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in
+            guard let self, self.state.withLock({ $0.running }) else { return }
+            self.subscribe()
+        }
+    }
+
+    private func take(_ fix: Fix) {
+        let (serial, pulse) = state.withLock { state -> (TimeSample?, TimeSample?) in
+            guard let sample = state.sampler.sample(for: fix) else { return (nil, nil) }
+            return (sample, state.pairing.sample(after: sample))
+        }
+        if let serial { samples(serial, .serial) }
+        if let pulse { samples(pulse, .pulse) }
+    }
+
+    /// Reads pulses on a queue of its own (each fetch waits in the kernel up to a second; a
+    /// serial queue of its own runs on an overcommitting thread, so the wait holds up no
+    /// other work).
+    private func readPulses(from path: String) {
+        DispatchQueue(label: "nmeastream.pps").async { [weak self] in
+            guard let pulses = try? PPSDevice(path: path) else {
+                self?.ppsUnavailable()
+                return
+            }
+            while let self, self.state.withLock({ $0.running }) {
+                guard let pulse = try? pulses.nextPulse(timeout: 1) else { continue }
+                self.state.withLock { $0.pairing.notePulse(at: pulse.time) }
+            }
+        }
+    }
+}
