@@ -88,7 +88,7 @@ struct ServeCommand: ParsableCommand {
             help: "Also send every sentence as a UDP datagram to HOST:PORT: a unicast, broadcast or multicast address (repeatable; default off). The receivers are then read all the time.")
     var nmeaDatagrams: [HostAndPort] = []
 
-    @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service with chrony).")
+    @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service).")
     var chrony = false
 
     @Flag(name: .customLong("ntp-shm"),
