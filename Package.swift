@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "NMEAServer",
             dependencies: [
-                "NMEAStream", "GPSDProtocol", "CPlatform",
+                "NMEAStream", "GPSDProtocol", "TimeService", "CPlatform",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Dispatch
 import GPSDProtocol
 import NIOCore
 import NMEAStream
+import TimeService
 
 /// One receiver the server shares: its ``GPSMonitor``, the clients that watch it, and what it
 /// said last. The device opens when its first watcher comes (it subscribes to the monitor:
@@ -39,12 +40,15 @@ final class ServedDevice: Sendable {
         var failure: String?
         /// A network receiver's interruption last told, until it connects again.
         var interruption: String?
+        /// The serial time's samples, by the time service's rules (`TOFF`).
+        var timeSampler = SerialTimeSampler()
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
             activated = nil
             latest = LatestReports()
             interruption = nil
+            timeSampler = SerialTimeSampler()
         }
     }
 
@@ -258,23 +262,38 @@ final class ServedDevice: Sendable {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
-        let recovered = state.withLock { state in
+        let (recovered, sample) = state.withLock { state -> (Bool, TimeSample?) in
             state.latest.take(epoch)
+            let sample = epoch.fix.flatMap { state.timeSampler.sample(for: $0) }
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
-            guard state.failure != nil else { return false }
+            guard state.failure != nil else { return (false, sample) }
             state.failure = nil
-            return true
+            return (true, sample)
         }
         if recovered { events?(.deviceRecovered(path: path)) }
+        if let sample { publish(sample, kind: .serialTime) }
         let clients = watchers(sent: .reports)
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
         GPSDJSON.write(epoch, device: path, reusing: &writer) { _, report in Self.appendLine(report, to: &lines) }
         fanOut(lines, to: clients)
+    }
+
+    /// To clients that watch with `pps`: a time sample as `TOFF` (serial time, precision -1:
+    /// half a second, what a report's time is worth) or `PPS` (a pulse, -20: about a
+    /// microsecond), as gpsd sends them.
+    private func publish(_ sample: TimeSample, kind: TimeOffsetReport.Kind, quantizationError: Int? = nil) {
+        let clients = watchers(sent: .timing)
+        guard !clients.isEmpty else { return }
+        let real = sample.trueTime, clock = sample.systemTime.posixTime
+        let report = TimeOffsetReport(kind: kind, device: path, realSeconds: real.seconds, realNanoseconds: real.nanoseconds,
+                                      clockSeconds: clock.seconds, clockNanoseconds: clock.nanoseconds,
+                                      precision: kind == .pulse ? -20 : -1, quantizationError: quantizationError)
+        fanOut(ByteBufferAllocator().buffer(string: ServerReply.timeOffset(report).line), to: clients)
     }
 
     /// To clients in NMEA mode or raw mode 1: each valid sentence as received.

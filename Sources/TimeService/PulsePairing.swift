@@ -46,7 +46,6 @@ public struct PulsePairing: Sendable {
         let second = arrival.seconds + Int64(whole)
         guard second != lastSecond else { return nil }
         lastSecond = second
-        let pulseTime = pulse.posixTime
-        return TimeSample(systemTime: pulse, offset: Double(second - pulseTime.seconds) - Double(pulseTime.nanoseconds) / 1e9, leap: serial.leap)
+        return TimeSample(systemTime: pulse, trueTime: UTCTime(posixSeconds: second, nanoseconds: 0), leap: serial.leap)
     }
 }

@@ -37,6 +37,6 @@ public struct SerialTimeSampler: Sendable {
         let second = time.posixTime.seconds
         guard second != lastSecond else { return nil }
         lastSecond = second
-        return TimeSample(systemTime: receivedAt, offset: time.seconds(since: receivedAt), leap: leap)
+        return TimeSample(systemTime: receivedAt, trueTime: time, leap: leap)
     }
 }

@@ -24,6 +24,9 @@ public struct TimeSample: Sendable, Hashable {
     public var pulse: Bool
     /// The leap second announced, if any.
     public var leap: Leap
+    /// The true time itself, when the sample was made from it (a `Double` offset from a clock
+    /// years off loses the nanoseconds).
+    private var exactTrueTime: UTCTime?
 
     /// A sample.
     public init(systemTime: UTCTime, offset: Double, pulse: Bool = false, leap: Leap = .none) {
@@ -32,12 +35,31 @@ public struct TimeSample: Sendable, Hashable {
         self.pulse = pulse
         self.leap = leap
     }
+
+    /// Samples are equal when they tell the same (whether made from a true time or an offset).
+    public static func == (lhs: TimeSample, rhs: TimeSample) -> Bool {
+        lhs.systemTime == rhs.systemTime && lhs.offset == rhs.offset && lhs.pulse == rhs.pulse && lhs.leap == rhs.leap
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(systemTime)
+        hasher.combine(offset)
+        hasher.combine(pulse)
+        hasher.combine(leap)
+    }
+
+    /// A sample of `trueTime` taken at system time `systemTime`.
+    public init(systemTime: UTCTime, trueTime: UTCTime, pulse: Bool = false, leap: Leap = .none) {
+        self.init(systemTime: systemTime, offset: trueTime.seconds(since: systemTime), pulse: pulse, leap: leap)
+        exactTrueTime = trueTime
+    }
 }
 
 extension TimeSample {
     /// The true time the sample gives: ``systemTime`` plus ``offset``, as whole seconds since
     /// 1970 and nanoseconds (kept apart so that nothing is lost to a `Double`'s precision).
-    var trueTime: (seconds: Int64, nanoseconds: Int64) {
+    public var trueTime: (seconds: Int64, nanoseconds: Int64) {
+        if let exactTrueTime { return exactTrueTime.posixTime }
         let system = systemTime.posixTime
         let whole = offset.rounded(.down)
         var seconds = system.seconds + Int64(whole)

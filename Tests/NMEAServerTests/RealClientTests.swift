@@ -138,6 +138,43 @@ struct RealClientTests {
         #expect(fixes.allSatisfy { $0.hasSuffix(feed.terminal.devicePath) })
     }
 
+    @Test("Python's gps module with WATCH_PPS: a TOFF a second, the true time a whole second before the clock time it arrived at; without it, none",
+          .enabled(if: hasPythonGPS, "python3-gps is not installed"))
+    func pythonTimeOffsets() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let script = """
+            import gps, sys
+            session = gps.gps(host="127.0.0.1", port="\(feed.port)", mode=gps.WATCH_ENABLE | gps.WATCH_JSON | gps.WATCH_PPS)
+            seen = []
+            for report in session:
+                if report["class"] == "TOFF":
+                    seen.append(report)
+                    print("toff", report["device"], report["real_sec"], report["real_nsec"], report["clock_sec"], report["clock_nsec"], report["precision"])
+                    if len(seen) == 3:
+                        sys.exit(0)
+            """
+        let (status, output) = try run(Self.python, ["-c", script])
+        #expect(status == 0, "\(output)")
+        let samples = output.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("toff ") }.map { $0.split(separator: " ") }
+        #expect(samples.count == 3, "\(output)")
+        #expect(samples.allSatisfy { $0.count == 7 && $0[1] == feed.terminal.devicePath && $0[3] == "0" && $0[6] == "-1" }, "\(output)")
+        let reals = samples.compactMap { Int($0[2]) }
+        #expect(zip(reals.dropFirst(), reals).allSatisfy { $0 > $1 }, "one per second of the receiver's time, in order: \(reals)")
+        // Without pps, the same client gets no TOFF among its reports.
+        let (plainStatus, plain) = try runPython(watching: feed, """
+            count = 0
+            for report in session:
+                if report["class"] == "TOFF":
+                    print("toff")
+                    sys.exit(1)
+                count += 1
+                if count == 40:
+                    sys.exit(0)
+            """)
+        #expect(plainStatus == 0 && !plain.contains("toff"), "\(plain)")
+    }
+
     @Test("Python's gps module: fix.altitude, which it reads from alt, is the fix's altitude above mean sea level", .enabled(if: hasPythonGPS, "python3-gps is not installed"))
     func pythonAltitude() throws {
         let feed = try Feed()

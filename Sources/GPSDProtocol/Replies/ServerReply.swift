@@ -19,6 +19,8 @@ public enum ServerReply: Sendable, Equatable {
     case error(String)
     /// `POLL`: the latest fix and sky of each active device, at `time`.
     case poll(time: UTCTime, active: Int, fixes: [(device: String, fix: Fix)], skies: [(device: String, sky: Sky)])
+    /// `TOFF` or `PPS`: a time sample, to clients that watch with `pps`.
+    case timeOffset(TimeOffsetReport)
 
     public static func == (lhs: ServerReply, rhs: ServerReply) -> Bool { lhs.line == rhs.line }
 
@@ -49,6 +51,8 @@ public enum ServerReply: Sendable, Equatable {
             writer.endObject()
         case .device(let device):
             Self.writeDevice(device, to: &writer)
+        case .timeOffset(let report):
+            report.write(to: &writer)
         case .deviceGone(let path):
             writer.beginObject()
             writer.asciiString("class", "DEVICE")

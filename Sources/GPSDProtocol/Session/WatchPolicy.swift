@@ -14,7 +14,7 @@ public struct WatchPolicy: Sendable, Hashable {
     public var timing = false
     /// Accepted and reported (AIS only); nothing more.
     public var split24 = false
-    /// Accepted and reported; pulse-per-second reports come with the time service.
+    /// The time service's samples: `TOFF` for each serial time sample, `PPS` for each pulse.
     public var pps = false
     /// The one device watched; `nil` for every device.
     public var device: String?

@@ -12,6 +12,8 @@ public struct WatchedStreams: OptionSet, Sendable, Hashable {
     public static let sentences = WatchedStreams(rawValue: 2)
     /// The device's bytes unchanged (`raw` 2, which takes the place of the sentences).
     public static let bytes = WatchedStreams(rawValue: 4)
+    /// `TOFF` and `PPS`, the time service's samples (`pps`).
+    public static let timing = WatchedStreams(rawValue: 8)
 }
 
 extension WatchPolicy {
@@ -27,6 +29,7 @@ extension WatchPolicy {
         } else if nmea || raw == 1 {
             streams.insert(.sentences)
         }
+        if pps { streams.insert(.timing) }
         return streams
     }
 }
