@@ -37,7 +37,7 @@ struct ReadCommand: ParsableCommand {
               nmeastream read --speed auto --format json --count 10 /dev/ttyUSB0
               nmeastream read tcp://192.168.1.20:10110
               nmeastream read udp://:10110
-              nmeastream read /dev/ttyACM0 --corrections ntrip://me@caster.example.org/MOUNT --corrections-password-env NTRIP_PASSWORD
+              nmeastream read /dev/ttyACM0 --corrections ntrip://caster.example.org/MOUNT
             """,
         aliases: ["stream"]
     )
