@@ -21,6 +21,8 @@ struct EpochAccumulator: Sendable {
     /// GPS time minus UTC, seconds, as a receiver last said it (`$PGRMF`, UBX's NAV-TIMEGPS
     /// and NAV-TIMELS).
     private(set) var leapSeconds: Int?
+    /// The next time pulse, as TIM-TP last announced it: every fix carries it until the next.
+    private(set) var timePulse: TimePulse?
     /// What the epoch's UBX messages said, laid over its NMEA fields when it is finished.
     var ubx = UBXEpochFields()
     /// UBX's time of week against UTC: outlasts the epoch.
@@ -34,6 +36,7 @@ struct EpochAccumulator: Sendable {
     mutating func startEpoch() {
         fix = Fix()
         fix.leapSeconds = leapSeconds
+        fix.timePulse = timePulse
         clockTime = nil
         mode = ModeEvidence()
         garminAltitude = nil
@@ -47,6 +50,13 @@ struct EpochAccumulator: Sendable {
     mutating func noteLeapSeconds(_ seconds: Int) {
         leapSeconds = seconds
         fix.leapSeconds = seconds
+    }
+
+    /// The next time pulse a receiver announced: this epoch's and every later one's, until the
+    /// next announcement.
+    mutating func noteTimePulse(_ pulse: TimePulse) {
+        timePulse = pulse
+        fix.timePulse = pulse
     }
 
     /// Takes the time of the epoch from its first sentence that has one.

@@ -172,6 +172,14 @@ public struct EpochAssembler: Sendable {
         }
     }
 
+    /// A time pulse announced (TIM-TP): outside the cycle logic (it names the next second, not
+    /// the epoch's), carried by the epoch in progress and the ones after it.
+    /// It leaves the epoch's reception time alone: it is sent ahead of the reports.
+    mutating func noteTimePulse(_ message: TIMTP) {
+        let leapSeconds = epoch.ubxClock.leapSeconds ?? epoch.leapSeconds ?? GPSTime.assumedLeapSeconds
+        if let pulse = message.pulse(leapSeconds: leapSeconds) { epoch.noteTimePulse(pulse) }
+    }
+
     /// A fix of its own, outside the navigation epochs (HNR-PVT's): handed out at once, with no
     /// sky. It leaves the epoch in progress, the cycle logic and the epoch's reception time as
     /// they were; its climb and derived speed come from the fix of its kind before it.

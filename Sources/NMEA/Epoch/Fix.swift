@@ -104,6 +104,9 @@ public struct Fix: Sendable, Hashable {
     public var ecef: ECEFSolution?
     /// How far the receiver vouches for ``time`` (UBX); `nil` when it did not say (NMEA).
     public var timeValidity: TimeValidity?
+    /// The receiver's next time pulse as it last announced it (UBX's TIM-TP, timing
+    /// receivers): what the time service pairs with the pulse; `nil` when it never did.
+    public var timePulse: TimePulse?
     /// Whether this is a high-rate fix made between the navigation epochs (u-blox's HNR-PVT,
     /// from a receiver with sensors): it runs ahead of them, so the navigation epoch of the
     /// same instant comes after it, and it has no sky, satellite count or dilutions.

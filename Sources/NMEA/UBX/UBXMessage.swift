@@ -38,6 +38,8 @@ public enum UBXMessage: Sendable, Hashable {
     case navTIMELS(NAVTIMELS)
     /// HNR-PVT: a high-rate fix between the navigation epochs (receivers with sensors).
     case hnrPVT(HNRPVT)
+    /// TIM-TP: the next time pulse and its quantization error (timing receivers).
+    case timTP(TIMTP)
 
     /// Decodes `frame`, or returns `nil` when nmeastream does not decode its kind (it is still
     /// counted and handed out raw). The fields that could not be read come with it.
@@ -58,9 +60,9 @@ public enum UBXMessage: Sendable, Hashable {
                                                                HNRPVT.kind]
 
     /// The kinds whose payload starts with the GPS time of week, in milliseconds, that they
-    /// belong to: every kind decoded, and NAV-STATUS and NAV-CLOCK, which are not. What a
-    /// paced replay times a frame by.
-    public static let timedKinds: Set<UBXMessageKind> = Set(entries.keys).union([
+    /// belong to: every kind decoded but TIM-TP (whose time is the next pulse's), and NAV-STATUS
+    /// and NAV-CLOCK, which are not decoded. What a paced replay times a frame by.
+    public static let timedKinds: Set<UBXMessageKind> = Set(entries.keys).subtracting([TIMTP.kind]).union([
         UBXMessageKind(messageClass: 0x01, messageID: 0x03), UBXMessageKind(messageClass: 0x01, messageID: 0x22),
     ])
 
@@ -97,6 +99,7 @@ public enum UBXMessage: Sendable, Hashable {
             entry(NAVVELECEF.self, UBXMessage.navVELECEF),
             entry(NAVTIMELS.self, UBXMessage.navTIMELS),
             entry(HNRPVT.self, UBXMessage.hnrPVT),
+            entry(TIMTP.self, UBXMessage.timTP),
         ])
     }()
 }
@@ -165,6 +168,7 @@ extension UBXMessage {
         case .navVELECEF(let message): visitor.visit(message)
         case .navTIMELS(let message): visitor.visit(message)
         case .hnrPVT(let message): visitor.visit(message)
+        case .timTP(let message): visitor.visit(message)
         }
     }
 }

@@ -34,7 +34,7 @@ public final class CorrectionsFeed: Sendable {
     private struct State {
         var client: NTRIPClient?
         var positionTimer: DispatchSourceTimer?
-        var receivers: [Receiver] = []
+        var receivers: [AttachedReceiver] = []
         var status = CorrectionsStatus()
         /// The latest fix with a position, of any receiver.
         var latest: Fix?
@@ -64,7 +64,7 @@ public final class CorrectionsFeed: Sendable {
     /// waits for the connection to close (it may run where waiting is not allowed: inside a
     /// shared connection's release); a later attachment connects once it has closed.
     public func attach(_ reader: NMEAReader) -> Disposable {
-        let receiver = Receiver(reader: reader, feed: self)
+        let receiver = AttachedReceiver(reader: reader, feed: self)
         reader.addDelegate(receiver)
         let client: NTRIPClient? = state.withLock { state in
             state.receivers.append(receiver)
@@ -82,7 +82,7 @@ public final class CorrectionsFeed: Sendable {
         }
     }
 
-    private func detach(_ receiver: Receiver) {
+    private func detach(_ receiver: AttachedReceiver) {
         let ending: (NTRIPClient, DispatchSourceTimer?)? = state.withLock { state in
             state.receivers.removeAll { $0 === receiver }
             guard state.receivers.isEmpty, let client = state.client else { return nil }
@@ -141,7 +141,7 @@ public final class CorrectionsFeed: Sendable {
     }
 
     /// On the receiver's reader's queue.
-    private func noted(_ outcome: DeviceWriteOutcome, of frame: RTCM3Frame, for receiver: Receiver) {
+    private func noted(_ outcome: DeviceWriteOutcome, of frame: RTCM3Frame, for receiver: AttachedReceiver) {
         state.withLock { state in
             switch outcome {
             case .written:
@@ -213,7 +213,7 @@ public final class CorrectionsFeed: Sendable {
 
 /// An attached reader: its fixes reach the feed; what became of the frames written to it is
 /// remembered on its queue.
-private final class Receiver: NMEAReaderDelegate, @unchecked Sendable {
+private final class AttachedReceiver: NMEAReaderDelegate, @unchecked Sendable {
     let reader: NMEAReader
     let name: String
     weak var feed: CorrectionsFeed?

@@ -260,7 +260,7 @@ struct UBXMessageTests {
         #expect(decoded.frames == [frame])
         let reject = try #require(decoded.rejects.first)
         #expect(reject.reason == .malformedField && reject.address == "NAV-PVT" && reject.fieldIndex == 20)
-        #expect(UBXMessage.decodedKinds.count == 16)
+        #expect(UBXMessage.decodedKinds.count == 17)
     }
 
     @Test("HNR-PVT: every field, at its offset and in its unit; the nanoseconds right after the validity byte")

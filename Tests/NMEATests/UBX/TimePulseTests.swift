@@ -1,0 +1,52 @@
+import NMEA
+import Testing
+import TestSupport
+
+/// TIM-TP, the next time pulse of a timing receiver: its time (UTC, or GPS less the leap
+/// seconds) and quantization error, carried by every fix until the next one, never starting
+/// or ending an epoch.
+@Suite("UBX TIM-TP")
+struct TimePulseTests {
+    static func line(_ body: String) -> [UInt8] { Array(nmea(body).utf8) }
+
+    /// 2024-06-05 12:00:01 UTC as GPS week 2317 and time of week, in UTC (`utc`) or in GPS
+    /// time (18 leap seconds ahead).
+    static func timTP(utc: Bool, qErr: Int32 = -1_234, qErrInvalid: Bool = false) -> [UInt8] {
+        // 2024-06-05 12:00:01 UTC is 1_717_588_801; GPS week 2317 began at 1_717_286_400 (UTC scale: 315_964_800 + 2317 * 604_800).
+        let secondsIntoWeek = UInt32(1_717_588_801 - (315_964_800 + 2317 * 604_800)) + (utc ? 0 : 18)
+        var p = PayloadBuilder(length: 16)
+        p.u4(0, secondsIntoWeek * 1000)
+        p.u4(4, 0)
+        p.i4(8, qErr)
+        p.u2(12, 2317)
+        p.u1(14, (utc ? 0x01 : 0x00) | (qErrInvalid ? 0x10 : 0))
+        p.u1(15, 0)
+        return ubx(0x0D, 0x01, p.bytes)
+    }
+
+    @Test("the pulse's UTC second from a UTC time base and from GPS time less the leap seconds; a quantization error marked invalid is none")
+    func decoding() throws {
+        for utc in [true, false] {
+            let decoded = decode(Self.line("GPRMC,120000.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A") + Self.timTP(utc: utc)
+                                 + Self.line("GPRMC,120001.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A"))
+            #expect(decoded.rejects.isEmpty)
+            #expect(decoded.fixes.count == 2, "no epoch of its own")
+            #expect(decoded.fixes.map(\.timePulse) == [TimePulse(second: 1_717_588_801, quantizationError: -1_234),
+                                                       TimePulse(second: 1_717_588_801, quantizationError: -1_234)], "utc \(utc)")
+        }
+        let invalid = decode(Self.timTP(utc: true, qErrInvalid: true) + Self.line("GPRMC,120001.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A"))
+        #expect(invalid.fixes.first?.timePulse == TimePulse(second: 1_717_588_801, quantizationError: nil))
+    }
+
+    @Test("a TIM-TP between a cycle's sentences changes neither the epochs nor their times")
+    func epochsUnchanged() {
+        let plain = Self.line("GPGGA,120000.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+            + Self.line("GPRMC,120000.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A")
+            + Self.line("GPGGA,120001.00,5207.4074,N,00419.2659,E,1,08,0.9,10.2,M,47.0,M,,")
+            + Self.line("GPRMC,120001.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A")
+        let split = plain.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Array($0) + [UInt8(ascii: "\n")] }
+        let withPulse = split[0] + Self.timTP(utc: true) + split[1] + split[2] + split[3]
+        let expected = decode(plain).fixes.map(\.time)
+        #expect(decode(withPulse).fixes.map(\.time) == expected && expected.count == 2)
+    }
+}
