@@ -3,6 +3,7 @@ import NIOCore
 import Synchronization
 import NIOPosix
 import NMEAStream
+import TimeService
 
 /// A gpsd-protocol server: shares each receiver with every client on the machine (and every
 /// existing gpsd client), opening it when the first client watches and closing it when the
@@ -61,6 +62,13 @@ public final class GPSDServer: Sendable {
         /// again while they watch (``silentStreamsClosed``). Five of the receiver's cycles by
         /// default (``StaleLimit/automatic``).
         public var staleLimit: StaleLimit = .automatic
+        /// The kernel PPS device (`/dev/pps0`) of each receiver that has one, by the receiver's
+        /// path: its pulses are read while the receiver is open, each paired with the second it
+        /// began, and sent as `PPS` to clients that watch with `pps` (with u-blox's TIM-TP
+        /// quantization error when the receiver gives it). None by default.
+        public var pulseDevices: [String: String] = [:]
+        /// Opens a PPS device by its path (a stand-in in tests).
+        package var openPulses: @Sendable (String) throws -> any PulseSource = { try PPSDevice(path: $0) }
         /// RTK corrections written to every served receiver while it is open for a watcher
         /// (one connection to the caster, made while some receiver is open): none by default.
         public var corrections: CorrectionsFeed?
@@ -185,12 +193,20 @@ public final class GPSDServer: Sendable {
 
     private func makeDevice(_ path: String, speed: SerialSpeed, discovered: String?) -> ServedDevice {
         ServedDevice(path: path, speed: speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
-                     corrections: configuration.corrections, group: group, events: configuration.events, discovered: discovered) { [weak self] in
+                     corrections: configuration.corrections,
+                     pulses: pulseOpener(for: path), group: group, events: configuration.events, discovered: discovered) { [weak self] in
             self?.silentStreams.add(1, ordering: .relaxed)
         }
     }
 
     private var served: [ServedDevice] { registry.withLock { $0.devices } }
+
+    /// What opens the PPS device of the receiver at `path`, if it has one.
+    private func pulseOpener(for path: String) -> (@Sendable () throws -> any PulseSource)? {
+        guard let device = configuration.pulseDevices[path] else { return nil }
+        let open = configuration.openPulses
+        return { try open(device) }
+    }
 
     /// Listens on every configured address; returns the addresses bound (a port 0 is given
     /// one by the system). With ``Configuration/followsHotplug``, first finds the receivers

@@ -27,6 +27,8 @@ final class ServedDevice: Sendable {
     private let silenced: @Sendable () -> Void
     /// A network receiver's connections, told to its watchers and in events.
     private let connectionWatch = Protected<Disposable?>(nil)
+    /// Opens the receiver's pulse source (its PPS device), read while the device is open.
+    private let pulses: (@Sendable () throws -> any PulseSource)?
 
     private struct State {
         /// Who watches, and whether it is open: what to do is decided there.
@@ -42,6 +44,11 @@ final class ServedDevice: Sendable {
         var interruption: String?
         /// The serial time's samples, by the time service's rules (`TOFF`).
         var timeSampler = SerialTimeSampler()
+        /// The pulses, read while the device is open, and each paired with its second (`PPS`).
+        var pulseReader: PulseReader?
+        var pairing = PulsePairing()
+        /// The last pulses the receiver announced (TIM-TP), for their quantization errors.
+        var announcedPulses: [TimePulse] = []
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
@@ -49,6 +56,17 @@ final class ServedDevice: Sendable {
             latest = LatestReports()
             interruption = nil
             timeSampler = SerialTimeSampler()
+            pulseReader?.stop()
+            pulseReader = nil
+            pairing = PulsePairing()
+            announcedPulses = []
+        }
+
+        /// Notes the pulse a fix carries as announced (a few seconds of them are kept).
+        mutating func noteAnnounced(_ pulse: TimePulse?) {
+            guard let pulse, !announcedPulses.contains(pulse) else { return }
+            announcedPulses.append(pulse)
+            if announcedPulses.count > 4 { announcedPulses.removeFirst() }
         }
     }
 
@@ -68,10 +86,11 @@ final class ServedDevice: Sendable {
 
     /// A device read on `group`'s loops (each time it opens, on a watcher's).
     init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, corrections: CorrectionsFeed? = nil,
-         group: EventLoopGroup,
+         pulses: (@Sendable () throws -> any PulseSource)? = nil, group: EventLoopGroup,
          events: (@Sendable (ServerEvent) -> Void)? = nil, discovered: String? = nil,
          silenced: @escaping @Sendable () -> Void = {}) {
         self.path = path
+        self.pulses = pulses
         self.discovered = discovered
         self.events = events
         self.silenced = silenced
@@ -167,6 +186,7 @@ final class ServedDevice: Sendable {
         }
         guard let opener else { return }
         if !retrying { events?(.deviceOpening(path: path)) }
+        startPulses()
         readLoop.prefer(opener.eventLoop)
         // A close() from here on disposes `subscription`, and what is added to it after is
         // disposed at once.
@@ -179,6 +199,21 @@ final class ServedDevice: Sendable {
             failed: { [weak self] error in self?.lose(subscription, error: error) },
             completed: { [weak self] in self?.lose(subscription) })
         updateRaw()
+    }
+
+    /// Reads the device's pulses while it is open, when it has a pulse source.
+    private func startPulses() {
+        guard let pulses else { return }
+        let path = self.path, events = self.events
+        let reader = PulseReader(
+            open: pulses,
+            pulse: { [weak self] time in self?.state.withLock { $0.pairing.notePulse(at: time) } },
+            unavailable: { error in events?(.pulsesUnavailable(path: path, reason: "\(error)")) })
+        let previous = state.withLock { state -> PulseReader? in
+            defer { state.pulseReader = reader }
+            return state.pulseReader
+        }
+        previous?.stop()
     }
 
     /// Takes the device's sentences and bytes while it is open and some watcher wants them (in
@@ -262,19 +297,28 @@ final class ServedDevice: Sendable {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
-        let (recovered, sample) = state.withLock { state -> (Bool, TimeSample?) in
+        let (recovered, sample, pulse) = state.withLock { state -> (Bool, TimeSample?, (TimeSample, Int?)?) in
             state.latest.take(epoch)
+            state.noteAnnounced(epoch.fix?.timePulse)
             let sample = epoch.fix.flatMap { state.timeSampler.sample(for: $0) }
+            // A pulse comes with the serial sample of the second it began (PulsePairing), with
+            // the quantization error the receiver announced for that second, if it did.
+            let pulse = sample.flatMap { sample -> (TimeSample, Int?)? in
+                guard state.pulseReader != nil, let pulse = state.pairing.sample(after: sample) else { return nil }
+                let second = pulse.trueTime.seconds
+                return (pulse, state.announcedPulses.last { $0.second == second }?.quantizationError)
+            }
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
-            guard state.failure != nil else { return (false, sample) }
+            guard state.failure != nil else { return (false, sample, pulse) }
             state.failure = nil
-            return (true, sample)
+            return (true, sample, pulse)
         }
         if recovered { events?(.deviceRecovered(path: path)) }
         if let sample { publish(sample, kind: .serialTime) }
+        if let (pulse, quantizationError) = pulse { publish(pulse, kind: .pulse, quantizationError: quantizationError) }
         let clients = watchers(sent: .reports)
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)

@@ -28,4 +28,7 @@ public enum ServerEvent: Sendable {
     /// A candidate sent nothing valid, or could not be listened to: it is closed and left
     /// alone until it is plugged in again; `reason` says why.
     case candidateLeftAlone(path: String, reason: String)
+    /// The PPS device of the receiver at `path` could not be opened or read (`reason`): its
+    /// watchers get no `PPS` reports until it opens again.
+    case pulsesUnavailable(path: String, reason: String)
 }

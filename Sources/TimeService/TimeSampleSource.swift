@@ -29,6 +29,7 @@ final class TimeSampleSource: Sendable {
         var sampler: SerialTimeSampler
         var pairing = PulsePairing()
         var subscription: Disposable?
+        var pulses: PulseReader?
         var running = false
     }
 
@@ -58,12 +59,16 @@ final class TimeSampleSource: Sendable {
 
     /// Stops, and lets the receiver go (it closes unless someone else reads it).
     func stop() {
-        let subscription = state.withLock { state -> Disposable? in
+        let (subscription, pulses) = state.withLock { state -> (Disposable?, PulseReader?) in
             state.running = false
-            defer { state.subscription = nil }
-            return state.subscription
+            defer {
+                state.subscription = nil
+                state.pulses = nil
+            }
+            return (state.subscription, state.pulses)
         }
         subscription?.dispose()
+        pulses?.stop()
     }
 
     private func subscribe() {
@@ -95,19 +100,16 @@ final class TimeSampleSource: Sendable {
         if let pulse { samples(pulse, .pulse) }
     }
 
-    /// Reads pulses on a queue of its own (each fetch waits in the kernel up to a second; a
-    /// serial queue of its own runs on an overcommitting thread, so the wait holds up no
-    /// other work).
     private func readPulses(from path: String) {
-        DispatchQueue(label: "nmeastream.pps").async { [weak self] in
-            guard let pulses = try? PPSDevice(path: path) else {
-                self?.ppsUnavailable()
-                return
-            }
-            while let self, self.state.withLock({ $0.running }) {
-                guard let pulse = try? pulses.nextPulse(timeout: 1) else { continue }
-                self.state.withLock { $0.pairing.notePulse(at: pulse.time) }
-            }
+        let reader = PulseReader(
+            open: { try PPSDevice(path: path) },
+            pulse: { [weak self] time in self?.state.withLock { $0.pairing.notePulse(at: time) } },
+            unavailable: { [weak self] _ in self?.ppsUnavailable() })
+        let keep = state.withLock { state -> Bool in
+            guard state.running else { return false }
+            state.pulses = reader
+            return true
         }
+        if !keep { reader.stop() }
     }
 }

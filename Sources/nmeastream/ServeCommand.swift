@@ -105,7 +105,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are (default /run).")
     var chronyDirectory = "/run"
 
-    @Option(help: "A kernel PPS device (/dev/pps0) whose pulses belong to the one DEVICE named; with --chrony or --ntp-shm.")
+    @Option(help: "A kernel PPS device (/dev/pps0) whose pulses belong to the one DEVICE named: sent as PPS to clients that watch with pps, and to chrony or ntpd with --chrony or --ntp-shm.")
     var pps: String?
 
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
@@ -138,8 +138,8 @@ struct ServeCommand: ParsableCommand {
             guard ntpSHM else { throw ValidationError("--ntp-shm-unit goes with --ntp-shm") }
             guard (0...243).contains(ntpSHMUnit) else { throw ValidationError("--ntp-shm-unit must be 0 to 243") }
         }
-        if pps != nil, !(chrony || ntpSHM) || devices.count != 1 {
-            throw ValidationError("--pps needs --chrony or --ntp-shm, and exactly one DEVICE: the receiver whose pulses it carries")
+        if pps != nil, devices.count != 1 {
+            throw ValidationError("--pps needs exactly one DEVICE: the receiver whose pulses it carries")
         }
     }
 
@@ -157,6 +157,7 @@ struct ServeCommand: ParsableCommand {
         if let stale { configuration.staleLimit = stale == 0 ? .never : .after(.milliseconds(Int64(stale * 1000))) }
         configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
         configuration.corrections = try corrections.feed()
+        if let pps, let device = devices.first { configuration.pulseDevices = [device: pps] }
         configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
             configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
@@ -293,6 +294,8 @@ struct ServeCommand: ParsableCommand {
         switch event {
         case .deviceFailed(_, let error):
             printError(error.message + "; tried again every second while a client watches")
+        case .pulsesUnavailable(let path, let reason):
+            printError("\(path): its PPS device cannot be read (\(reason)): no PPS reports until it opens again")
         case .deviceRecovered(let path):
             printError("\(path): reporting again")
         case .deviceOpening(let path):
