@@ -7,7 +7,8 @@ import NMEA
 ///   was stamped (``Fix/receivedAt``): the sample pairs that arrival with the time the
 ///   receiver named. Its offset is that time minus the arrival: negative, by how late the
 ///   report reaches the system (chrony's `offset` option on the refclock line takes it back).
-/// - A fix whose receiver says its time is not usable (UBX's validity flags: date or time not
+/// - A fix whose receiver says its time is not usable (UBX's validity flags, NAV-PVT's or
+///   NAV-TIMEUTC's: date or time not
 ///   valid, or not fully resolved; ``TimeValidity/isUsableForTiming``) counts as invalid: a
 ///   u-blox receiver may report a time a second off until it has resolved it.
 /// - Only after ``requiredValidFixes`` valid fixes in a row: a receiver that just got its fix

@@ -45,8 +45,12 @@ public struct NAVTIMEUTC: UBXMessageType {
         if let time, !epoch.ubx.utcFromPVT {
             epoch.ubx.utc = time
             epoch.dates.noteFullDate(time.date, at: time.timeOfDay)
-            epoch.ubx.timeValidity = epoch.ubx.timeValidity ?? TimeValidity(dateIsValid: true, timeIsValid: true)
         }
+        // What the receiver says of its UTC, unless NAV-PVT said it: a time whose leap seconds
+        // it does not know yet (`validUTC` clear) may be seconds off, whichever sentence gives
+        // it, and the time service leaves it alone.
+        epoch.ubx.timeValidity = epoch.ubx.timeValidity
+            ?? TimeValidity(dateIsValid: weekIsValid && utcIsValid, timeIsValid: timeOfWeekIsValid && utcIsValid)
         epoch.ubx.accuracy.time = epoch.ubx.accuracy.time ?? timeAccuracy
     }
 }

@@ -49,4 +49,24 @@ struct TimePulseTests {
         let expected = decode(plain).fixes.map(\.time)
         #expect(decode(withPulse).fixes.map(\.time) == expected && expected.count == 2)
     }
+
+    /// NAV-TIMEUTC for 2024-06-05 12:00:01 with the `valid` flags given.
+    static func navTimeUTC(valid: UInt8) -> [UInt8] {
+        var p = PayloadBuilder(length: 20)
+        p.u4(0, 302_419_000)
+        p.u2(12, 2024); p.u1(14, 6); p.u1(15, 5); p.u1(16, 12); p.u1(17, 0); p.u1(18, 1)
+        p.u1(19, valid)
+        return ubx(0x01, 0x21, p.bytes)
+    }
+
+    @Test("NAV-TIMEUTC that does not know UTC yet (validUTC clear) makes the epoch's time unusable for timing, whichever sentence gave it; one that does, usable")
+    func utcValidity() {
+        let rmc = Self.line("GPRMC,120001.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A")
+        let unresolved = decode(Self.navTimeUTC(valid: 0x03) + rmc + Self.line("GPRMC,120002.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A"))
+        let first = unresolved.fixes.first
+        #expect(first?.time != nil, "the time NMEA gave stays")
+        #expect(first?.timeValidity?.isUsableForTiming == false)
+        let resolved = decode(Self.navTimeUTC(valid: 0x07) + rmc + Self.line("GPRMC,120002.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A"))
+        #expect(resolved.fixes.first?.timeValidity?.isUsableForTiming == true)
+    }
 }
