@@ -8,9 +8,9 @@ import NMEA
 ///   receiver named. Its offset is that time minus the arrival: negative, by how late the
 ///   report reaches the system (chrony's `offset` option on the refclock line takes it back).
 /// - A fix whose receiver says its time is not usable (UBX's validity flags, NAV-PVT's or
-///   NAV-TIMEUTC's: date or time not
-///   valid, or not fully resolved; ``TimeValidity/isUsableForTiming``) counts as invalid: a
-///   u-blox receiver may report a time a second off until it has resolved it.
+///   NAV-TIMEUTC's: date or time not valid, or not fully resolved;
+///   ``TimeValidity/isUsableForTiming``) counts as invalid: a u-blox receiver may report a
+///   time a second off until it has resolved it.
 /// - Only after ``requiredValidFixes`` valid fixes in a row: a receiver that just got its fix
 ///   may still report a wrong time. An invalid fix starts the count again.
 /// - At most one sample per UTC second: the first valid fix of each second (a 5 Hz receiver
