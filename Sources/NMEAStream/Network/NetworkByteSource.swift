@@ -191,7 +191,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private func established(_ fd: Int32) {
         guard let queue, let deliver else { return closeOwn(fd) }
         if let greeting {
-            let sent: Bool = greeting.withUnsafeBytes { bytes in (try? Syscall.writeAll(fd, bytes)) != nil }
+            let sent: Bool = greeting.withUnsafeBytes { bytes in (try? Syscall.sendAll(fd, bytes)) != nil }
             guard sent else {
                 closeOwn(fd)
                 let what = if case .gpsd = endpoint { "?WATCH" } else { "the request" }
@@ -206,7 +206,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         // Told before the first byte can be read: what is said of the connection (a server's
         // DEVICE line to its clients) comes before what it brings.
         connected(endpoint.description)
-        if case .tcp = endpoint { writer = DeviceWriter(descriptor: fd, queue: queue) }
+        if case .tcp = endpoint { writer = DeviceWriter(descriptor: fd, queue: queue, isSocket: true) }
         reading = readLoop.startReading(
             fd, on: queue,
             chunk: { [weak self] chunk in

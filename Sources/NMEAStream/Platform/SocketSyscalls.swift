@@ -75,6 +75,22 @@ extension Syscall {
         throw error
     }
 
+    /// Sends as much of `bytes` as the connected socket takes at once: the count sent. A peer
+    /// that has gone fails with `EPIPE` rather than raising SIGPIPE, which would end the whole
+    /// process (`MSG_NOSIGNAL`).
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retrying { CPlatform.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends all of `bytes`, or throws with what stopped it (``Errno/wouldBlock`` on a full
+    /// non-blocking socket).
+    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try send(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        }
+    }
+
     /// The error a connection under way ended with, `nil` when it succeeded (`SO_ERROR`).
     static func pendingError(_ fd: Int32) -> Errno? {
         var value: Int32 = 0

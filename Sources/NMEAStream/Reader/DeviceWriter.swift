@@ -51,17 +51,19 @@ final class DeviceWriter {
     static let retryInterval = DispatchTimeInterval.milliseconds(20)
 
     private let descriptor: Int32
+    private let isSocket: Bool
     private let queue: DispatchQueue
     private var backlog: [UInt8] = []
     private var retry: DispatchSourceTimer?
     private var failure: Errno?
     private var isClosed = false
 
-    /// A writer of `descriptor`, which must stay open until ``close()``; everything runs on
-    /// `queue`.
-    init(descriptor: Int32, queue: DispatchQueue) {
+    /// A writer of `descriptor` (a socket when `isSocket`: sent to without SIGPIPE), which
+    /// must stay open until ``close()``; everything runs on `queue`.
+    init(descriptor: Int32, queue: DispatchQueue, isSocket: Bool = false) {
         self.descriptor = descriptor
         self.queue = queue
+        self.isSocket = isSocket
     }
 
     /// Writes `bytes` whole after what waits, or drops them whole.
@@ -89,7 +91,11 @@ final class DeviceWriter {
     private func flush() {
         guard !isClosed else { return }
         let result: Result<Int, Errno> = backlog.withUnsafeBytes { bytes in
-            do throws(Errno) { return .success(try Syscall.write(descriptor, bytes)) } catch { return .failure(error) }
+            do throws(Errno) {
+                return .success(try isSocket ? Syscall.send(descriptor, bytes) : Syscall.write(descriptor, bytes))
+            } catch {
+                return .failure(error)
+            }
         }
         let written: Int
         switch result {

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Testing
+@testable import NMEAStream
+
+/// The one write path to a device: whole byte strings in order, a bounded backlog, and a peer
+/// that has gone told as an error, never as a signal that ends the process.
+@Suite("Device writer")
+struct DeviceWriterTests {
+    @Test("a socket whose peer has gone: EPIPE, told once and for good; the process lives (no SIGPIPE)")
+    func peerGone() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]) }
+        close(ends[1])
+        let queue = DispatchQueue(label: "test.writer")
+        let outcomes = queue.sync {
+            let writer = DeviceWriter(descriptor: ends[0], queue: queue, isSocket: true)
+            defer { writer.close() }
+            return [writer.write([1, 2, 3]), writer.write([4])]
+        }
+        #expect(outcomes == [.dropped(.failed(Errno(rawValue: EPIPE))), .dropped(.failed(Errno(rawValue: EPIPE)))])
+    }
+
+    @Test("a descriptor that takes nothing: strings wait whole, up to the bound; past it each is dropped whole; once it drains, all that waited arrives in order")
+    func backlog() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        // Fill the pipe so that nothing more fits.
+        let filler = [UInt8](repeating: 0xEE, count: 4096)
+        var filled = 0
+        while true {
+            let count = filler.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            filled += count
+        }
+        let queue = DispatchQueue(label: "test.writer")
+        let strings = (0..<40).map { index in [UInt8](repeating: UInt8(index), count: 1000) }
+        let writer = DeviceWriter(descriptor: ends[1], queue: queue)
+        let outcomes = queue.sync { strings.map { writer.write($0) } }
+        let kept = DeviceWriter.backlogLimit / 1000
+        #expect(outcomes.prefix(kept).allSatisfy { $0 == .written })
+        #expect(outcomes.dropFirst(kept).allSatisfy { $0 == .dropped(.backlogFull) })
+        // Drain the pipe: the retry timer writes what waited, whole and in order.
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+        while received.count < filled + kept * 1000, DispatchTime.now().uptimeNanoseconds < deadline {
+            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            if count > 0 { received += chunk[..<count] } else { usleep(5_000) }
+        }
+        queue.sync { writer.close() }
+        #expect(Array(received.dropFirst(filled)) == strings.prefix(kept).flatMap { $0 })
+    }
+}
