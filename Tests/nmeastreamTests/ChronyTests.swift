@@ -28,6 +28,22 @@ struct ChronyTests {
         }
     }
 
+    /// Writes `folder`/chrony.conf: chronyd as root, everything of its own in `folder`, the
+    /// raw samples logged, one `refclock` line.
+    static func configure(_ folder: String, refclock: String) throws {
+        try """
+            user root
+            refclock \(refclock)
+            pidfile \(folder)/chronyd.pid
+            logdir \(folder)
+            log refclocks
+            cmdport 0
+            bindcmdaddress \(folder)/chronyc.sock
+            driftfile \(folder)/drift
+
+            """.write(toFile: folder + "/chrony.conf", atomically: true, encoding: .utf8)
+    }
+
     static func startChronyd(_ folder: String) throws -> ChildProcess {
         try ChildProcess(chronyd, ["-x", "-d", "-f", folder + "/chrony.conf"], outputPath: folder + "/chronyd.out", errorPath: folder + "/chronyd.err")
     }
@@ -46,17 +62,7 @@ struct ChronyTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // chronyd makes the socket; nmeastream sends to it, named after the device.
-        try """
-            user root
-            refclock SOCK \(folder)/chrony.clk.gps0.sock refid NMEA poll 2
-            pidfile \(folder)/chronyd.pid
-            logdir \(folder)
-            log refclocks
-            cmdport 0
-            bindcmdaddress \(folder)/chronyc.sock
-            driftfile \(folder)/drift
-
-            """.write(toFile: folder + "/chrony.conf", atomically: true, encoding: .utf8)
+        try Self.configure(folder, refclock: "SOCK \(folder)/chrony.clk.gps0.sock refid NMEA poll 2")
         var chronyd = try Self.startChronyd(folder)
         defer {
             chronyd.terminate()
@@ -119,17 +125,7 @@ struct ChronyTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-chrony-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try """
-            user root
-            refclock SOCK \(folder)/chrony.clk.gps0.sock refid NMEA poll 2
-            pidfile \(folder)/chronyd.pid
-            logdir \(folder)
-            log refclocks
-            cmdport 0
-            bindcmdaddress \(folder)/chronyc.sock
-            driftfile \(folder)/drift
-
-            """.write(toFile: folder + "/chrony.conf", atomically: true, encoding: .utf8)
+        try Self.configure(folder, refclock: "SOCK \(folder)/chrony.clk.gps0.sock refid NMEA poll 2")
         let device = folder + "/gps0"
         let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device])
         defer {

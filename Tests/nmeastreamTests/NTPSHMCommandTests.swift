@@ -44,17 +44,7 @@ struct NTPSHMCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-ntpshm-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try """
-            user root
-            refclock SHM \(unit) refid NMEA poll 2
-            pidfile \(folder)/chronyd.pid
-            logdir \(folder)
-            log refclocks
-            cmdport 0
-            bindcmdaddress \(folder)/chronyc.sock
-            driftfile \(folder)/drift
-
-            """.write(toFile: folder + "/chrony.conf", atomically: true, encoding: .utf8)
+        try ChronyTests.configure(folder, refclock: "SHM \(unit) refid NMEA poll 2")
         let device = folder + "/gps0"
         let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device])
         defer {
