@@ -28,12 +28,56 @@ int nmeastream_pps_fetch(int fd, double timeout_seconds, struct timespec *assert
 }
 
 int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted) {
-    if (ioctl(fd, TIOCMIWAIT, TIOCM_CAR) != 0) return -1;
+    sigset_t previous;
+    nmeastream_unblock_interrupt(&previous);
+    int waited = ioctl(fd, TIOCMIWAIT, TIOCM_CAR);
+    int error = errno;
+    nmeastream_restore_signal_mask(&previous);
+    if (waited != 0) {
+        errno = error;
+        return -1;
+    }
     clock_gettime(CLOCK_REALTIME, when);
     int lines = 0;
     if (ioctl(fd, TIOCMGET, &lines) != 0) return -1;
     *asserted = (lines & TIOCM_CAR) != 0;
     return 0;
+}
+
+static void nmeastream_ignore_interrupt(int signal_number) { (void)signal_number; }
+
+static void nmeastream_install_interrupt(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = nmeastream_ignore_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    sigaction(SIGRTMIN + 7, &action, NULL);
+}
+
+void nmeastream_prepare_interrupt(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, nmeastream_install_interrupt);
+}
+
+int nmeastream_interrupt_thread(pthread_t thread) {
+    return pthread_kill(thread, SIGRTMIN + 7);
+}
+
+void nmeastream_unblock_interrupt(sigset_t *previous) {
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGRTMIN + 7);
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, previous);
+}
+
+void nmeastream_restore_signal_mask(const sigset_t *previous) {
+    pthread_sigmask(SIG_SETMASK, previous, NULL);
+}
+
+int nmeastream_has_modem_lines(int fd) {
+    int lines = 0;
+    return ioctl(fd, TIOCMGET, &lines) == 0 ? 1 : 0;
 }
 
 struct nmeastream_shm_time *nmeastream_shm_attach(int unit, int permissions) {

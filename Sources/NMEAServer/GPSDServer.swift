@@ -62,13 +62,14 @@ public final class GPSDServer: Sendable {
         /// again while they watch (``silentStreamsClosed``). Five of the receiver's cycles by
         /// default (``StaleLimit/automatic``).
         public var staleLimit: StaleLimit = .automatic
-        /// The kernel PPS device (`/dev/pps0`) of each receiver that has one, by the receiver's
-        /// path: its pulses are read while the receiver is open, each paired with the second it
-        /// began, and sent as `PPS` to clients that watch with `pps` (with u-blox's TIM-TP
-        /// quantization error when the receiver gives it). None by default.
-        public var pulseDevices: [String: String] = [:]
-        /// Opens a PPS device by its path (a stand-in in tests).
-        package var openPulses: @Sendable (String) throws -> any PulseSource = { try PPSDevice(path: $0) }
+        /// Where the pulse per second of each receiver that has one is read (a kernel PPS
+        /// device, or the DCD pin of its own line), by the receiver's path: its pulses are read
+        /// while the receiver is open, each paired with the second it began, and sent as `PPS`
+        /// to clients that watch with `pps` (with u-blox's TIM-TP quantization error when the
+        /// receiver gives it). None by default.
+        public var pulseInputs: [String: PulseInput] = [:]
+        /// Opens a receiver's pulses: its path and where they are read (a stand-in in tests).
+        package var openPulses: @Sendable (String, PulseInput) throws -> any PulseSource = { try $1.open(devicePath: $0) }
         /// RTK corrections written to every served receiver while it is open for a watcher
         /// (one connection to the caster, made while some receiver is open): none by default.
         public var corrections: CorrectionsFeed?
@@ -203,9 +204,9 @@ public final class GPSDServer: Sendable {
 
     /// What opens the PPS device of the receiver at `path`, if it has one.
     private func pulseOpener(for path: String) -> (@Sendable () throws -> any PulseSource)? {
-        guard let device = configuration.pulseDevices[path] else { return nil }
+        guard let input = configuration.pulseInputs[path] else { return nil }
         let open = configuration.openPulses
-        return { try open(device) }
+        return { try open(path, input) }
     }
 
     /// Listens on every configured address; returns the addresses bound (a port 0 is given

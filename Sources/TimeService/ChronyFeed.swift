@@ -5,7 +5,7 @@ import NMEAStream
 /// A receiver as a reference clock for chrony: one more subscriber of its ``GPSMonitor``
 /// (so the feed keeps the device open while it runs), that sends chronyd a `SOCK` sample of
 /// the receiver's serial time each second (``SerialTimeSampler``), and of its pulse per
-/// second when a kernel PPS device is given (``PulsePairing``).
+/// second when it has one (``PulseInput``, ``PulsePairing``).
 ///
 /// The sockets are gpsd's (3.25), so existing chrony configurations work: serial time to
 /// `DIRECTORY/chrony.clk.NAME.sock`, the pulse to `DIRECTORY/chrony.NAME.sock`, where NAME is
@@ -39,7 +39,8 @@ public final class ChronyFeed: Sendable {
         /// `refclock SOCK` line for it), or chronyd refused it (`EACCES`: its socket is
         /// writable by chronyd's user only).
         case notDelivering(socket: String, reason: Errno?)
-        /// The PPS device could not be opened: no pulse samples will be sent.
+        /// The pulses (`device`: a PPS device's path, or `DCD`) could not be read: no pulse
+        /// samples will be sent.
         case ppsUnavailable(device: String)
     }
 
@@ -60,17 +61,17 @@ public final class ChronyFeed: Sendable {
         /// Why the last sample not sent was refused (`EACCES`: chronyd's socket is writable by
         /// its own user only, root for a chronyd run as root).
         public var lastRefusal: Errno?
-        /// Whether the PPS device could not be opened.
+        /// Whether the pulses could not be read.
         public var ppsFailed = false
     }
 
     /// A feed of `monitor`'s receiver, at `devicePath`, to chronyd's sockets in `directory`;
-    /// with `ppsDevice` (`/dev/pps0`), its pulses too. Nothing is read or sent until
-    /// ``start()``.
+    /// with `pulses` (a kernel PPS device, or the line's DCD), its pulses too. Nothing is read
+    /// or sent until ``start()``.
     ///
     /// `events`, when given, is told each change in what reaches chronyd as it happens, on the
     /// feed's threads: return at once.
-    public init(monitor: GPSMonitor, devicePath: String, directory: String = "/run", ppsDevice: String? = nil,
+    public init(monitor: GPSMonitor, devicePath: String, directory: String = "/run", pulses: PulseInput? = nil,
                 requiredValidFixes: Int = 3, events: (@Sendable (Event) -> Void)? = nil) throws(ChronyFeedError) {
         self.events = events
         self.devicePath = devicePath
@@ -83,11 +84,11 @@ public final class ChronyFeed: Sendable {
             throw ChronyFeedError(errno: error)
         }
         let source = TimeSampleSource(
-            monitor: monitor, ppsDevice: ppsDevice, requiredValidFixes: requiredValidFixes,
+            monitor: monitor, devicePath: devicePath, pulses: pulses, requiredValidFixes: requiredValidFixes,
             samples: { [weak self] sample, kind in self?.send(sample, kind) },
             ppsUnavailable: { [weak self] in
                 self?.state.withLock { $0.counts.ppsFailed = true }
-                if let ppsDevice { self?.events?(.ppsUnavailable(device: ppsDevice)) }
+                if let pulses { self?.events?(.ppsUnavailable(device: pulses.description)) }
             })
         self.source.withLock { $0 = source }
     }
@@ -96,7 +97,7 @@ public final class ChronyFeed: Sendable {
     public var counts: Counts { state.withLock { $0.counts } }
 
     /// Starts: subscribes to the receiver's fixes (which opens it, if nothing else has), and
-    /// reads the PPS device if one was given. A receiver that goes away is subscribed to again
+    /// reads its pulses if it has them. A receiver that goes away is subscribed to again
     /// each second until ``stop()``.
     public func start() {
         source.withLock { $0 }?.start()

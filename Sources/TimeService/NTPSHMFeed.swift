@@ -2,7 +2,7 @@ import NMEAStream
 
 /// A receiver as a reference clock for ntpd, ntpsec or chronyd, through ntpd's shared-memory
 /// segments in gpsd's layout and numbering: its serial time in one unit, its pulse per second
-/// (from a kernel PPS device) in the next (``NTPSHMUnits``). Like ``ChronyFeed``, one more
+/// (from a kernel PPS device or the line's DCD) in the next (``NTPSHMUnits``). Like ``ChronyFeed``, one more
 /// subscriber of the receiver's ``GPSMonitor``, by the same rules (``SerialTimeSampler``,
 /// ``PulsePairing``).
 ///
@@ -37,14 +37,14 @@ public final class NTPSHMFeed: Sendable {
         public var serialWritten = 0
         /// Pulse samples.
         public var pulseWritten = 0
-        /// Whether the PPS device could not be opened.
+        /// Whether the pulses could not be read.
         public var ppsFailed = false
     }
 
     /// A feed of `monitor`'s receiver, at `devicePath`, into the next two free units of
-    /// `units`; with `ppsDevice`, its pulses in the second. Nothing is read or written until
-    /// ``start()``; the units are taken now, and given back when the feed ends.
-    public init(monitor: GPSMonitor, devicePath: String, units: NTPSHMUnits, ppsDevice: String? = nil,
+    /// `units`; with `pulses` (a kernel PPS device, or the line's DCD), its pulses in the
+    /// second. Nothing is read or written until ``start()``; the units are taken now, and given back when the feed ends.
+    public init(monitor: GPSMonitor, devicePath: String, units: NTPSHMUnits, pulses: PulseInput? = nil,
                 requiredValidFixes: Int = 3) throws(NTPSHMError) {
         self.devicePath = devicePath
         self.units = units
@@ -70,7 +70,7 @@ public final class NTPSHMFeed: Sendable {
             throw NTPSHMError(unit: pulseUnit, errno: error)
         }
         let source = TimeSampleSource(
-            monitor: monitor, ppsDevice: ppsDevice, requiredValidFixes: requiredValidFixes,
+            monitor: monitor, devicePath: devicePath, pulses: pulses, requiredValidFixes: requiredValidFixes,
             samples: { [weak self] sample, kind in self?.write(sample, kind) },
             ppsUnavailable: { [weak self] in self?.state.withLock { $0.ppsFailed = true } })
         self.source.withLock { $0 = source }
@@ -85,7 +85,7 @@ public final class NTPSHMFeed: Sendable {
     public var counts: Counts { state.withLock { $0 } }
 
     /// Starts: subscribes to the receiver's fixes (which opens it, if nothing else has), and
-    /// reads the PPS device if one was given.
+    /// reads its pulses if it has them.
     public func start() {
         source.withLock { $0 }?.start()
     }

@@ -4,8 +4,8 @@ import NMEAStream
 /// A receiver's time samples, for whichever time service takes them (chronyd's sockets,
 /// ntpd's shared memory, gpsd's `TOFF` and `PPS` reports): one more subscriber of its
 /// ``GPSMonitor`` (so it keeps the device open while it runs), that makes a sample of the
-/// serial time each second (``SerialTimeSampler``) and, when a kernel PPS device is given,
-/// pairs each pulse with the second it began (``PulsePairing``).
+/// serial time each second (``SerialTimeSampler``) and, when it has a pulse per second
+/// (``PulseInput``), pairs each pulse with the second it began (``PulsePairing``).
 ///
 /// A receiver that goes away is subscribed to again each second until ``stop()``.
 final class TimeSampleSource: Sendable {
@@ -17,8 +17,10 @@ final class TimeSampleSource: Sendable {
         case pulse
     }
 
-    /// The PPS device whose pulses belong to the receiver, if any.
-    let ppsDevice: String?
+    /// Where the receiver's pulses are read, if anywhere.
+    let pulses: PulseInput?
+    /// The receiver's path, whose own line a ``PulseInput/carrierDetect`` input is.
+    let devicePath: String
     private let monitor: GPSMonitor
     private let queue = DispatchQueue(label: "nmeastream.time-samples")
     private let state: Protected<State>
@@ -33,13 +35,14 @@ final class TimeSampleSource: Sendable {
         var running = false
     }
 
-    /// Samples of `monitor`'s receiver, and of `ppsDevice`'s pulses, told to `samples` (on a
-    /// reader's or the pulse reader's thread: return at once); `ppsUnavailable` is told when
-    /// the PPS device cannot be opened. Nothing is read until ``start()``.
-    init(monitor: GPSMonitor, ppsDevice: String?, requiredValidFixes: Int,
+    /// Samples of `monitor`'s receiver (at `devicePath`), and of its `pulses`, told to
+    /// `samples` (on a reader's or the pulse reader's thread: return at once); `ppsUnavailable`
+    /// is told when the pulses cannot be read. Nothing is read until ``start()``.
+    init(monitor: GPSMonitor, devicePath: String, pulses: PulseInput?, requiredValidFixes: Int,
          samples: @escaping @Sendable (TimeSample, Kind) -> Void, ppsUnavailable: @escaping @Sendable () -> Void = {}) {
         self.monitor = monitor
-        self.ppsDevice = ppsDevice
+        self.devicePath = devicePath
+        self.pulses = pulses
         self.samples = samples
         self.ppsUnavailable = ppsUnavailable
         state = Protected(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
@@ -54,7 +57,7 @@ final class TimeSampleSource: Sendable {
         }
         guard !started else { return }
         subscribe()
-        if let ppsDevice { readPulses(from: ppsDevice) }
+        if let pulses { readPulses(from: pulses) }
     }
 
     /// Stops, and lets the receiver go (it closes unless someone else reads it).
@@ -100,9 +103,10 @@ final class TimeSampleSource: Sendable {
         if let pulse { samples(pulse, .pulse) }
     }
 
-    private func readPulses(from path: String) {
+    private func readPulses(from input: PulseInput) {
+        let devicePath = self.devicePath
         let reader = PulseReader(
-            open: { try PPSDevice(path: path) },
+            open: { try input.open(devicePath: devicePath) },
             pulse: { [weak self] time in self?.state.withLock { $0.pairing.notePulse(at: time) } },
             unavailable: { [weak self] _ in self?.ppsUnavailable() })
         let keep = state.withLock { state -> Bool in

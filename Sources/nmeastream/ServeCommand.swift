@@ -105,8 +105,13 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are (default /run).")
     var chronyDirectory = "/run"
 
-    @Option(help: "A kernel PPS device (/dev/pps0) whose pulses belong to the one DEVICE named: sent as PPS to clients that watch with pps, and to chrony or ntpd with --chrony or --ntp-shm.")
+    @Option(help: "Where the one DEVICE named has its pulse per second: a kernel PPS device (/dev/pps0), or dcd for its own line's DCD pin (as root). Sent as PPS to clients that watch with pps, and to chrony or ntpd with --chrony or --ntp-shm.")
     var pps: String?
+
+    /// Where `--pps` says the pulses are.
+    var pulses: PulseInput? {
+        pps.map { $0.lowercased() == "dcd" ? .carrierDetect : .ppsDevice($0) }
+    }
 
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger: Double = 0
@@ -157,7 +162,7 @@ struct ServeCommand: ParsableCommand {
         if let stale { configuration.staleLimit = stale == 0 ? .never : .after(.milliseconds(Int64(stale * 1000))) }
         configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
         configuration.corrections = try corrections.feed()
-        if let pps, let device = devices.first { configuration.pulseDevices = [device: pps] }
+        if let pulses, let device = devices.first { configuration.pulseInputs = [device: pulses] }
         configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
             configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
@@ -170,11 +175,11 @@ struct ServeCommand: ParsableCommand {
         }
         let server = GPSDServer(configuration: configuration)
         if chrony {
-            let directory = chronyDirectory, pps = pps, verbose = verbose
+            let directory = chronyDirectory, pps = pulses, verbose = verbose
             server.subscribeToDevices { path, monitor in
                 let feed: ChronyFeed
                 do throws(ChronyFeedError) {
-                    feed = try ChronyFeed(monitor: monitor, devicePath: path, directory: directory, ppsDevice: pps) { event in
+                    feed = try ChronyFeed(monitor: monitor, devicePath: path, directory: directory, pulses: pps) { event in
                         Self.say(event, device: path, verbose: verbose)
                     }
                 } catch {
@@ -197,17 +202,17 @@ struct ServeCommand: ParsableCommand {
                         }
                         said += "; \(counts.unsent) not sent (\(why))"
                     }
-                    if counts.ppsFailed { said += "; the PPS device \(pps ?? "") could not be opened" }
+                    if counts.ppsFailed, let pps { said += "; the pulses (\(pps)) could not be read" }
                     printError(said)
                 }
             }
         }
         if ntpSHM {
-            let units = NTPSHMUnits(first: ntpSHMUnit), pps = pps
+            let units = NTPSHMUnits(first: ntpSHMUnit), pps = pulses
             server.subscribeToDevices { path, monitor in
                 let feed: NTPSHMFeed
                 do throws(NTPSHMError) {
-                    feed = try NTPSHMFeed(monitor: monitor, devicePath: path, units: units, ppsDevice: pps)
+                    feed = try NTPSHMFeed(monitor: monitor, devicePath: path, units: units, pulses: pps)
                 } catch {
                     printError("ntp-shm \(path): \(error)")
                     return BlockDisposable {}
@@ -219,7 +224,7 @@ struct ServeCommand: ParsableCommand {
                     let counts = feed.counts
                     var said = "ntp-shm \(path): \(counts.serialWritten) samples written to NTP\(feed.serialUnit)"
                     if let pps {
-                        said += counts.ppsFailed ? "; the PPS device \(pps) could not be opened"
+                        said += counts.ppsFailed ? "; the pulses (\(pps)) could not be read"
                             : ", \(counts.pulseWritten) pulse samples to NTP\(feed.pulseUnit)"
                     }
                     printError(said)
@@ -295,7 +300,7 @@ struct ServeCommand: ParsableCommand {
         case .deviceFailed(_, let error):
             printError(error.message + "; tried again every second while a client watches")
         case .pulsesUnavailable(let path, let reason):
-            printError("\(path): its PPS device cannot be read (\(reason)): no PPS reports until it opens again")
+            printError("\(path): its pulses cannot be read (\(reason)): no PPS reports until it opens again")
         case .deviceRecovered(let path):
             printError("\(path): reporting again")
         case .deviceOpening(let path):
@@ -333,7 +338,8 @@ struct ServeCommand: ParsableCommand {
         case .notDelivering(let socket, let reason?):
             printError("chrony \(device): \(socket) refused the sample: \(reason)" + (chronyRemedy(reason).map { "; " + $0 } ?? ""))
         case .ppsUnavailable(let pps):
-            printError("chrony \(device): the PPS device \(pps) cannot be opened: no pulse samples will be sent")
+            printError("chrony \(device): " + (pps == PulseInput.carrierDetect.description ? "its line's DCD cannot be watched" : "the PPS device \(pps) cannot be opened")
+                       + ": no pulse samples will be sent")
         case .delivering(let socket):
             if verbose { printError("chrony \(device): samples reach \(socket)") }
         }

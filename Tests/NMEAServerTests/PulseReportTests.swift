@@ -53,8 +53,8 @@ struct PulseReportTests {
     func pulses() throws {
         let terminal = try PseudoTerminal()
         var configuration = GPSDServer.Configuration(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)])
-        configuration.pulseDevices = [terminal.devicePath: "/dev/pps-stand-in"]
-        configuration.openPulses = { _ in SecondPulses() }
+        configuration.pulseInputs = [terminal.devicePath: .ppsDevice("/dev/pps-stand-in")]
+        configuration.openPulses = { _, _ in SecondPulses() }
         let server = GPSDServer(configuration: configuration)
         let port = try #require(try server.start().first?.port)
         defer { server.stop() }
@@ -97,5 +97,26 @@ struct PulseReportTests {
         while seen.count < 12, let next = plain.readLine(seconds: 5) { seen.append(next) }
         #expect(seen.contains { $0.contains("\"class\":\"TPV\"") } && !seen.contains { $0.contains("\"class\":\"PPS\"") || $0.contains("\"class\":\"TOFF\"") },
                 "\(seen)")
+    }
+
+    @Test("pulses on the line's DCD, asked of a pseudo-terminal (which has no modem lines): said once, with why, and the device still served, TOFF included")
+    func carrierDetectRefused() throws {
+        let terminal = try PseudoTerminal()
+        let told = Protected<[String]>([])
+        var configuration = GPSDServer.Configuration(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)])
+        configuration.pulseInputs = [terminal.devicePath: .carrierDetect]
+        configuration.events = { event in
+            if case .pulsesUnavailable(let path, let reason) = event { told.withLock { $0.append("\(path): \(reason)") } }
+        }
+        let server = GPSDServer(configuration: configuration)
+        let port = try #require(try server.start().first?.port)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        client.send(#"?WATCH={"enable":true,"json":true,"pps":true};"#)
+        try #require(terminal.waitUntilConfigured())
+        let written = terminal.writeEpochs(0..<8, every: 100_000)
+        defer { written.wait() }
+        #expect(client.readLine(containing: "\"class\":\"TOFF\"", seconds: 10) != nil)
+        #expect(told.withLock { $0 } == ["\(terminal.devicePath): \(terminal.devicePath) has no modem lines, so no DCD to watch (a pseudo-terminal, or a USB adapter without them)"])
     }
 }

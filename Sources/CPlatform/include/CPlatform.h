@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <grp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -87,8 +88,30 @@ ssize_t nmeastream_send_datagram(int fd, const char *path, const void *bytes, si
 int nmeastream_pps_fetch(int fd, double timeout_seconds, struct timespec *assert_time, unsigned int *sequence);
 
 /// Waits for the serial line's DCD (carrier detect) to change (`TIOCMIWAIT`), then reads the
-/// system time and whether DCD is now asserted. Returns 0, or -1 with errno set.
+/// system time and whether DCD is now asserted. Returns 0, or -1 with errno set (EINTR when
+/// `nmeastream_interrupt_thread` ended the wait: the interrupt signal is let through to the
+/// calling thread for the wait only, as Dispatch's threads block signals).
 int nmeastream_wait_dcd_change(int fd, struct timespec *when, int *asserted);
+
+/// Makes `nmeastream_interrupt_thread` able to end a blocking call of a thread: installs, once
+/// per process, a handler that does nothing for one real-time signal (SIGRTMIN + 7, which
+/// nothing else in the process uses), without SA_RESTART, so that the call fails with EINTR.
+void nmeastream_prepare_interrupt(void);
+
+/// Sends that signal to `thread`: a blocking call it is in fails with EINTR, if the thread
+/// lets the signal through (`nmeastream_wait_dcd_change` does; `..._unblock_interrupt` for
+/// other calls).
+/// Returns 0 or an error number.
+int nmeastream_interrupt_thread(pthread_t thread);
+
+/// Lets the interrupt signal through to the calling thread (saving its mask in `previous`),
+/// and puts the mask back.
+void nmeastream_unblock_interrupt(sigset_t *previous);
+void nmeastream_restore_signal_mask(const sigset_t *previous);
+
+/// Whether `fd` is a line with modem control lines (TIOCMGET answers): 1, or 0 with errno set
+/// (a pseudo-terminal has none).
+int nmeastream_has_modem_lines(int fd);
 
 /// ntpd's shared-memory reference-clock segment (`struct shmTime` in ntpd's refclock_shm.c),
 /// which ntpd, ntpsec and chronyd (`refclock SHM`) read; declared here so that the C compiler
