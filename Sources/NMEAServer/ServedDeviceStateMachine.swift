@@ -124,8 +124,14 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
         return (letGo(), tell)
     }
 
-    /// The server stops: its subscriptions, to dispose.
-    mutating func closeNow() -> Disposals { letGo() }
+    /// The server stops: its subscriptions, to dispose. It never opens again: a watcher whose
+    /// connection was still being set up, or a retry's timer, finds it retired, rather than
+    /// opening it on loops that are shutting down.
+    mutating func closeNow() -> Disposals {
+        isRetired = true
+        watching = [:]
+        return letGo()
+    }
 
     /// Keeps another subscriber's `subscription` until it is retired; `false` when it already
     /// is (dispose it at once).

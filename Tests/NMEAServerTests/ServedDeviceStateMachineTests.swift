@@ -15,6 +15,22 @@ struct ServedDeviceStateMachineTests {
         func dispose() { disposed += 1 }
     }
 
+    @Test("the server stops: its subscription let go, and it never opens again, for a watcher that comes late or a retry")
+    func closedForGood() {
+        var machine = ServedDeviceStateMachine<Watcher>()
+        let watcher = Watcher()
+        machine.attach(watcher, streams: .reports)
+        let subscription = Probe()
+        _ = machine.open(with: subscription)
+        let disposals = machine.closeNow()
+        #expect(disposals.count == 1 && disposals.first === subscription)
+        machine.attach(Watcher(), streams: .reports)
+        let late = machine.open(with: Probe())
+        #expect(late == nil && !machine.isOpen)
+        let kept = machine.keep(Probe())
+        #expect(!kept, "another subscriber's subscription is not kept either")
+    }
+
     @Test("the first watcher opens it, once; others join; the last leaving lets go of its subscription, and the next watcher opens it again at once")
     func openAndClose() throws {
         var machine = ServedDeviceStateMachine<Watcher>()
