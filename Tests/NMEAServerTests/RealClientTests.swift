@@ -107,6 +107,18 @@ struct RealClientTests {
         #expect(lines.contains { $0.hasPrefix("{\"class\":\"SKY\"") && $0.contains(tagged) }, "\(output)")
     }
 
+    @Test("gpspipe -w -P (pps in its WATCH): TOFF reports beside TPV, each a whole second of the receiver's time", .enabled(if: hasGpspipe, "gpsd-clients is not installed"))
+    func gpspipeTimeOffsets() throws {
+        let feed = try Feed()
+        defer { feed.finish() }
+        let (status, output) = try run(Self.gpspipe, ["-w", "-P", "-n", "80", "127.0.0.1:\(feed.port)"])
+        #expect(status == 0, "\(output)")
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        #expect(lines.contains { $0.hasPrefix("{\"class\":\"WATCH\"") && $0.contains("\"pps\":true") }, "\(output)")
+        let offsets = lines.filter { $0.hasPrefix("{\"class\":\"TOFF\",\"device\":\"\(feed.terminal.devicePath)\"") }
+        #expect(!offsets.isEmpty && offsets.allSatisfy { $0.contains("\"real_nsec\":0,") && $0.hasSuffix("\"precision\":-1}") }, "\(output)")
+    }
+
     @Test("gpspipe -r: the receiver's sentences as it sent them", .enabled(if: hasGpspipe, "gpsd-clients is not installed"))
     func gpspipeRaw() throws {
         let feed = try Feed()
