@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPlatform
 import Dispatch
 import NMEAStream
 
@@ -12,10 +13,15 @@ struct SimulateCommand: ParsableCommand {
             a made-up track going round a circle, one epoch a second, until Ctrl-C. Any program \
             that reads serial GPS receivers can open the path: nmeastream itself, gpsd, a logger.
 
+            What programs write to the receiver is taken as a receiver takes it, so a writer \
+            never finds the line full; --record-input keeps it in a file (to check the RTCM \
+            corrections that `serve --corrections` writes, say).
+
             Examples:
               nmeastream simulate
               nmeastream simulate --link /tmp/gps0 drive.nmea
               nmeastream simulate --link /tmp/gps0 & gpsd -N -n /tmp/gps0
+              nmeastream simulate --link /tmp/gps0 --record-input written.bin
             """
     )
 
@@ -31,12 +37,41 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Wait out pauses of more than 5 s in the log's times (up to a minute) instead of shortening them to one cycle; logs only.")
     var keepGaps = false
 
+    @Option(name: .customLong("record-input"), help: "Append what programs write to the receiver to this file.")
+    var recordInput: String?
+
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
     }
 
     func run() throws {
         let receiver = try VirtualReceiver.opened(link: link)
+        var recording: Int32?
+        if let recordInput {
+            let record: Int32
+            do throws(Errno) {
+                record = try Syscall.create(recordInput, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode: 0o644)
+            } catch {
+                receiver.close()
+                printError("--record-input: cannot open \(recordInput): \(error)")
+                throw ExitCode.cannotCreate
+            }
+            let failed = Protected(false)
+            receiver.onInput { bytes in
+                let written = bytes.withUnsafeBytes { buffer in
+                    Result { () throws(Errno) in try Syscall.writeAll(record, buffer) }
+                }
+                guard case .failure(let error) = written else { return }
+                // Said once (the disk is full, or gone); what comes after is dropped.
+                let first = failed.withLock { failed in
+                    let first = !failed
+                    failed = true
+                    return first
+                }
+                if first { printError("--record-input: cannot write \(recordInput): \(error); what is written to the receiver is no longer kept") }
+            }
+            recording = record
+        }
         let output = BufferedOutput()
         output.write(receiver.devicePath + "\n")
         output.flush()
@@ -59,6 +94,7 @@ struct SimulateCommand: ParsableCommand {
         done.wait()
         signals.forEach { $0.cancel() }
         receiver.close()
+        if let recording { Syscall.close(recording) }
         if let error = failure.withLock({ $0 }) {
             printError(error.message)
             throw ExitCode.noInput

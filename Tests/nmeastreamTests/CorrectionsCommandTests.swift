@@ -107,4 +107,44 @@ struct CorrectionsCommandTests {
         #expect(serve.waitForExit() == 0)
         #expect(Self.text(folder + "/err").contains("corrections: 50 frames"), "\(Self.text(folder + "/err"))")
     }
+
+    @Test("serve with a simulate receiver (--record-input): what the receiver is written is exactly the caster's frames, in order")
+    func simulateReceiver() throws {
+        let caster = try RTKLIBCaster()
+        defer { caster.stop() }
+        let input = try LineClient(port: caster.input)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let device = folder + "/gps0", recorded = folder + "/written.bin"
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, "--record-input", recorded])
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        try #require(eventually { FileManager.default.fileExists(atPath: device) })
+        let serve = try ChildProcess(Command.executable.path, [
+            "serve", device, "--listen", "127.0.0.1:0", "--corrections", "ntrip://me:pw@127.0.0.1:\(caster.port)/MOUNT",
+        ], errorPath: folder + "/err")
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+        try #require(eventually { Self.text(folder + "/err").contains(" on 127.0.0.1:") })
+        let port = try #require(Self.text(folder + "/err").split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
+        let client = try LineClient(port: port)
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        // The simulator's track reaches the client once the device is open and its speed found.
+        #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15) != nil)
+        try #require(eventually { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
+        usleep(300_000)
+        let frames = (0..<100).map(RTCM3TestFrames.numbered)
+        for (index, frame) in frames.enumerated() {
+            input.send(bytes: frame)
+            if index % 5 == 4 { usleep(10_000) }
+        }
+        let expected = frames.flatMap { $0 }
+        #expect(eventually { (try? Data(contentsOf: URL(fileURLWithPath: recorded)).count) == expected.count }, "\(Self.text(folder + "/err"))")
+        usleep(300_000)
+        #expect(Array((try? Data(contentsOf: URL(fileURLWithPath: recorded))) ?? Data()) == expected)
+    }
 }

@@ -13,15 +13,24 @@ import CPlatform
 /// The pseudo-terminal exists until ``close()`` (or the object's end). Data written while no
 /// program holds the device side open waits in the terminal's buffer (a few kilobytes), then
 /// is dropped, as a real receiver's output is when nobody listens.
+///
+/// What programs write to the receiver (RTCM corrections, configuration commands) is read as
+/// it comes, as a receiver takes it, so that a writer never finds the line full; it is
+/// handed to ``onInput(_:)``'s handler, or dropped. The object holds the device side open
+/// itself, in raw mode (no echo), so that the terminal stays whole between two programs.
 public final class VirtualReceiver: @unchecked Sendable {
     /// The device side's path, such as `/dev/pts/3`: what a reader opens.
     public let devicePath: String
     /// The symbolic link made to ``devicePath``, if one was asked for.
     public let linkPath: String?
     private let master: Int32
+    /// The device side, held open by the receiver itself.
+    private let deviceHold: Int32
     private let queue = DispatchQueue(label: "nmeastream.virtual-receiver")
     private let queueKey = DispatchSpecificKey<Void>()
     // Confined to `queue`.
+    private var input: DispatchSourceRead?
+    private var inputHandler: (@Sendable ([UInt8]) -> Void)?
     private var player: (any ByteSource)?
     private var timer: DispatchSourceTimer?
     private var isClosed = false
@@ -36,17 +45,50 @@ public final class VirtualReceiver: @unchecked Sendable {
         _ = nmeastream_set_nonblocking(fd)
         master = fd
         devicePath = "/dev/pts/\(number)"
+        do throws(Errno) {
+            deviceHold = try Syscall.open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            Syscall.close(fd)
+            throw .openFailed(path: devicePath, errno: error)
+        }
+        if var settings = try? Syscall.terminalSettings(deviceHold) {
+            cfmakeraw(&settings)
+            try? Syscall.setTerminalSettings(deviceHold, settings)
+        }
         if let link {
             if (try? Syscall.linkStatus(link))?.kind == .symbolicLink { try? Syscall.remove(link) }
             do throws(Errno) {
                 try Syscall.symbolicLink(link, to: devicePath)
             } catch {
+                Syscall.close(deviceHold)
                 Syscall.close(fd)
                 throw .openFailed(path: link, errno: error)
             }
         }
         linkPath = link
         queue.setSpecific(key: queueKey, value: ())
+        let input = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        input.setEventHandler { [weak self] in
+            guard let self else { return }
+            while let count = try? Syscall.read(fd, into: buffer), count > 0 {
+                inputHandler?(Array(buffer[..<count]))
+            }
+        }
+        // The descriptors close once the source can no longer read them.
+        input.setCancelHandler { [deviceHold] in
+            buffer.deallocate()
+            Syscall.close(fd)
+            Syscall.close(deviceHold)
+        }
+        self.input = input
+        input.resume()
+    }
+
+    /// Hands what programs write to the receiver to `handler`, as it comes, on the receiver's
+    /// queue (return at once); `nil` drops it, as before.
+    public func onInput(_ handler: (@Sendable ([UInt8]) -> Void)?) {
+        queue.async { [self] in inputHandler = handler }
     }
 
     deinit { close() }
@@ -129,7 +171,9 @@ public final class VirtualReceiver: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         if let linkPath { try? Syscall.remove(linkPath) }
-        Syscall.close(master)
+        inputHandler = nil
+        input?.cancel()
+        input = nil
     }
 
     private func write(_ chunk: UnsafeRawBufferPointer) {
