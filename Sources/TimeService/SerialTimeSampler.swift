@@ -26,8 +26,9 @@ public struct SerialTimeSampler: Sendable {
         self.requiredValidFixes = requiredValidFixes
     }
 
-    /// The sample `fix` gives, if it gives one.
-    public mutating func sample(for fix: Fix, leap: TimeSample.Leap = .none) -> TimeSample? {
+    /// The sample `fix` gives, if it gives one; its leap field is `leap`, or when `nil` the
+    /// leap second the fix's receiver announces (``Fix/leapSecondChange``).
+    public mutating func sample(for fix: Fix, leap: TimeSample.Leap? = nil) -> TimeSample? {
         guard fix.mode >= .twoD, let time = fix.time, let receivedAt = fix.receivedAt,
               fix.timeValidity?.isUsableForTiming ?? true else {
             validInARow = 0
@@ -38,6 +39,11 @@ public struct SerialTimeSampler: Sendable {
         let second = time.posixTime.seconds
         guard second != lastSecond else { return nil }
         lastSecond = second
-        return TimeSample(systemTime: receivedAt, trueTime: time, leap: leap)
+        let announced: TimeSample.Leap = switch fix.leapSecondChange {
+        case .some(1): .insert
+        case .some(-1): .delete
+        default: .none
+        }
+        return TimeSample(systemTime: receivedAt, trueTime: time, leap: leap ?? announced)
     }
 }

@@ -85,10 +85,14 @@ struct TimeServiceTests {
         #expect(sampler.sample(for: Self.fix(13)) != nil, "a second missed: the next is sent")
     }
 
-    @Test("a leap second announced goes with the sample")
+    @Test("a leap second announced goes with the sample: the one given, else the one the receiver announces (NAV-TIMELS)")
     func leap() {
         var sampler = SerialTimeSampler(requiredValidFixes: 1)
         #expect(sampler.sample(for: Self.fix(20), leap: .insert)?.leap == .insert)
+        var announcing = Self.fix(21)
+        announcing.leapSecondChange = -1
+        #expect(sampler.sample(for: announcing)?.leap == .delete)
+        #expect(sampler.sample(for: Self.fix(22))?.leap == TimeSample.Leap.none)
     }
 
     /// A serial sample of UTC second `second` whose report began to arrive at system time

@@ -23,6 +23,9 @@ struct EpochAccumulator: Sendable {
     private(set) var leapSeconds: Int?
     /// The next time pulse, as TIM-TP last announced it: every fix carries it until the next.
     private(set) var timePulse: TimePulse?
+    /// The leap second a receiver last announced (NAV-TIMELS): every fix carries it until the
+    /// receiver says otherwise.
+    private(set) var leapSecondChange: Int?
     /// What the epoch's UBX messages said, laid over its NMEA fields when it is finished.
     var ubx = UBXEpochFields()
     /// UBX's time of week against UTC: outlasts the epoch.
@@ -37,6 +40,7 @@ struct EpochAccumulator: Sendable {
         fix = Fix()
         fix.leapSeconds = leapSeconds
         fix.timePulse = timePulse
+        fix.leapSecondChange = leapSecondChange
         clockTime = nil
         mode = ModeEvidence()
         garminAltitude = nil
@@ -50,6 +54,12 @@ struct EpochAccumulator: Sendable {
     mutating func noteLeapSeconds(_ seconds: Int) {
         leapSeconds = seconds
         fix.leapSeconds = seconds
+    }
+
+    /// The leap second a receiver announces (`nil`: none): this epoch's and every later one's.
+    mutating func noteLeapSecondChange(_ change: Int?) {
+        leapSecondChange = change
+        fix.leapSecondChange = change
     }
 
     /// The next time pulse a receiver announced: this epoch's and every later one's, until the

@@ -104,6 +104,9 @@ public struct Fix: Sendable, Hashable {
     public var ecef: ECEFSolution?
     /// How far the receiver vouches for ``time`` (UBX); `nil` when it did not say (NMEA).
     public var timeValidity: TimeValidity?
+    /// The leap second the receiver announces for the end of a coming UTC day: +1 inserted,
+    /// -1 deleted (UBX's NAV-TIMELS); `nil` when it announced none, or never said.
+    public var leapSecondChange: Int?
     /// The receiver's next time pulse as it last announced it (UBX's TIM-TP, timing
     /// receivers): what the time service pairs with the pulse; `nil` when it never did.
     public var timePulse: TimePulse?

@@ -37,5 +37,10 @@ public struct NAVTIMELS: UBXMessageType {
 
     func apply(to epoch: inout EpochAccumulator) {
         if let leapSeconds { epoch.noteLeapSeconds(leapSeconds) }
+        // An event the receiver vouches for, still to come: announced; one it does not know,
+        // or none, clears the announcement.
+        if let nextChange, let secondsToChange {
+            epoch.noteLeapSecondChange(nextChange != 0 && secondsToChange >= 0 ? nextChange : nil)
+        }
     }
 }

@@ -69,4 +69,24 @@ struct TimePulseTests {
         let resolved = decode(Self.navTimeUTC(valid: 0x07) + rmc + Self.line("GPRMC,120002.00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A"))
         #expect(resolved.fixes.first?.timeValidity?.isUsableForTiming == true)
     }
+
+    /// NAV-TIMELS of the epoch of 12:00:0`second` UTC: 18 leap seconds, a change of `change`
+    /// in `seconds` (both marked valid).
+    static func navTimeLS(second: Int, change: Int8, seconds: Int32) -> [UInt8] {
+        var p = PayloadBuilder(length: 24)
+        p.u4(0, 302_418_000 + UInt32(second) * 1000)
+        p.i1(9, 18)
+        p.i1(11, change)
+        p.i4(12, seconds)
+        p.u1(23, 0x03)
+        return ubx(0x01, 0x26, p.bytes)
+    }
+
+    @Test("NAV-TIMELS: a leap second announced is carried by every fix until the receiver says otherwise")
+    func leapAnnouncement() {
+        let rmc = { (second: Int) in Self.line("GPRMC,12000\(second).00,A,5207.4074,N,00419.2659,E,0.0,0.0,050624,,,A") }
+        let decoded = decode(Self.navTimeLS(second: 1, change: 1, seconds: 86_400) + rmc(1) + rmc(2)
+                             + Self.navTimeLS(second: 3, change: 0, seconds: 0) + rmc(3) + rmc(4))
+        #expect(decoded.fixes.map(\.leapSecondChange) == [1, 1, nil, nil])
+    }
 }
