@@ -22,6 +22,8 @@ struct NTPSHMCommandTests {
         var precision: Int
     }
 
+    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
     static func monitor(seconds: Int) throws -> [MonitoredSample] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ntpshmmon-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -41,6 +43,11 @@ struct NTPSHMCommandTests {
         // ntpshmmon reads units 0 to 11 (gpsd's), and names 10 and 11 oddly (`NTP:`, `NTP;`): 8 and 9,
         // a fifth receiver's, which no machine that runs these tests has.
         let unit = 8
+        // One test process at a time on the unit, whoever runs it (two test runs on one machine).
+        let lock = open(FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-ntp-shm-\(unit).lock").path,
+                        O_CREAT | O_RDWR | O_CLOEXEC, 0o666)
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-ntpshm-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -74,7 +81,8 @@ struct NTPSHMCommandTests {
         // chronyd: its refclocks log shows the same samples; killed and started again, it reads
         // on, and serve, which never noticed, with it.
         var chronyd = try ChronyTests.startChronyd(folder)
-        #expect(eventually(seconds: 20) { ChronyTests.samples(in: folder).count >= 3 }, "chronyd logged samples")
+        #expect(eventually(seconds: 20) { ChronyTests.samples(in: folder).count >= 3 },
+                "chronyd logged samples: \(Self.text(folder + "/chronyd.err")) \(said())")
         #expect(ChronyTests.samples(in: folder).allSatisfy { $0.offset < 0 && $0.offset > -1 }, "\(ChronyTests.samples(in: folder).map(\.line))")
         kill(chronyd.pid, SIGKILL)
         _ = chronyd.waitForExit()

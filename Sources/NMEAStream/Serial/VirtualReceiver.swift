@@ -146,7 +146,9 @@ public final class VirtualReceiver: @unchecked Sendable {
             index += 1
             bytes.withUnsafeBytes { self?.write($0) }
         }
-        timer.schedule(deadline: .now(), repeating: .seconds(1))
+        // A receiver's reports keep to the second: Dispatch's default leeway for a repeating
+        // timer lets it drift by up to a tenth of the interval on a busy machine.
+        timer.schedule(deadline: .now(), repeating: .seconds(1), leeway: .milliseconds(1))
         self.timer = timer
         timer.resume()
     }
