@@ -23,16 +23,21 @@ public final class CarrierDetectPulses: Sendable {
     /// pseudo-terminal, a USB adapter without modem lines).
     public init(path: String) throws(CarrierDetectError) {
         self.path = path
+        let fd: Int32
         do throws(Errno) {
-            descriptor = try Syscall.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            fd = try Syscall.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         } catch {
             throw CarrierDetectError(path: path, errno: error)
         }
-        guard nmeastream_has_modem_lines(descriptor) == 1 else {
+        // Checked before the descriptor is the object's: an initializer that throws once every
+        // property is set runs deinit, which would close it a second time (and with it
+        // whatever another thread had opened under the same number meanwhile).
+        guard nmeastream_has_modem_lines(fd) == 1 else {
             let error = Errno.current
-            Syscall.close(descriptor)
+            Syscall.close(fd)
             throw CarrierDetectError(path: path, errno: error, hasNoModemLines: true)
         }
+        descriptor = fd
         nmeastream_prepare_interrupt()
     }
 
