@@ -39,6 +39,10 @@ public final class FixPublisher: Sendable {
         /// Told when writing the queue folder fails (with the reason), and when it works
         /// again (`nil`): not for each message.
         public var storage: (@Sendable (String?) -> Void)?
+        /// Home Assistant's MQTT discovery: its retained configuration first, then each fix's
+        /// position also on `TOPIC/NAME/home-assistant` (``HomeAssistantDiscovery``); none by
+        /// default.
+        public var homeAssistant: HomeAssistantDiscovery?
 
         /// A configuration publishing as `name` to `url`.
         public init(url: MQTTURL, name: String) {
@@ -124,6 +128,19 @@ public final class FixPublisher: Sendable {
     /// Connects (in the background, retrying) and starts publishing the receiver's epochs;
     /// what an earlier run left in the queue goes first.
     public func start() throws(MQTTError) {
+        if let discovery = configuration.homeAssistant {
+            // Queued before the epochs: the entity exists when its first position comes.
+            let message = MessageQueue.Outgoing(
+                topic: discovery.configurationTopic(name: configuration.name),
+                payload: discovery.configuration(name: configuration.name, attributesTopic: homeAssistantTopic,
+                                                 version: NMEAStreamRelease.version),
+                retain: true)
+            let change = state.withLock { state in
+                defer { Self.count(&state) }
+                return state.queue.append([message])
+            }
+            told(change)
+        }
         try connection.start()
         let subscription = monitor.events(satellites: true, delivery: .lossless(capacity: 1024)).observe(
             next: { [weak self] event in self?.take(event) },
@@ -161,6 +178,9 @@ public final class FixPublisher: Sendable {
         finished.signal()
     }
 
+    /// Where Home Assistant reads the vehicle's attributes.
+    private var homeAssistantTopic: String { configuration.url.topic + "/" + configuration.name + "/home-assistant" }
+
     private func take(_ event: GPSEvent) {
         let topic = configuration.url.topic + "/" + configuration.name
         var writer = JSONWriter()
@@ -175,6 +195,9 @@ public final class FixPublisher: Sendable {
                     case .att: outgoing.append(.init(topic: topic + "/att", payload: report.bytes, retain: false))
                     }
                 }
+                if configuration.homeAssistant != nil, let fix = epoch.fix, let attributes = HomeAssistantDiscovery.attributes(fix) {
+                    outgoing.append(.init(topic: homeAssistantTopic, payload: attributes, retain: true))
+                }
             }
             guard !outgoing.isEmpty else { return nil }
             // The epoch's messages in one transaction: one sync of the disk per epoch.
@@ -183,12 +206,17 @@ public final class FixPublisher: Sendable {
             return .some(change)
         }
         guard let change else { return }
+        told(change)
+        pump()
+    }
+
+    /// Tells a change in the queue folder's writes.
+    private func told(_ change: MessageQueue.StorageChange?) {
         switch change {
-        case .failed(let reason): configuration.storage?(reason)
-        case .recovered: configuration.storage?(nil)
+        case .failed(let reason)?: configuration.storage?(reason)
+        case .recovered?: configuration.storage?(nil)
         case nil: break
         }
-        pump()
     }
 
     private func sourceEnded(_ error: GPSError?) {

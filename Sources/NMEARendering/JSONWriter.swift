@@ -79,6 +79,13 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes `"key":{`: an object inside an object.
+    public mutating func beginObject(_ key: StaticString) {
+        writeKey(key)
+        append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
     /// Writes `}`.
     public mutating func endObject() {
         append(UInt8(ascii: "}"))
@@ -108,6 +115,13 @@ public struct JSONWriter: Sendable {
         count += value.utf8CodeUnitCount + 1
         target[count] = UInt8(ascii: "\"")
         storage.count += count + 1
+    }
+
+    /// Writes `"value"` with JSON escaping, as an element of an array.
+    public mutating func string(_ value: String) {
+        separate()
+        writeQuoted(value)
+        needsComma = true
     }
 
     /// Writes `"key":"value"` with JSON escaping.

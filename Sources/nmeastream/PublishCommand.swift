@@ -19,6 +19,11 @@ struct PublishCommand: ParsableCommand {
             once; messages then wait in memory until the disk takes them again. Without \
             --device or --log, the best receiver plugged in is published.
 
+            With --home-assistant the vehicle also appears in Home Assistant by itself (MQTT \
+            discovery): a retained configuration at \
+            homeassistant/device_tracker/nmeastream_NAME/config, and each fix's latitude, \
+            longitude and gps_accuracy (metres) on TOPIC/NAME/home-assistant, retained.
+
             Exit codes: 0 done (a log's end) or stopped by a signal, every message \
             acknowledged or on the disk; 64 usage error (a bad URL among them); 66 the log \
             cannot be read; 69 the broker refused the credentials, no receiver, or libmosquitto \
@@ -31,6 +36,7 @@ struct PublishCommand: ParsableCommand {
               nmeastream publish mqtt://broker.local/fleet --id van-7
               nmeastream publish mqtts://user@broker/fleet --password-env MQTT_PASSWORD --queue /var/lib/nmeastream/queue
               nmeastream publish mqtt://localhost/test --log drive.nmea --speed 10
+              nmeastream publish mqtt://broker.local/fleet --id van-7 --home-assistant
             """
     )
 
@@ -57,11 +63,22 @@ struct PublishCommand: ParsableCommand {
     @Option(name: .customLong("drain-timeout"), help: "At a log's end, how long to wait for the broker to take what is queued, in seconds.")
     var drainTimeout: Double = 30
 
+    @Flag(name: .customLong("home-assistant"),
+          help: "Also announce the vehicle to Home Assistant (MQTT discovery), as a device_tracker on its map.")
+    var homeAssistant = false
+
+    @Option(name: .customLong("home-assistant-prefix"), help: "Home Assistant's discovery prefix (default homeassistant).")
+    var homeAssistantPrefix: String?
+
     @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
 
     func validate() throws {
         if device != nil, log != nil { throw ValidationError("give --device or --log, not both") }
         if log != nil, corrections.url != nil { throw ValidationError("--corrections go to a receiver; a log takes none") }
+        if let homeAssistantPrefix {
+            guard homeAssistant else { throw ValidationError("--home-assistant-prefix goes with --home-assistant") }
+            try validateBrokerName(homeAssistantPrefix, option: "--home-assistant-prefix", isTopicLevel: true)
+        }
         if speed != nil, log == nil { throw ValidationError("--speed goes with --log") }
         if let device, NetworkEndpoint.isURL(device) {
             do throws(NetworkEndpointError) {
@@ -89,6 +106,7 @@ struct PublishCommand: ParsableCommand {
         configuration.caFile = broker.caFile
         configuration.queueFolder = queue
         configuration.queueCapacity = queueSize.bytes
+        if homeAssistant { configuration.homeAssistant = HomeAssistantDiscovery(prefix: homeAssistantPrefix ?? "homeassistant") }
         configuration.waiting = { reason in printError("\(reason); the messages wait in the queue until the broker is reachable") }
         let folder = queue ?? ""
         configuration.storage = { failure in

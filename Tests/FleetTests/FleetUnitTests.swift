@@ -33,6 +33,27 @@ struct FleetUnitTests {
         #expect(odd.fix.quality == nil && odd.fix.differentialAge == nil && odd.fix.differentialStation == nil)
     }
 
+    @Test("Home Assistant: the object ID keeps letters, digits, _ and -; the configuration and the attributes as its MQTT device tracker reads them")
+    func homeAssistant() throws {
+        #expect(HomeAssistantDiscovery.objectID(for: "van-7 Ünit/2") == "nmeastream_van-7__nit_2")
+        let discovery = HomeAssistantDiscovery(prefix: "ha")
+        #expect(discovery.configurationTopic(name: "van 7") == "ha/device_tracker/nmeastream_van_7/config")
+        let configuration = String(decoding: discovery.configuration(name: "van \"7\"", attributesTopic: "fleet/van/home-assistant", version: "1.2"), as: UTF8.self)
+        #expect(configuration == #"{"name":"van \"7\"","unique_id":"nmeastream_van__7_","object_id":"nmeastream_van__7_","source_type":"gps","json_attributes_topic":"fleet/van/home-assistant","device":{"identifiers":["nmeastream_van__7_"],"name":"van \"7\"","manufacturer":"nmeastream","model":"GNSS receiver","sw_version":"1.2"}}"#)
+        var fix = Fix()
+        fix.mode = .threeD
+        fix.latitude = 52.5
+        fix.longitude = 4.25
+        #expect(HomeAssistantDiscovery.attributes(fix).map { String(decoding: $0, as: UTF8.self) } == #"{"latitude":52.500000000,"longitude":4.250000000}"#,
+                "no estimate: no accuracy made up")
+        fix.errorEstimates.horizontal = 12.34
+        fix.speed = 1.5
+        let attributes = try #require(HomeAssistantDiscovery.attributes(fix).map { String(decoding: $0, as: UTF8.self) })
+        #expect(attributes == #"{"latitude":52.500000000,"longitude":4.250000000,"gps_accuracy":12.3,"speed":1.50}"#, "\(attributes)")
+        fix.latitude = nil
+        #expect(HomeAssistantDiscovery.attributes(fix) == nil, "no position: nothing to place")
+    }
+
     @Test("hostile members read as absent, never trap: absurd hours, seconds of 1e300 or nan, positions past the poles",
           arguments: [
               #"{"class":"TPV","time":"T99999999999999999:00:00Z","mode":3,"lat":1,"lon":2}"#,

@@ -128,6 +128,37 @@ struct FleetCommandTests {
         #expect(published.error.contains("acknowledged by the broker"), "\(published.error)")
     }
 
+    @Test("publish --home-assistant: the retained discovery configuration of a GPS device_tracker, and each fix's latitude, longitude and gps_accuracy on its attributes topic",
+          .enabled(if: hasBroker && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"), "mosquitto or mosquitto-clients is not installed"))
+    func homeAssistant() throws {
+        let broker = try Broker()
+        let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Self.log, "--id", "van 7", "--home-assistant"])
+        #expect(published.status == 0, "\(published.error)")
+        // What a Home Assistant that connects later reads: the retained messages.
+        let output = broker.folder + "/retained"
+        let reader = try ChildProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-v", "-C", "2", "-W", "10",
+                                                                "-t", "homeassistant/device_tracker/+/config", "-t", "fleet/+/home-assistant"],
+                                      outputPath: output)
+        #expect(reader.waitForExit() == 0)
+        let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let config = try #require(lines.first { $0.hasPrefix("homeassistant/device_tracker/nmeastream_van_7/config ") }, "\(lines)")
+        let configuration = try #require(try JSONSerialization.jsonObject(with: Data(config.drop { $0 != " " }.dropFirst().utf8)) as? [String: Any])
+        // Home Assistant's MQTT device tracker: a GPS source, a unique ID (with which the
+        // device registry takes its device), the attributes' topic, the device's identifiers.
+        #expect(configuration["name"] as? String == "van 7" && configuration["unique_id"] as? String == "nmeastream_van_7")
+        #expect(configuration["source_type"] as? String == "gps")
+        #expect(configuration["json_attributes_topic"] as? String == "fleet/van 7/home-assistant")
+        let device = try #require(configuration["device"] as? [String: Any])
+        #expect(device["identifiers"] as? [String] == ["nmeastream_van_7"] && device["manufacturer"] as? String == "nmeastream")
+        let position = try #require(lines.first { $0.hasPrefix("fleet/van 7/home-assistant ") }, "\(lines)")
+        let attributes = try #require(try JSONSerialization.jsonObject(with: Data(position.dropFirst("fleet/van 7/home-assistant ".count).utf8)) as? [String: Any])
+        // The log's last fix.
+        let last = try #require(Self.expectedTPV(Self.log, name: "van 7").last)
+        let tpv = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(attributes["latitude"] as? Double == tpv["lat"] as? Double && attributes["longitude"] as? Double == tpv["lon"] as? Double, "\(attributes) \(tpv)")
+        #expect((attributes["gps_accuracy"] as? Double).map { $0 > 0 } == true, "\(attributes)")
+    }
+
     @Test("broker down at start, killed and restarted mid-run, publisher killed and restarted: the subscriber ends with every epoch exactly once",
           .enabled(if: hasBroker, "mosquitto is not installed"))
     func faults() throws {
