@@ -42,31 +42,18 @@ final class ServedDevice: Sendable {
         var failure: String?
         /// A network receiver's interruption last told, until it connects again.
         var interruption: String?
-        /// The serial time's samples, by the time service's rules (`TOFF`).
-        var timeSampler = SerialTimeSampler()
-        /// The pulses, read while the device is open, and each paired with its second (`PPS`).
+        /// The time samples (`TOFF`, and `PPS` with its pulses, read while the device is open).
+        var timeSampling = TimeSampling()
         var pulseReader: PulseReader?
-        var pairing = PulsePairing()
-        /// The last pulses the receiver announced (TIM-TP), for their quantization errors.
-        var announcedPulses: [TimePulse] = []
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
             activated = nil
             latest = LatestReports()
             interruption = nil
-            timeSampler = SerialTimeSampler()
+            timeSampling = TimeSampling()
             pulseReader?.stop()
             pulseReader = nil
-            pairing = PulsePairing()
-            announcedPulses = []
-        }
-
-        /// Notes the pulse a fix carries as announced (a few seconds of them are kept).
-        mutating func noteAnnounced(_ pulse: TimePulse?) {
-            guard let pulse, !announcedPulses.contains(pulse) else { return }
-            announcedPulses.append(pulse)
-            if announcedPulses.count > 4 { announcedPulses.removeFirst() }
         }
     }
 
@@ -207,7 +194,7 @@ final class ServedDevice: Sendable {
         let path = self.path, events = self.events
         let reader = PulseReader(
             open: pulses,
-            pulse: { [weak self] time in self?.state.withLock { $0.pairing.notePulse(at: time) } },
+            pulse: { [weak self] time in self?.state.withLock { $0.timeSampling.notePulse(at: time) } },
             unavailable: { error in events?(.pulsesUnavailable(path: path, reason: "\(error)")) })
         let previous = state.withLock { state -> PulseReader? in
             defer { state.pulseReader = reader }
@@ -297,28 +284,20 @@ final class ServedDevice: Sendable {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
-        let (recovered, sample, pulse) = state.withLock { state -> (Bool, TimeSample?, (TimeSample, Int?)?) in
+        let (recovered, samples) = state.withLock { state in
             state.latest.take(epoch)
-            state.noteAnnounced(epoch.fix?.timePulse)
-            let sample = epoch.fix.flatMap { state.timeSampler.sample(for: $0) }
-            // A pulse comes with the serial sample of the second it began (PulsePairing), with
-            // the quantization error the receiver announced for that second, if it did.
-            let pulse = sample.flatMap { sample -> (TimeSample, Int?)? in
-                guard state.pulseReader != nil, let pulse = state.pairing.sample(after: sample) else { return nil }
-                let second = pulse.trueTime.seconds
-                return (pulse, state.announcedPulses.last { $0.second == second }?.quantizationError)
-            }
+            let samples = epoch.fix.map { state.timeSampling.take($0) }
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
-            guard state.failure != nil else { return (false, sample, pulse) }
+            guard state.failure != nil else { return (false, samples) }
             state.failure = nil
-            return (true, sample, pulse)
+            return (true, samples)
         }
         if recovered { events?(.deviceRecovered(path: path)) }
-        if let sample { publish(sample, kind: .serialTime) }
-        if let (pulse, quantizationError) = pulse { publish(pulse, kind: .pulse, quantizationError: quantizationError) }
+        if let serial = samples?.serial { publish(serial, kind: .serialTime) }
+        if let pulse = samples?.pulse { publish(pulse.sample, kind: .pulse, quantizationError: pulse.quantizationError) }
         let clients = watchers(sent: .reports)
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)

@@ -28,8 +28,7 @@ final class TimeSampleSource: Sendable {
     private let ppsUnavailable: @Sendable () -> Void
 
     private struct State {
-        var sampler: SerialTimeSampler
-        var pairing = PulsePairing()
+        var sampling: TimeSampling
         var subscription: Disposable?
         var pulses: PulseReader?
         var running = false
@@ -45,7 +44,7 @@ final class TimeSampleSource: Sendable {
         self.pulses = pulses
         self.samples = samples
         self.ppsUnavailable = ppsUnavailable
-        state = Protected(State(sampler: SerialTimeSampler(requiredValidFixes: requiredValidFixes)))
+        state = Protected(State(sampling: TimeSampling(requiredValidFixes: requiredValidFixes)))
     }
 
     /// Subscribes to the receiver's fixes (which opens it, if nothing else has), and reads
@@ -95,19 +94,16 @@ final class TimeSampleSource: Sendable {
     }
 
     private func take(_ fix: Fix) {
-        let (serial, pulse) = state.withLock { state -> (TimeSample?, TimeSample?) in
-            guard let sample = state.sampler.sample(for: fix) else { return (nil, nil) }
-            return (sample, state.pairing.sample(after: sample))
-        }
+        let (serial, pulse) = state.withLock { $0.sampling.take(fix) }
         if let serial { samples(serial, .serial) }
-        if let pulse { samples(pulse, .pulse) }
+        if let pulse { samples(pulse.sample, .pulse) }
     }
 
     private func readPulses(from input: PulseInput) {
         let devicePath = self.devicePath
         let reader = PulseReader(
             open: { try input.open(devicePath: devicePath) },
-            pulse: { [weak self] time in self?.state.withLock { $0.pairing.notePulse(at: time) } },
+            pulse: { [weak self] time in self?.state.withLock { $0.sampling.notePulse(at: time) } },
             unavailable: { [weak self] _ in self?.ppsUnavailable() })
         let keep = state.withLock { state -> Bool in
             guard state.running else { return false }

@@ -122,7 +122,7 @@ public final class NTRIPClient: @unchecked Sendable {
     public func send(position sentence: String) {
         queue.async { [self] in
             guard case .stream? = head else { return }
-            source.send(Array(sentence.utf8))
+            _ = source.write(Array(sentence.utf8))
         }
     }
 

@@ -32,7 +32,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var isStopped = false
     /// Counts the connections made: a read loop's late call for an earlier one is ignored.
     private var attempt = 0
-    /// A TCP connection being read, while it is: what ``send(_:)`` and ``write(_:)`` write to.
+    /// A TCP connection being read, while it is: what ``write(_:)`` writes to.
     private var writer: DeviceWriter?
 
     /// What is sent first on each connection: an upstream gpsd's `?WATCH`, or the request
@@ -240,14 +240,9 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         failed(reason)
     }
 
-    /// Writes `bytes` to the TCP connection being read (an NTRIP client's position for a
-    /// network mountpoint), on the source's queue; dropped when there is none.
-    func send(_ bytes: [UInt8]) {
-        _ = write(bytes)
-    }
-
-    /// Corrections for a receiver behind a TCP port (a serial server): written as to a serial
-    /// device. A UDP feed or an upstream gpsd takes none.
+    /// Writes `bytes` to the TCP connection being read, on the source's queue: corrections for
+    /// a receiver behind a TCP port (a serial server), written as to a serial device, or an
+    /// NTRIP client's position for its caster. A UDP feed or an upstream gpsd takes none.
     func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
         guard case .tcp = endpoint else { return .dropped(.notADevice) }
         return writer?.write(bytes) ?? .dropped(.notOpen)
