@@ -147,4 +147,34 @@ struct CorrectionsCommandTests {
         usleep(300_000)
         #expect(Array((try? Data(contentsOf: URL(fileURLWithPath: recorded))) ?? Data()) == expected)
     }
+
+    @Test("simulate --record-input on a full disk (/dev/full): said once, the receiver goes on being one, and a writer never finds its line full")
+    func recordInputDiskFull() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let device = folder + "/gps0"
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, "--record-input", "/dev/full"],
+                                         errorPath: folder + "/err")
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        try #require(eventually { FileManager.default.fileExists(atPath: device) })
+        let writer = open(device, O_WRONLY | O_NOCTTY | O_NONBLOCK)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        // Far more than a terminal's buffers (some 64 KB): taken all the same, or the line
+        // would be full.
+        let chunk = [UInt8](repeating: 0xD3, count: 1024)
+        var written = 0
+        for _ in 0..<400 where written < 256 * 1024 {
+            let count = chunk.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            if count > 0 { written += count } else { usleep(20_000) }
+        }
+        #expect(written >= 256 * 1024, "\(written) bytes taken")
+        #expect(eventually { Self.text(folder + "/err").contains("--record-input: cannot write /dev/full") })
+        usleep(200_000)
+        #expect(Self.text(folder + "/err").components(separatedBy: "cannot write").count == 2, "once: \(Self.text(folder + "/err"))")
+        #expect(simulator.isRunning)
+    }
 }
