@@ -35,8 +35,9 @@ public enum RTCM3TestFrames {
         return frame(payload)
     }
 
-    /// Sends `frames` to a caster's input, five at a time every 10 ms (75 KB/s, well above a
-    /// caster's rate, so a busy machine's pauses do not fill the receiver's line), while reading what reaches the
+    /// Sends `frames` to a caster's input, five at a time every 40 ms (about 20 KB/s, still
+    /// four times a busy caster's rate, so that a loaded machine's pauses of the reading
+    /// thread do not fill the receiver's line), while reading what reaches the
     /// receiver's side of `terminal`, as a receiver reads its port (a burst does not wait in
     /// the terminal's small buffer): `nil` when exactly their bytes arrived, in order, and
     /// nothing more; else what differed.
@@ -54,7 +55,7 @@ public enum RTCM3TestFrames {
         }
         for (index, frame) in frames.enumerated() {
             input.send(bytes: frame)
-            if index % 5 == 4 { usleep(10_000) }
+            if index % 5 == 4 { usleep(40_000) }
         }
         done.wait()
         let got = received.withLock { $0 }
