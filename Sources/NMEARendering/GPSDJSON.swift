@@ -14,11 +14,17 @@ public enum GPSDJSON {
     /// from a UBX receiver `ecefx`, `ecefy`, `ecefz`, `ecefpAcc` (metres), `ecefvx`, `ecefvy`,
     /// `ecefvz`, `ecefvAcc` (m/s).
     /// The `ep…` and `sep` fields are the fix's ``Fix/errorEstimates``, with gpsd's decimals.
-    /// `device`, when given, follows `class`, as gpsd's server sends it.
-    public static func writeTPV(_ fix: Fix, device: String? = nil, to writer: inout JSONWriter) {
+    /// `device`, when given, follows `class`, as gpsd's server sends it; `source`, when given,
+    /// follows it: the receiver a merged device's fix came from.
+    ///
+    /// Two fields gpsd does not send, which its clients pass over (libgps skips unknown keys,
+    /// Python's `gps` keeps them): `source`, and `integrity`, the names of the integrity checks
+    /// the fix failed (``Fix/integrity``), left out when it failed none.
+    public static func writeTPV(_ fix: Fix, device: String? = nil, source: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "TPV")
         if let device { writer.string("device", device) }
+        if let source { writer.string("source", source) }
         writer.integer("mode", fix.mode.rawValue)
         if let status = fix.gpsdStatus, status != 1, fix.mode >= .twoD { writer.integer("status", status) }
         let estimates = fix.errorEstimates
@@ -60,6 +66,11 @@ public enum GPSDJSON {
         }
         writer.number("dgpsAge", fix.differentialAge, decimals: 1)
         if let station = fix.differentialStation { writer.integer("dgpsSta", station) }
+        if !fix.integrity.isEmpty {
+            writer.beginArray("integrity")
+            for kind in fix.integrity.kinds { writer.string(kind.description) }
+            writer.endArray()
+        }
         writer.endObject()
     }
 
@@ -74,11 +85,13 @@ public enum GPSDJSON {
     ///
     /// A sky with no views has no `nSat` and no `satellites`, and its `uSat` is the receiver's
     /// own count, left out when 0: as gpsd reports an epoch without GSV, and as libgps reads it
-    /// (the dilutions taken, the satellites it had kept).
-    public static func writeSKY(_ sky: Sky, device: String? = nil, to writer: inout JSONWriter) {
+    /// (the dilutions taken, the satellites it had kept). `source`, when given, follows
+    /// `device`: the receiver a merged device's sky came from (as in ``writeTPV(_:device:source:to:)``).
+    public static func writeSKY(_ sky: Sky, device: String? = nil, source: String? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.asciiString("class", "SKY")
         if let device { writer.string("device", device) }
+        if let source { writer.string("source", source) }
         if let time = sky.time { writer.time("time", time) }
         // The receiver's dilutions; the geometry's where it gave none, as gpsd fills them in.
         let geometry = sky.dilutions ?? (sky.views.isEmpty ? nil : sky.geometry)
@@ -180,17 +193,18 @@ public enum GPSDJSON {
     /// Writes `epoch` as gpsd sends it: its `SKY` (when it has one), then its `TPV` (when it
     /// has a fix), then its `GST` and `ATT` (when the receiver sent GST or HDT), each object
     /// handed to `report` with its class, then `writer` reset.
-    /// `writer` is reused, so that an epoch costs no allocation once it has grown.
-    public static func write(_ epoch: Epoch, device: String? = nil, reusing writer: inout JSONWriter,
+    /// `writer` is reused, so that an epoch costs no allocation once it has grown. `source`, for a
+    /// merged device, names the receiver in its `SKY` and `TPV`.
+    public static func write(_ epoch: Epoch, device: String? = nil, source: String? = nil, reusing writer: inout JSONWriter,
                              _ report: (ReportClass, JSONWriter) -> Void) {
         if let sky = epoch.sky {
             writer.reset()
-            writeSKY(sky, device: device, to: &writer)
+            writeSKY(sky, device: device, source: source, to: &writer)
             report(.sky, writer)
         }
         epoch.withFix { fix in
             writer.reset()
-            writeTPV(fix, device: device, to: &writer)
+            writeTPV(fix, device: device, source: source, to: &writer)
             report(.tpv, writer)
             writer.reset()
             if writeGST(fix, device: device, to: &writer) { report(.gst, writer) }

@@ -109,3 +109,37 @@ struct BestFixSelectionTests {
         #expect(Self.emitted(selection.take(Self.fix(4), from: 0, at: 2)).isEmpty, "back in time: not sent")
     }
 }
+
+@Suite("Best fix selection and integrity")
+struct BestFixIntegrityTests {
+    @Test("A fix that failed an integrity check ranks below a trusted one, above none; a disagreement alone does not count")
+    func trust() {
+        var suspect = BestFixSelectionTests.fix(0, status: .rtkFixed)
+        suspect.integrity = IntegrityFlags(.positionJump)
+        var disagreeing = BestFixSelectionTests.fix(0)
+        disagreeing.integrity = IntegrityFlags(.disagreement)
+        #expect(FixClass(suspect) < FixClass(BestFixSelectionTests.fix(0, mode: .twoD)))
+        #expect(FixClass(suspect) > FixClass(BestFixSelectionTests.fix(0, mode: .noFix)))
+        #expect(FixClass(disagreeing) == FixClass(BestFixSelectionTests.fix(0)))
+        #expect(FixClass(suspect).description == "3D RTK fixed (suspect)")
+    }
+
+    @Test("The receiver carried fails over at once when its fix fails a check, and comes back after the hold")
+    func failoverOnSuspect() {
+        var selection = BestFixSelection(receivers: 2)
+        _ = selection.take(BestFixSelectionTests.fix(0), from: 0, at: 0.1)
+        _ = selection.take(BestFixSelectionTests.fix(0), from: 1, at: 0.2)
+        #expect(selection.current == 0)
+        var jumped = BestFixSelectionTests.fix(1)
+        jumped.integrity = IntegrityFlags(.positionJump)
+        let actions = selection.take(jumped, from: 0, at: 1.1)
+        #expect(selection.current == 1)
+        #expect(actions.first == .switched(from: 0, to: 1, reason: .degraded(FixClass(jumped))))
+        _ = selection.take(BestFixSelectionTests.fix(1), from: 1, at: 1.2)
+        for second in 2...4 {
+            _ = selection.take(BestFixSelectionTests.fix(second), from: 0, at: Double(second) + 0.1)
+            #expect(selection.current == (second < 4 ? 1 : 0))
+            _ = selection.take(BestFixSelectionTests.fix(second), from: 1, at: Double(second) + 0.2)
+        }
+    }
+}

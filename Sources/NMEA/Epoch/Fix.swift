@@ -114,6 +114,9 @@ public struct Fix: Sendable, Hashable {
     /// from a receiver with sensors): it runs ahead of them, so the navigation epoch of the
     /// same instant comes after it, and it has no sky, satellite count or dilutions.
     public var isHighRate = false
+    /// The integrity checks the fix failed (``IntegrityCheck``), empty when it passed them or
+    /// was not checked: reported beside the fix, which is never changed by them.
+    public var integrity: IntegrityFlags = []
 
     /// An empty fix: mode unknown, every value `nil`.
     public init() {}

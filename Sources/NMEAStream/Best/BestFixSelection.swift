@@ -5,8 +5,8 @@
 /// The receiver carried is the best one by this order:
 /// 1. a fresh receiver over a silent one: fresh means a fix less than ``staleCycles`` of its own
 ///    cycles (the interval between its last two fixes; ``defaultCycle`` before it has two);
-/// 2. a better ``FixClass``: a valid fix over none, RTK fixed over float over DGPS over
-///    autonomous, 3D over 2D;
+/// 2. a better ``FixClass``: a valid fix over none, one that passed its integrity checks over
+///    one that failed them, RTK fixed over float over DGPS over autonomous, 3D over 2D;
 /// 3. a smaller horizontal error (the error estimate, else the HDOP), by more than
 ///    ``errorMargin``;
 /// 4. the user's preference: a receiver earlier in the list.
@@ -30,7 +30,7 @@ public struct BestFixSelection: Sendable {
     }
 
     /// Why the receiver carried changed.
-    public enum SwitchReason: Sendable, Equatable, CustomStringConvertible {
+    public enum SwitchReason: Sendable, Hashable, CustomStringConvertible {
         /// The first receiver with a fix.
         case first
         /// The one carried sent nothing for its allowance.
@@ -74,6 +74,9 @@ public struct BestFixSelection: Sendable {
         /// How many of its fixes in a row beat the one carried.
         var betterInARow = 0
     }
+
+    /// How many receivers it chooses among.
+    public var receiverCount: Int { members.count }
 
     /// A selection among `receivers` receivers, listed in the user's preference order.
     public init(receivers: Int) {

@@ -24,6 +24,12 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     /// ``NMEAReaderDelegate/reader(_:didConnect:)`` and
     /// ``NMEAReaderDelegate/reader(_:didLoseConnection:)``.
     case network(NetworkEndpoint)
+    /// The fixes of several receivers merged into one stream, the best receiver's at each
+    /// epoch: what a merged monitor
+    /// (``GPSMonitor/init(merging:names:name:selection:integrity:scheduler:)``) reads, named
+    /// `name` (such as `best:`), from the members named `members`. Only such a monitor reads
+    /// it: an ``NMEAReader`` given it fails at once.
+    case merged(name: String, members: [String])
 
     /// A receiver named on a command line: a network endpoint when `name` is a URL
     /// (`tcp://`, `udp://`, `gpsd://`), otherwise the serial device at that path, at `speed`.
@@ -41,6 +47,7 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
         case .automatic: "automatic"
         case .watch: "watch"
         case .network(let endpoint): endpoint.description
+        case .merged(let name, _): name
         }
     }
 }

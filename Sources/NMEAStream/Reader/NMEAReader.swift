@@ -196,6 +196,8 @@ public final class NMEAReader: @unchecked Sendable {
                     send(.connected(endpoint))
                 },
                 interrupted: { [weak self] interruption in self?.connectionLost(interruption) })
+        case .merged(let name, _):
+            FailedByteSource(.noReceiverFound(detail: "\(name) merges other monitors' fixes and has no bytes to read: read it through GPSMonitor(merging:)"))
         }
         self.bytes = bytes
         decoder = NMEADecoder()
@@ -350,7 +352,7 @@ public final class NMEAReader: @unchecked Sendable {
         // read(2) returns), so that each fix knows when its first byte arrived; a log's are not.
         let receivedAt: UTCTime? = switch source {
         case .serial, .automatic, .watch, .network: .now
-        case .log, .bytes: nil
+        case .log, .bytes, .merged: nil
         }
         isDecoding = true
         defer {

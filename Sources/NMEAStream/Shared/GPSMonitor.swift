@@ -103,16 +103,16 @@ public final class GPSMonitor: Sendable {
     ///     subscribe again to reopen it); never by default.
     ///   - corrections: RTK corrections written to the device while it is open (the feed is
     ///     connected to its caster while some device is attached to it); none by default.
-    public init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
-                linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never,
-                corrections: CorrectionsFeed? = nil) {
+    ///   - integrity: the limits of the integrity checks run on every epoch (``IntegrityCheck``):
+    ///     each fix carries the checks it failed (``Fix/integrity``) and the events come as
+    ///     ``GPSEvent/integrity(_:)``; `nil` (the default) for none.
+    public convenience init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
+                            linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never,
+                            corrections: CorrectionsFeed? = nil, integrity: IntegrityThresholds? = nil) {
         let connection = ConnectionState(readLoop: readLoop)
-        self.source = source
-        self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
-            : .newest(capacity: Self.defaultCapacity))
-        self.connection = connection
         let reading = Signal<GPSEvent, GPSError> { observer in
-            let forwarder = EventForwarder(observer: observer, connection: connection)
+            let check = integrity.map { IntegrityCheck(thresholds: $0, source: source.description) }
+            let forwarder = EventForwarder(observer: observer, connection: connection, integrity: check)
             let reader = NMEAReader(source: source, readLoop: readLoop, staleLimit: staleLimit, observer: forwarder.take)
             connection.connect(reader)
             let attachment = corrections?.attach(reader)
@@ -126,6 +126,16 @@ public final class GPSMonitor: Sendable {
                 connection.release(reader)
             }
         }
+        self.init(source: source, delivery: delivery, opening: opening, linger: linger, connection: connection, reading: reading)
+    }
+
+    /// A monitor of `source` whose events `reading` makes, each time it is connected.
+    init(source: GPSSource, delivery: BufferPolicy?, opening: Opening, linger: Duration, connection: ConnectionState,
+         reading: Signal<GPSEvent, GPSError>) {
+        self.source = source
+        self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
+            : .newest(capacity: Self.defaultCapacity))
+        self.connection = connection
         let shared: Signal<GPSEvent, GPSError>
         switch opening {
         case .onFirstSubscriber where linger > .zero:
@@ -279,6 +289,7 @@ public final class GPSMonitor: Sendable {
             case .sentence: sentences ? event : nil
             case .rejected: rejects ? event : nil
             case .bytes: bytes ? event : nil
+            case .integrity, .sourceChanged: epochs == .none ? nil : event
             }
         }
     }
@@ -313,7 +324,7 @@ extension GPSSource {
     var isFinite: Bool {
         switch self {
         case .log, .bytes: true
-        case .serial, .automatic, .watch, .network: false
+        case .serial, .automatic, .watch, .network, .merged: false
         }
     }
 }
@@ -401,15 +412,18 @@ final class ConnectionState: Sendable {
 private final class EventForwarder: @unchecked Sendable {
     private let observer: Observer<GPSEvent, GPSError>
     private let connection: ConnectionState
+    /// The integrity checks, when the monitor runs them.
+    private var integrity: IntegrityCheck?
     /// The chunk's events, in order. Touched only on the reader's queue (the reader calls
     /// ``take(_:)`` there and nowhere else): hence `@unchecked Sendable`. A lock here, never
     /// contended, cost about 2% of the monitor's pipeline stage with one subscriber (two lock
     /// operations per epoch).
     private var pending: [GPSEvent] = []
 
-    init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState) {
+    init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState, integrity: IntegrityCheck?) {
         self.observer = observer
         self.connection = connection
+        self.integrity = integrity
     }
 
     /// At most this many events wait for the end of a chunk (a chunk of bytes in memory is
@@ -418,7 +432,11 @@ private final class EventForwarder: @unchecked Sendable {
 
     func take(_ event: NMEAReader.Event) {
         switch event {
-        case .decoded(.epoch(let epoch)): add(.epoch(epoch))
+        case .decoded(.epoch(var epoch)):
+            if integrity != nil {
+                for event in integrity!.check(&epoch) { add(.integrity(event)) }
+            }
+            add(.epoch(epoch))
         case .decoded(.sentence(let sentence)):
             if connection.wants(.sentences) { add(.sentence(ReceivedSentence(sentence))) }
         case .decoded(.rejected(let reject)):

@@ -1,0 +1,240 @@
+/// The integrity checks of one receiver: a pure state machine, told each epoch in order, that
+/// answers with what looked wrong. It flags, never corrects: ``check(_:)`` sets the fix's
+/// ``Fix/integrity`` and returns the events with their evidence.
+///
+/// - **Position jump**: between two fixes in a row (no epoch without a fix between them, at
+///   most a few cycles apart), the fix moved farther than
+///   `(speed × jumpSpeedFactor + jumpSpeedSlack) × seconds + jumpNoise + both fixes' error
+///   estimates`, where `speed` is the larger of their reported speeds, or
+///   ``IntegrityThresholds/maximumSpeed`` when either reported none.
+/// - **Time step**: the receiver's time moved by more than
+///   ``IntegrityThresholds/timeStepTolerance`` away from the clock it is compared with: the
+///   system clock, when the fixes were stamped on arrival (``Fix/receivedAt``, a device);
+///   else (a log) its own cycle times the fixes between, once it has shown its cycle.
+/// - **Altitude and speed**: a 3D fix's altitude outside the range, a fix's speed over the
+///   limit.
+/// - **Uniform signals**: an epoch's satellites with a carrier-to-noise density (at least
+///   ``IntegrityThresholds/uniformMinimumSatellites``) whose mean is high and whose standard
+///   deviation is small: one transmitter on the ground, not satellites at their elevations.
+/// - **Signal loss**: of the strong signals of the last epoch that listed satellites, those on
+///   the signals listed again fell, on average, by ``IntegrityThresholds/lossDrop`` or more
+///   (one lost counts as 0 dB-Hz): a jammer, or an obstruction such as a tunnel.
+///
+/// A position jump, a time step or a signal loss is an event each time; a range or uniform
+/// signals, a state that lasts, is an event when it starts and a flag on each fix while it
+/// lasts. High-rate fixes (``Fix/isHighRate``) run ahead of the epochs: only their ranges are
+/// checked.
+public struct IntegrityCheck: Sendable {
+    /// The limits.
+    public var thresholds: IntegrityThresholds
+    /// The receiver named in the events; `nil` for none.
+    public var source: String?
+
+    /// The last fix with a position, while no epoch without one has come since.
+    private var lastPosition: Position?
+    /// The last fix's time, and when it arrived.
+    private var lastTime: Stamp?
+    /// Fixes since the last one with a time.
+    private var fixesSinceTime = 0
+    /// The receiver's cycle, seconds: the time between two fixes in a row.
+    private var cycle: Double?
+    /// The state-like kinds flagged on the last epoch that was checked for them.
+    private var lastingFlags: IntegrityFlags = []
+    /// The last sky with satellites: each strong signal's density.
+    private var strongSignals: [SignalKey: Double] = [:]
+
+    private struct Position {
+        var latitude: Double, longitude: Double
+        var seconds: Double?
+        var speed: Double?
+        var error: Double?
+    }
+
+    private struct Stamp {
+        /// The fix's time, seconds (since 1970, or since midnight for a time of day alone).
+        var seconds: Double
+        var isTimeOfDay: Bool
+        /// Its arrival on the system clock, seconds since 1970; `nil` when not stamped.
+        var arrival: Double?
+    }
+
+    /// A satellite's signal: its view's talker and signal, and its own number and signal.
+    private struct SignalKey: Hashable {
+        var talker: Talker
+        var viewSignal: Int
+        var satellite: Int
+        var satelliteSignal: Int
+    }
+
+    /// A check with `thresholds`, naming `source` in its events.
+    public init(thresholds: IntegrityThresholds = IntegrityThresholds(), source: String? = nil) {
+        self.thresholds = thresholds
+        self.source = source
+    }
+
+    /// Checks `epoch`, the receiver's next: sets its fix's ``Fix/integrity`` to the checks it
+    /// failed, and returns the events (none for most epochs).
+    public mutating func check(_ epoch: inout Epoch) -> [IntegrityEvent] {
+        var events: [IntegrityEvent] = []
+        var flags: IntegrityFlags = []
+        var lasting: IntegrityFlags = []
+        let time = epoch.withFix(\.time) ?? epoch.sky?.time
+        if let sky = epoch.sky, !sky.views.isEmpty {
+            checkSignals(sky, time: time, flags: &flags, lasting: &lasting, events: &events)
+        } else {
+            lasting.formUnion(lastingFlags.intersection(IntegrityFlags(.uniformSignals)))
+        }
+        epoch.withFix { fix in
+            checkRanges(fix, flags: &flags, lasting: &lasting, events: &events)
+            guard !fix.isHighRate else { return }
+            checkTime(fix, flags: &flags, events: &events)
+            checkPosition(fix, flags: &flags, events: &events)
+        }
+        lastingFlags = lasting
+        if !flags.isEmpty, var fix = epoch.fix {
+            fix.integrity = flags
+            epoch.fix = fix
+        }
+        return events
+    }
+
+    // MARK: The checks
+
+    private mutating func checkRanges(_ fix: Fix, flags: inout IntegrityFlags, lasting: inout IntegrityFlags,
+                                      events: inout [IntegrityEvent]) {
+        guard fix.mode >= .twoD else { return }
+        if fix.mode == .threeD, let altitude = fix.altitudeHAE ?? fix.altitudeMSL,
+           !(thresholds.minimumAltitude...thresholds.maximumAltitude).contains(altitude) {
+            flag(.altitudeRange, .altitude(metres: altitude, minimum: thresholds.minimumAltitude, maximum: thresholds.maximumAltitude),
+                 time: fix.time, lasting: true, flags: &flags, lastingNow: &lasting, events: &events)
+        }
+        if let speed = fix.speed, speed > thresholds.maximumSpeed {
+            flag(.speedRange, .speed(metresPerSecond: speed, limit: thresholds.maximumSpeed),
+                 time: fix.time, lasting: true, flags: &flags, lastingNow: &lasting, events: &events)
+        }
+    }
+
+    private mutating func checkTime(_ fix: Fix, flags: inout IntegrityFlags, events: inout [IntegrityEvent]) {
+        fixesSinceTime += 1
+        guard let stamp = Self.stamp(fix) else { return }
+        defer {
+            lastTime = stamp
+            fixesSinceTime = 0
+        }
+        guard let last = lastTime, last.isTimeOfDay == stamp.isTimeOfDay else { return }
+        var moved = stamp.seconds - last.seconds
+        if stamp.isTimeOfDay, moved < -43_200 { moved += 86_400 }
+        let expected: Double
+        if let arrival = stamp.arrival, let before = last.arrival {
+            expected = arrival - before
+        } else if let cycle {
+            expected = cycle * Double(fixesSinceTime)
+        } else {
+            if fixesSinceTime == 1, moved > 0, moved <= 60 { cycle = moved }
+            return
+        }
+        if (moved - expected).magnitude > thresholds.timeStepTolerance {
+            flags.insert(IntegrityFlags(.timeStep))
+            events.append(event(.timeStep, .timeStep(seconds: moved, expected: expected), time: fix.time))
+        } else if fixesSinceTime == 1, moved > 0, moved <= 60 {
+            cycle = moved
+        }
+    }
+
+    private mutating func checkPosition(_ fix: Fix, flags: inout IntegrityFlags, events: inout [IntegrityEvent]) {
+        guard fix.mode >= .twoD, let latitude = fix.latitude, let longitude = fix.longitude else {
+            lastPosition = nil
+            return
+        }
+        let position = Position(latitude: latitude, longitude: longitude, seconds: Self.stamp(fix)?.seconds,
+                                speed: fix.speed, error: fix.errorEstimates.horizontal)
+        defer { lastPosition = position }
+        guard let last = lastPosition, let seconds = position.seconds, let before = last.seconds else { return }
+        let elapsed = seconds - before
+        // Two fixes of one second, or far apart: nothing to judge a speed by.
+        guard elapsed > 0, elapsed <= max(5, 5 * (cycle ?? 1)) else { return }
+        let metres = nearbyDistance(last.latitude, last.longitude, latitude, longitude)
+        let speed = if let now = position.speed, let then = last.speed { max(now, then) } else { thresholds.maximumSpeed }
+        let allowed = (speed * thresholds.jumpSpeedFactor + thresholds.jumpSpeedSlack) * elapsed + thresholds.jumpNoise
+            + (position.error ?? 0) + (last.error ?? 0)
+        guard metres > allowed else { return }
+        flags.insert(IntegrityFlags(.positionJump))
+        events.append(event(.positionJump, .positionJump(metres: metres, seconds: elapsed, allowed: allowed), time: fix.time))
+    }
+
+    private mutating func checkSignals(_ sky: Sky, time: UTCTime?, flags: inout IntegrityFlags, lasting: inout IntegrityFlags,
+                                       events: inout [IntegrityEvent]) {
+        var count = 0, sum = 0.0, sumOfSquares = 0.0
+        var strong: [SignalKey: Double] = [:]
+        var drop = (satellites: 0, lost: 0, before: 0.0, after: 0.0)
+        for view in sky.views {
+            let viewSignal = view.signalID ?? -1
+            let listedBefore = strongSignals.keys.contains { $0.talker == view.talker && $0.viewSignal == viewSignal }
+            for satellite in view.satellites {
+                let key = SignalKey(talker: view.talker, viewSignal: viewSignal, satellite: satellite.nmeaID,
+                                    satelliteSignal: satellite.signal ?? -1)
+                let density = satellite.snr ?? 0
+                if density > 0 {
+                    count += 1
+                    sum += density
+                    sumOfSquares += density * density
+                }
+                if density >= thresholds.lossStrongCN0 { strong[key] = density }
+                if listedBefore, let before = strongSignals[key] {
+                    drop.satellites += 1
+                    drop.before += before
+                    drop.after += density
+                    if density == 0 { drop.lost += 1 }
+                }
+            }
+            // A strong signal of a view listed again, whose satellite is no longer in it: lost.
+            if listedBefore {
+                for (key, before) in strongSignals where key.talker == view.talker && key.viewSignal == viewSignal
+                    && !view.satellites.contains(where: { $0.nmeaID == key.satellite && ($0.signal ?? -1) == key.satelliteSignal }) {
+                    drop.satellites += 1
+                    drop.before += before
+                    drop.lost += 1
+                }
+            }
+        }
+        if count >= thresholds.uniformMinimumSatellites {
+            let mean = sum / Double(count)
+            let spread = max(0, sumOfSquares / Double(count) - mean * mean).squareRoot()
+            if mean >= thresholds.uniformMinimumCN0, spread <= thresholds.uniformMaximumSpread {
+                flag(.uniformSignals, .uniformSignals(satellites: count, mean: mean, spread: spread),
+                     time: time, lasting: true, flags: &flags, lastingNow: &lasting, events: &events)
+            }
+        }
+        if drop.satellites >= thresholds.lossMinimumSatellites {
+            let before = drop.before / Double(drop.satellites), after = drop.after / Double(drop.satellites)
+            if before - after >= thresholds.lossDrop {
+                flags.insert(IntegrityFlags(.signalLoss))
+                events.append(event(.signalLoss, .signalLoss(satellites: drop.satellites, lost: drop.lost, before: before, after: after),
+                                    time: time))
+            }
+        }
+        strongSignals = strong
+    }
+
+    // MARK: Helpers
+
+    /// Flags `kind`; an event unless it is a lasting kind already flagged on the epoch before.
+    private func flag(_ kind: IntegrityKind, _ evidence: IntegrityEvent.Evidence, time: UTCTime?, lasting: Bool,
+                      flags: inout IntegrityFlags, lastingNow: inout IntegrityFlags, events: inout [IntegrityEvent]) {
+        flags.insert(IntegrityFlags(kind))
+        if lasting { lastingNow.insert(IntegrityFlags(kind)) }
+        if !lasting || !lastingFlags.contains(kind) { events.append(event(kind, evidence, time: time)) }
+    }
+
+    private func event(_ kind: IntegrityKind, _ evidence: IntegrityEvent.Evidence, time: UTCTime?) -> IntegrityEvent {
+        IntegrityEvent(kind, evidence, time: time, source: source)
+    }
+
+    /// The fix's time in seconds, and its arrival; `nil` when it has no time.
+    private static func stamp(_ fix: Fix) -> Stamp? {
+        let arrival = fix.receivedAt?.secondsSince1970
+        if let time = fix.time { return Stamp(seconds: time.secondsSince1970, isTimeOfDay: false, arrival: arrival) }
+        guard let timeOfDay = fix.timeOfDay else { return nil }
+        return Stamp(seconds: Double(timeOfDay.nanosecondsSinceMidnight) / 1e9, isTimeOfDay: true, arrival: arrival)
+    }
+}
