@@ -122,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEAStreamTests",
-            dependencies: ["NMEAStream", "TestSupport"]
+            dependencies: ["NMEAStream", "SignalsTesting", "TestSupport"]
         ),
         .testTarget(
             name: "SignalsTests",

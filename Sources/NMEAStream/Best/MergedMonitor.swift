@@ -86,8 +86,8 @@ private final class FixMerger: Sendable {
             subscriptions += subscription
             follow(member, index, into: subscription, retryInterval: retryInterval)
         }
-        let timer = self.timer, subscriptions = self.subscriptions
-        return BlockDisposable {
+        // Holds the merger while subscribed: its subscriptions hold it weakly.
+        return BlockDisposable { [self] in
             timer.dispose()
             subscriptions.dispose()
         }
