@@ -73,6 +73,15 @@ public final class GPSDServer: Sendable {
         /// RTK corrections written to every served receiver while it is open for a watcher
         /// (one connection to the caster, made while some receiver is open): none by default.
         public var corrections: CorrectionsFeed?
+        /// The limits of the integrity checks run on every device (``IntegrityCheck``): a fix
+        /// that fails one is still reported, its `TPV` listing the checks in `integrity`, and
+        /// each event is told as ``ServerEvent/integrity(path:event:)``. `nil`: no checks. On,
+        /// with the defaults, unless set.
+        public var integrity: IntegrityThresholds? = IntegrityThresholds()
+        /// The devices merged into one more, ``mergedDevicePath`` (``GPSMonitor/init(merging:names:name:selection:integrity:retryInterval:scheduler:)``),
+        /// in the order of preference: two or more of ``devices``, or none (the default) for
+        /// no merged device.
+        public var merged: [String] = []
         /// What `VERSION` says.
         public var version: VersionInfo
         /// The most clients at once (gpsd clients and the page's connections together); one
@@ -174,11 +183,20 @@ public final class GPSDServer: Sendable {
     }
     private let limits: Protected<Int>
 
+    /// The merged device's path, `best:` (``Configuration/merged``).
+    public static let mergedDevicePath = "best:"
+
     public init(configuration: Configuration) {
         self.configuration = configuration
         limits = Protected(configuration.maximumClients)
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
-        let named = configuration.devices.map(makeDevice)
+        var named = configuration.devices.map(makeDevice)
+        let members = configuration.merged.compactMap { path in named.first { $0.path == path } }
+        if members.count >= 2 {
+            let monitor = GPSMonitor(merging: members.map(\.monitor), names: members.map(\.path), name: Self.mergedDevicePath,
+                                     integrity: configuration.integrity)
+            named.append(ServedDevice(path: Self.mergedDevicePath, monitor: monitor, group: group, events: configuration.events))
+        }
         registry.withLock { $0.devices = named }
     }
 
@@ -194,7 +212,7 @@ public final class GPSDServer: Sendable {
 
     private func makeDevice(_ path: String, speed: SerialSpeed, discovered: String?) -> ServedDevice {
         ServedDevice(path: path, speed: speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
-                     corrections: configuration.corrections,
+                     corrections: configuration.corrections, integrity: configuration.integrity,
                      pulses: pulseOpener(for: path), group: group, events: configuration.events, discovered: discovered) { [weak self] in
             self?.silentStreams.add(1, ordering: .relaxed)
         }

@@ -42,6 +42,8 @@ final class ServedDevice: Sendable {
         var failure: String?
         /// A network receiver's interruption last told, until it connects again.
         var interruption: String?
+        /// The receiver a merged device carries now, named in its reports.
+        var source: String?
         /// The time samples (`TOFF`, and `PPS` with its pulses, read while the device is open).
         var timeSampling = TimeSampling()
         var pulseReader: PulseReader?
@@ -51,6 +53,7 @@ final class ServedDevice: Sendable {
             activated = nil
             latest = LatestReports()
             interruption = nil
+            source = nil
             timeSampling = TimeSampling()
             pulseReader?.stop()
             pulseReader = nil
@@ -71,9 +74,10 @@ final class ServedDevice: Sendable {
     /// How long after a loss the device is tried again while someone watches it.
     static let retryInterval: DispatchTimeInterval = .seconds(1)
 
-    /// A device read on `group`'s loops (each time it opens, on a watcher's).
+    /// A device read on `group`'s loops (each time it opens, on a watcher's), checked with
+    /// `integrity` when given.
     init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, corrections: CorrectionsFeed? = nil,
-         pulses: (@Sendable () throws -> any PulseSource)? = nil, group: EventLoopGroup,
+         integrity: IntegrityThresholds? = nil, pulses: (@Sendable () throws -> any PulseSource)? = nil, group: EventLoopGroup,
          events: (@Sendable (ServerEvent) -> Void)? = nil, discovered: String? = nil,
          silenced: @escaping @Sendable () -> Void = {}) {
         self.path = path
@@ -86,13 +90,26 @@ final class ServedDevice: Sendable {
         // A network receiver's URL (tcp://, udp://, gpsd://) or a serial device's path; the
         // command line has checked a URL before.
         let source = (try? GPSSource.named(path, speed: speed)) ?? .serial(path: path, speed: speed)
-        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop, staleLimit: staleLimit, corrections: corrections)
+        monitor = GPSMonitor(source: source, linger: linger, readLoop: readLoop, staleLimit: staleLimit, corrections: corrections,
+                             integrity: integrity)
         if case .network = source {
             let watch = monitor.networkConnections.observe { [weak self] event in
                 if case .next(let change) = event { self?.connection(change) }
             }
             connectionWatch.withLock { $0 = watch }
         }
+    }
+
+    /// A device whose events `monitor` makes: a merged one (``GPSDServer/mergedDevicePath``),
+    /// whose members are served devices of their own.
+    init(path: String, monitor: GPSMonitor, group: EventLoopGroup, events: (@Sendable (ServerEvent) -> Void)?) {
+        self.path = path
+        self.monitor = monitor
+        self.events = events
+        pulses = nil
+        discovered = nil
+        silenced = {}
+        readLoop = EventLoopDeviceReadLoop(group: group)
     }
 
     /// A network receiver connected, or its connection failed or was lost: its watchers are
@@ -181,7 +198,15 @@ final class ServedDevice: Sendable {
         // clients' event loops, which never wait for a client.
         subscription += monitor.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe(
             next: { [weak self] event in
-                if let epoch = event.epoch { self?.publish(epoch) }
+                guard let self else { return }
+                switch event {
+                case .epoch(let epoch): publish(epoch)
+                case .integrity(let integrity): events?(.integrity(path: path, event: integrity))
+                case .sourceChanged(let change):
+                    state.withLock { $0.source = change.to }
+                    events?(.sourceChanged(path: path, change: change))
+                case .sentence, .rejected, .bytes: break
+                }
             },
             failed: { [weak self] error in self?.lose(subscription, error: error) },
             completed: { [weak self] in self?.lose(subscription) })
@@ -284,16 +309,16 @@ final class ServedDevice: Sendable {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     private func publish(_ epoch: Epoch) {
-        let (recovered, samples) = state.withLock { state in
+        let (recovered, samples, source) = state.withLock { state in
             state.latest.take(epoch)
             let samples = epoch.fix.map { state.timeSampling.take($0) }
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
-            guard state.failure != nil else { return (false, samples) }
+            guard state.failure != nil else { return (false, samples, state.source) }
             state.failure = nil
-            return (true, samples)
+            return (true, samples, state.source)
         }
         if recovered { events?(.deviceRecovered(path: path)) }
         if let serial = samples?.serial { publish(serial, kind: .serialTime) }
@@ -302,7 +327,7 @@ final class ServedDevice: Sendable {
         guard !clients.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
         var writer = JSONWriter()
-        GPSDJSON.write(epoch, device: path, reusing: &writer) { _, report in Self.appendLine(report, to: &lines) }
+        GPSDJSON.write(epoch, device: path, source: source, reusing: &writer) { _, report in Self.appendLine(report, to: &lines) }
         fanOut(lines, to: clients)
     }
 

@@ -31,4 +31,9 @@ public enum ServerEvent: Sendable {
     /// The PPS device of the receiver at `path` could not be opened or read (`reason`): its
     /// watchers get no `PPS` reports until it opens again.
     case pulsesUnavailable(path: String, reason: String)
+    /// An integrity check failed on the device at `path` (``GPSDServer/Configuration/integrity``);
+    /// on the merged device, a member's (named in the event) or the members' disagreement.
+    case integrity(path: String, event: IntegrityEvent)
+    /// The merged device changed the receiver it carries.
+    case sourceChanged(path: String, change: SourceChange)
 }

@@ -129,6 +129,15 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
 
+    @Flag(help: "Also serve best:, the DEVICEs (two or more, in the order given, the first preferred) merged into one stream: at each epoch, the fix of the one ranked best, with its path in each report's source (see the README: Several receivers).")
+    var best = false
+
+    @Flag(name: .customLong("no-integrity"),
+          help: "Do not check each receiver's fixes for jumps, time steps, impossible altitudes or speeds, and signs of spoofing or jamming (see the README: Integrity checks).")
+    var noIntegrity = false
+
+    @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions
+
     func validate() throws {
         if let requestTimeout, !(requestTimeout > 0) { throw ValidationError("--request-timeout must be above 0") }
         if let stale, !(stale >= 0) { throw ValidationError("--stale must be 0 (never) or more") }
@@ -142,6 +151,12 @@ struct ServeCommand: ParsableCommand {
         if let ntpSHMUnit {
             guard ntpSHM else { throw ValidationError("--ntp-shm-unit goes with --ntp-shm") }
             guard (0...243).contains(ntpSHMUnit) else { throw ValidationError("--ntp-shm-unit must be 0 to 243") }
+        }
+        if best, Set(devices).count < 2 {
+            throw ValidationError("--best needs two DEVICEs or more: the receivers to merge")
+        }
+        if noIntegrity, !integrityLimits.limits.isEmpty {
+            throw ValidationError("--integrity-limit has no use with --no-integrity")
         }
         if pps != nil, devices.count != 1 {
             throw ValidationError("--pps needs exactly one DEVICE: the receiver whose pulses it carries")
@@ -162,6 +177,11 @@ struct ServeCommand: ParsableCommand {
         if let stale { configuration.staleLimit = stale == 0 ? .never : .after(.milliseconds(Int64(stale * 1000))) }
         configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
         configuration.corrections = try corrections.feed()
+        configuration.integrity = noIntegrity ? nil : integrityLimits.thresholds
+        if best {
+            var seen = Set<String>()
+            configuration.merged = devices.filter { seen.insert($0).inserted }
+        }
         if let pulses, let device = devices.first { configuration.pulseInputs = [device: pulses] }
         configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
@@ -317,6 +337,12 @@ struct ServeCommand: ParsableCommand {
             printError("\(path): \(reason): listening for NMEA or UBX (nothing is written to it)")
         case .candidateServed(let path, let reason), .candidateLeftAlone(let path, let reason):
             printError("\(path): \(reason)")
+        case .integrity(let path, let event):
+            // A member's own events are said as its own; the merged device adds the members'
+            // disagreement.
+            if path != GPSDServer.mergedDevicePath || event.kind == .disagreement { sayIntegrity(event) }
+        case .sourceChanged(let path, let change):
+            printError("\(path) now carries \(change.to): \(change.reason)")
         }
     }
 

@@ -17,11 +17,20 @@ struct SimulateCommand: ParsableCommand {
             never finds the line full; --record-input keeps it in a file (to check the RTCM \
             corrections that `serve --corrections` writes, say).
 
+            --control reads faults to inject into the made-up track from standard input, one \
+            command a line, each from the next epoch on: 3d, 2d, no-fix (the fix); shift \
+            METRES (report the position that far north, as a spoofer would; 0 ends it); \
+            time-shift SECONDS (report the time that far off); signals normal, uniform (every \
+            satellite at 45 dB-Hz, a spoofer's sign) or jammed (every satellite down to 12 \
+            dB-Hz); normal (all of them back). To try failover between receivers and the \
+            integrity checks (see the README: Several receivers).
+
             Examples:
               nmeastream simulate
               nmeastream simulate --link /tmp/gps0 drive.nmea
               nmeastream simulate --link /tmp/gps0 & gpsd -N -n /tmp/gps0
               nmeastream simulate --link /tmp/gps0 --record-input written.bin
+              nmeastream simulate --control --link /tmp/gps1    # then type: no-fix
             """
     )
 
@@ -40,8 +49,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("record-input"), help: "Append what programs write to the receiver to this file.")
     var recordInput: String?
 
+    @Flag(help: "Read faults to inject into the made-up track from standard input (see above).")
+    var control = false
+
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
+        if control, file != nil { throw ValidationError("--control changes the made-up track: give no log") }
     }
 
     func run() throws {
@@ -88,7 +101,9 @@ struct SimulateCommand: ParsableCommand {
             }
         } else {
             let track = SyntheticTrack()
-            receiver.play(.everySecond { Array(track.epoch($0).utf8) })
+            let condition = Protected(SyntheticTrack.Condition())
+            if control { Self.readControl(into: condition) }
+            receiver.play(.everySecond { index in Array(track.epoch(index, condition: condition.withLock { $0 }).utf8) })
         }
         let signals = stopOnSignals { done.signal() }
         done.wait()
@@ -98,6 +113,38 @@ struct SimulateCommand: ParsableCommand {
         if let error = failure.withLock({ $0 }) {
             printError(error.message)
             throw ExitCode.noInput
+        }
+    }
+
+    /// Reads `--control`'s commands from standard input until its end, on a thread of its own.
+    static func readControl(into condition: Protected<SyntheticTrack.Condition>) {
+        // A queue of its own: readLine blocks it, and nothing else runs there.
+        DispatchQueue(label: "nmeastream.simulate.control").async {
+            while let line = readLine() {
+                let words = line.split(separator: " ").map(String.init)
+                guard let command = words.first else { continue }
+                let argument = words.count > 1 ? words[1] : nil
+                let said = condition.withLock { condition -> String? in
+                    switch (command, argument) {
+                    case ("3d", nil): condition.mode = .threeD
+                    case ("2d", nil): condition.mode = .twoD
+                    case ("no-fix", nil): condition.mode = .noFix
+                    case ("shift", let metres?):
+                        guard let metres = Double(metres), metres.isFinite else { return nil }
+                        condition.shiftNorth = metres
+                    case ("time-shift", let seconds?):
+                        guard let seconds = Int64(seconds) else { return nil }
+                        condition.timeShift = seconds
+                    case ("signals", "normal"): condition.signals = .normal
+                    case ("signals", "uniform"): condition.signals = .uniform
+                    case ("signals", "jammed"): condition.signals = .jammed
+                    case ("normal", nil): condition = SyntheticTrack.Condition()
+                    default: return nil
+                    }
+                    return "simulate: \(line) from the next epoch"
+                }
+                printError(said ?? "simulate: not a command: \(line) (3d, 2d, no-fix, shift METRES, time-shift SECONDS, signals normal|uniform|jammed, normal)")
+            }
         }
     }
 }

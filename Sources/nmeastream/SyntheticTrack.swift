@@ -31,12 +31,34 @@ struct SyntheticTrack: Sendable {
         self.start = start
     }
 
-    /// The sentences of epoch `index` (0 is the first), with checksums and CR LF endings.
-    func epoch(_ index: Int) -> String {
-        let time = UTCTime(posixSeconds: start + Int64(index), nanoseconds: 0)
+    /// What the made-up receiver suffers: faults to inject (``SimulateCommand``'s `--control`).
+    struct Condition: Sendable, Equatable {
+        /// Its fix: 3D (normal), 2D, or none.
+        var mode: FixMode = .threeD
+        /// How far north of the true track it reports, metres: a spoofer's shift.
+        var shiftNorth: Double = 0
+        /// How far its time is off, seconds.
+        var timeShift: Int64 = 0
+        /// What its signals look like.
+        var signals: Signals = .normal
+
+        enum Signals: Sendable, Equatable {
+            /// Each satellite at its own density.
+            case normal
+            /// Every satellite at 45 dB-Hz: one transmitter (a spoofer).
+            case uniform
+            /// Every satellite down to 12 dB-Hz: a jammer.
+            case jammed
+        }
+    }
+
+    /// The sentences of epoch `index` (0 is the first), with checksums and CR LF endings, under
+    /// `condition`.
+    func epoch(_ index: Int, condition: Condition = Condition()) -> String {
+        let time = UTCTime(posixSeconds: start + Int64(index) + condition.timeShift, nanoseconds: 0)
         let angle = speed * Double(index) / radius
         let metresPerDegree = 111_320.0
-        let latitude = center.latitude + radius * sin(angle) / metresPerDegree
+        let latitude = center.latitude + (radius * sin(angle) + condition.shiftNorth) / metresPerDegree
         let longitude = center.longitude + radius * cos(angle) / (metresPerDegree * cos(center.latitude * .pi / 180))
         // Heading along the circle (counter-clockwise), degrees from north.
         var course = (atan2(-sin(angle), cos(angle)) * 180 / .pi)
@@ -46,17 +68,32 @@ struct SyntheticTrack: Sendable {
         let ddmmyy = zeroPadded(time.date.day, width: 2) + zeroPadded(time.date.month, width: 2) + zeroPadded(time.date.year % 100, width: 2)
         let knots = speed / 0.514444
         let north = latitude < 0 ? "S" : "N", east = longitude < 0 ? "W" : "E"
-        let position = "\(Self.angle(latitude, 2)),\(north),\(Self.angle(longitude, 3)),\(east)"
+        let hasFix = condition.mode >= .twoD
+        let position = hasFix ? "\(Self.angle(latitude, 2)),\(north),\(Self.angle(longitude, 3)),\(east)" : ",,,"
         let talker = multiConstellation ? "GN" : "GP"
-        let systems = multiConstellation ? Self.systems : [Self.systems[0]]
+        let systems = (multiConstellation ? Self.systems : [Self.systems[0]]).map { system in
+            var system = system
+            for index in system.satellites.indices {
+                switch condition.signals {
+                case .normal: break
+                case .uniform: system.satellites[index].snr = 45
+                case .jammed: system.satellites[index].snr = 12
+                }
+                if !hasFix { system.satellites[index].used = false }
+            }
+            return system
+        }
         let used = systems.reduce(0) { $0 + $1.satellites.filter(\.used).count }
+        let quality = hasFix ? 1 : 0
+        let height = condition.mode == .threeD ? fixedPoint(altitude, decimals: 1) : ""
         var sentences = [
-            "\(talker)GGA,\(hhmmss),\(position),1,\(zeroPadded(used, width: 2)),0.9,\(fixedPoint(altitude, decimals: 1)),M,47.0,M,,"
+            "\(talker)GGA,\(hhmmss),\(position),\(quality),\(zeroPadded(used, width: 2)),\(hasFix ? "0.9" : ""),\(height),M,47.0,M,,"
         ]
         for system in systems {
             let ids = system.satellites.filter(\.used).map { zeroPadded($0.id, width: 2) }
             let slots = (ids + Array(repeating: "", count: 12)).prefix(12).joined(separator: ",")
-            sentences.append("\(talker)GSA,A,3,\(slots),1.6,0.9,1.3" + (multiConstellation ? ",\(system.systemID)" : ""))
+            let dops = hasFix ? "1.6,0.9,1.3" : ",,"
+            sentences.append("\(talker)GSA,A,\(max(1, condition.mode.rawValue)),\(slots),\(dops)" + (multiConstellation ? ",\(system.systemID)" : ""))
         }
         for system in systems {
             let parts = (system.satellites.count + 3) / 4
@@ -70,9 +107,14 @@ struct SyntheticTrack: Sendable {
                 sentences.append(body)
             }
         }
-        sentences.append("\(talker)RMC,\(hhmmss),A,\(position),\(fixedPoint(knots, decimals: 2)),\(fixedPoint(course, decimals: 1)),\(ddmmyy),,,A"
-                         + (multiConstellation ? ",V" : ""))
-        sentences.append("\(talker)VTG,\(fixedPoint(course, decimals: 1)),T,,M,\(fixedPoint(knots, decimals: 2)),N,\(fixedPoint(speed * 3.6, decimals: 2)),K,A")
+        if hasFix {
+            sentences.append("\(talker)RMC,\(hhmmss),A,\(position),\(fixedPoint(knots, decimals: 2)),\(fixedPoint(course, decimals: 1)),\(ddmmyy),,,A"
+                             + (multiConstellation ? ",V" : ""))
+            sentences.append("\(talker)VTG,\(fixedPoint(course, decimals: 1)),T,,M,\(fixedPoint(knots, decimals: 2)),N,\(fixedPoint(speed * 3.6, decimals: 2)),K,A")
+        } else {
+            sentences.append("\(talker)RMC,\(hhmmss),V,,,,,,,\(ddmmyy),,,N" + (multiConstellation ? ",V" : ""))
+            sentences.append("\(talker)VTG,,T,,M,,N,,K,N")
+        }
         return sentences.map { body in
             let sum = body.utf8.reduce(UInt8(0), ^)
             return "$\(body)*\(zeroPadded(sum, width: 2, radix: 16, uppercase: true))\r\n"

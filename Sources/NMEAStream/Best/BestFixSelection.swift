@@ -4,7 +4,8 @@
 ///
 /// The receiver carried is the best one by this order:
 /// 1. a fresh receiver over a silent one: fresh means a fix less than ``staleCycles`` of its own
-///    cycles (the interval between its last two fixes; ``defaultCycle`` before it has two);
+///    cycles ago (the time between its last two fixes, by their times, else by their
+///    arrival; ``defaultCycle`` before it has two);
 /// 2. a better ``FixClass``: a valid fix over none, one that passed its integrity checks over
 ///    one that failed them, RTK fixed over float over DGPS over autonomous, 3D over 2D;
 /// 3. a smaller horizontal error (the error estimate, else the HDOP), by more than
@@ -87,7 +88,13 @@ public struct BestFixSelection: Sendable {
     public mutating func take(_ fix: Fix, from receiver: Int, at now: Double) -> [Action] {
         guard members.indices.contains(receiver) else { return [] }
         let previousClass = members[receiver].latest.map(FixClass.init)
-        if let heard = members[receiver].heardAt, now > heard { members[receiver].cycle = now - heard }
+        // Its cycle: by the receiver's own times where it gives them (a burst of fixes held up
+        // on the way is not a fast receiver), else by their arrival.
+        if let time = fix.time, let before = members[receiver].latest?.time, time > before {
+            members[receiver].cycle = min(time.seconds(since: before), 60)
+        } else if let heard = members[receiver].heardAt, now > heard {
+            members[receiver].cycle = now - heard
+        }
         members[receiver].heardAt = now
         members[receiver].latest = fix
         var actions: [Action] = []

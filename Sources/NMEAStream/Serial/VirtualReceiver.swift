@@ -137,13 +137,18 @@ public final class VirtualReceiver: @unchecked Sendable {
         }
     }
 
-    /// One epoch a second, the first at once.
+    /// One epoch a second, the first at once; epoch `n` is the one `n` seconds after the first,
+    /// as a receiver keeps true time: after a pause (the process stopped and continued), it
+    /// reports the present second, not the next of its own count.
     private func startTimer(_ epoch: @escaping @Sendable (Int) -> [UInt8]) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        var index = 0
+        let started = DispatchTime.now().uptimeNanoseconds
+        var next = 0
         timer.setEventHandler { [weak self] in
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let index = max(next, Int(elapsed.rounded()))
+            next = index + 1
             let bytes = epoch(index)
-            index += 1
             bytes.withUnsafeBytes { self?.write($0) }
         }
         // A receiver's reports keep to the second: Dispatch's default leeway for a repeating

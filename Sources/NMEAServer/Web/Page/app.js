@@ -117,6 +117,13 @@
     // With the age of the corrections the receiver used (DGPS, RTK), when it gives it.
     const status = tpv.mode >= 2 ? STATUSES[number(tpv.status) ? tpv.status : 1] || "–" : "–";
     setText("status", number(tpv.dgpsAge) && status !== "–" ? `${status} · corrections ${tpv.dgpsAge.toFixed(1)} s old` : status);
+    // The checks the fix failed (nmeastream's `integrity`): marked, never hidden.
+    const flags = Array.isArray(tpv.integrity) ? tpv.integrity : [];
+    setText("integrity", flags.length ? `⚠ ${flags.join(", ")}` : tpv.mode >= 2 ? "no flags" : "–");
+    field("integrity").classList.toggle("flagged", flags.length > 0);
+    $("fix-panel").classList.toggle("flagged", flags.length > 0);
+    // The receiver a merged device (best:) carries.
+    setText("source", typeof tpv.source === "string" ? tpv.source : "–");
     setText("altMSL", fixed(tpv.altMSL, 1, " m"));
     setText("altHAE", fixed(tpv.altHAE, 1, " m"));
     setText("speed", number(tpv.speed) ? `${tpv.speed.toFixed(2)} m/s · ${(tpv.speed * 3.6).toFixed(1)} km/h` : "–");

@@ -1,0 +1,48 @@
+import ArgumentParser
+import NMEAStream
+
+/// `--integrity-limit KEY=VALUE`: one of the integrity checks' limits
+/// (``IntegrityThresholds/settings``).
+struct IntegrityLimit: ExpressibleByArgument, Sendable {
+    let setting: IntegrityThresholds.Setting
+    let value: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let setting = IntegrityThresholds.settings.first(where: { $0.name == parts[0] }),
+              let value = Double(parts[1]) else { return nil }
+        var probe = IntegrityThresholds()
+        guard setting.set(value, in: &probe) else { return nil }
+        self.setting = setting
+        self.value = value
+    }
+
+    static var allValueStrings: [String] { IntegrityThresholds.settings.map { "\($0.name)=N" } }
+}
+
+/// The limits of the integrity checks, as the command line sets them.
+struct IntegrityLimitOptions: ParsableArguments {
+    @Option(name: .customLong("integrity-limit"), parsing: .singleValue,
+            help: ArgumentHelp("A limit of the integrity checks, KEY=VALUE (repeatable; see the README: Integrity checks).",
+                               discussion: IntegrityThresholds.settings.map { setting in
+                                   "\(setting.name) (\(setting.summary); \(Self.figure(setting.value(in: IntegrityThresholds()))))"
+                               }.joined(separator: ", "),
+                               valueName: "key=value"))
+    var limits: [IntegrityLimit] = []
+
+    /// The defaults, with the limits given.
+    var thresholds: IntegrityThresholds {
+        var thresholds = IntegrityThresholds()
+        for limit in limits { _ = limit.setting.set(limit.value, in: &thresholds) }
+        return thresholds
+    }
+
+    private static func figure(_ value: Double) -> String {
+        value == value.rounded() && value.magnitude < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// How a command says an integrity event: one line on standard error.
+func sayIntegrity(_ event: IntegrityEvent) {
+    printError("integrity: \(event)")
+}
