@@ -14,14 +14,17 @@ public final class ChildProcess {
     public let pid: pid_t
     private var status: Int32?
 
-    /// Starts `executable` with `arguments`, its standard input from /dev/null, its output
-    /// to the file at `outputPath` and its errors to the file at `errorPath` (each /dev/null
-    /// when not given).
-    public init(_ executable: String, _ arguments: [String], outputPath: String? = nil, errorPath: String? = nil) throws {
+    /// Starts `executable` with `arguments`, its standard input from the file at `inputPath`,
+    /// its output to the file at `outputPath` and its errors to the file at `errorPath` (each
+    /// /dev/null when not given). An input that is a FIFO is opened read-write, which does not
+    /// wait for a writer (the spawning thread waits for the child to start): the test writes
+    /// to it when it likes, and the child never sees its end.
+    public init(_ executable: String, _ arguments: [String], inputPath: String? = nil, outputPath: String? = nil,
+                errorPath: String? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath ?? "/dev/null", inputPath == nil ? O_RDONLY : O_RDWR, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Nothing else of this process's: a child holding a test server's listening socket
