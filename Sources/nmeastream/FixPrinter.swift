@@ -33,11 +33,17 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     private let printed = Protected(false)
     /// The live panel, for the text format on a terminal.
     private let panel: LivePanel?
+    /// The integrity checks, when asked for (on the reader's queue only).
+    private var integrity: IntegrityCheck?
+    /// How many events they told.
+    private(set) var integrityEvents = 0
 
     /// Whether a fix has been printed (read from any thread).
     var hasPrinted: Bool { printed.withLock { $0 } }
 
-    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown, panelTitle: String = "nmeastream") {
+    init(format: OutputFormat, limit: Int?, minimumMode: FixMode = .unknown, panelTitle: String = "nmeastream",
+         integrity: IntegrityCheck? = nil) {
+        self.integrity = integrity
         self.format = format
         self.limit = limit
         self.minimumMode = minimumMode
@@ -50,6 +56,13 @@ final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {
     }
 
     func reader(_ reader: NMEAReader, didComplete epoch: Epoch) {
+        var epoch = epoch
+        if integrity != nil, !isDone {
+            for event in integrity!.check(&epoch) {
+                integrityEvents += 1
+                sayIntegrity(event)
+            }
+        }
         if let panel { for view in epoch.views { panel.update(view) } }
         guard let fix = epoch.fix else {
             // The views of a receiver that reports them without fixes.

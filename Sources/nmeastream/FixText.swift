@@ -18,6 +18,7 @@ enum FixText {
         if let age = fix.differentialAge { parts.append("corrections " + fixedPoint(age, decimals: 1) + " s old") }
         if let used = fix.satellitesUsed { parts.append("sats \(used)") }
         if let hdop = fix.hdop { parts.append("hdop " + fixedPoint(hdop, decimals: 1)) }
+        if !fix.integrity.isEmpty { parts.append("FLAGGED " + fix.integrity.description) }
         return parts.joined(separator: "  ")
     }
 }

@@ -6,9 +6,10 @@ import NMEAStream
 /// a failure is one line on standard error and an exit code.
 func readFixes(from source: GPSSource, options: OutputOptions, count: Int?,
                timeout: Double? = nil, minimumMode: FixMode = .unknown, title: String? = nil,
-               corrections: CorrectionsFeed? = nil) throws {
+               corrections: CorrectionsFeed? = nil, integrity: IntegrityThresholds? = nil) throws {
     let printer = FixPrinter(format: options.format, limit: count, minimumMode: minimumMode,
-                             panelTitle: title ?? "nmeastream  \(source)")
+                             panelTitle: title ?? "nmeastream  \(source)",
+                             integrity: integrity.map { IntegrityCheck(thresholds: $0, source: source.description) })
     let reader = NMEAReader(source: source)
     reader.delegate = printer
     // Ctrl-C and kill: stop the reader, which restores the device's settings, then leave.

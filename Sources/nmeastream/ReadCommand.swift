@@ -70,7 +70,13 @@ struct ReadCommand: ParsableCommand {
 
     @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
 
+    @Flag(help: "Check each fix's integrity (position jumps, time steps, impossible altitudes or speeds, signs of spoofing or jamming): each event on standard error, each fix flagged in the output (see the README: Integrity checks).")
+    var integrity = false
+
+    @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions
+
     func validate() throws {
+        if !integrity, !integrityLimits.limits.isEmpty { throw ValidationError("--integrity-limit goes with --integrity") }
         if devicePath != nil, deviceOption != nil {
             throw ValidationError("name the device once: as the argument or with --device")
         }
@@ -105,6 +111,7 @@ struct ReadCommand: ParsableCommand {
             printError("no receiver plugged in; waiting for one (Ctrl-C to stop)")
         }
         try readFixes(from: source, options: output, count: limit.count, timeout: timeout,
-                      minimumMode: minMode?.mode ?? .unknown, corrections: corrections.feed())
+                      minimumMode: minMode?.mode ?? .unknown, corrections: corrections.feed(),
+                      integrity: integrity ? integrityLimits.thresholds : nil)
     }
 }

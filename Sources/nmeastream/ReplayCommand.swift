@@ -25,27 +25,36 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Replay at the pace of the log's own timestamps, this many times faster (1 is real time), as a live receiver would send it.")
     var speed: Double?
 
+    @Flag(help: "Check each fix's integrity (position jumps, time steps, impossible altitudes or speeds, signs of spoofing or jamming): each event on standard error, each fix flagged in the output (see the README: Integrity checks).")
+    var integrity = false
+
+    @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions
+
     @Flag(help: "With --speed: wait out pauses of more than 5 s in the log's times (up to a minute) instead of shortening them to one cycle.")
     var keepGaps = false
 
     func validate() throws {
         if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
         if keepGaps, speed == nil { throw ValidationError("--keep-gaps needs --speed: as fast as possible, there is nothing to wait") }
+        if !integrity, !integrityLimits.limits.isEmpty { throw ValidationError("--integrity-limit goes with --integrity") }
     }
 
     func run() throws {
         if let speed {
             // Paced: through the reader, as a live source.
-            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed, keepingGaps: keepGaps)), options: self.output, count: nil)
+            return try readFixes(from: .log(path: file, pace: .recorded(speed: speed, keepingGaps: keepGaps)), options: self.output, count: nil,
+                                 integrity: integrity ? integrityLimits.thresholds : nil)
         }
         let output = BufferedOutput()
         let decoder = NMEADecoder()
         let format = self.output.format
         let renderer = FixRenderer(format: format)
         var sawFix = false
+        var check = integrity ? IntegrityCheck(thresholds: integrityLimits.thresholds, source: file) : nil
         let handle: (NMEADecoder.Event) -> Void = { event in
             switch event {
-            case .epoch(let epoch):
+            case .epoch(var epoch):
+                if check != nil { for event in check!.check(&epoch) { sayIntegrity(event) } }
                 if !sawFix { sawFix = epoch.withFix { $0.mode >= .twoD } ?? false }
                 renderer.write(epoch, to: output)
             case .sentence(let raw): renderer.write(raw, to: output)

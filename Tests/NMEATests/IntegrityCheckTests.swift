@@ -118,6 +118,20 @@ struct IntegrityCheckTests {
         #expect(Self.flagged(results, .timeStep) == (0..<12).map { $0 == 6 || $0 == 10 || $0 == 11 })
     }
 
+    @Test("A receiver's time before it has a fix is not compared; the same instant told twice is no step")
+    func timeWithoutFix() {
+        var check = IntegrityCheck()
+        var fixes = (0..<8).map { Self.fix(Double($0), north: Double($0) * 10) }
+        // A cold start: its clock's guess, then the fix.
+        fixes[0].mode = .noFix
+        fixes[0].time = UTCTime(posixSeconds: 315_964_800, nanoseconds: 0)
+        fixes[1].mode = .noFix
+        fixes[1].time = UTCTime(posixSeconds: 315_964_801, nanoseconds: 0)
+        // Two sentences of one epoch, 3 ms apart.
+        fixes[5].time = UTCTime(posixSeconds: Self.start + 4, nanoseconds: 3_000_000)
+        #expect(!Self.flagged(Self.run(fixes, check: &check), .timeStep).contains(true))
+    }
+
     @Test("Epochs without a time between two fixes count as cycles")
     func cyclesWithoutTime() {
         var check = IntegrityCheck()
@@ -164,11 +178,11 @@ struct IntegrityCheckTests {
         #expect(satellites == 8 && (mean - 45.125).magnitude < 0.001 && spread < 0.61)
     }
 
-    @Test("Fewer than six tracked satellites, or weak ones, are never uniform")
+    @Test("Fewer than eight tracked satellites, or weak ones, are never uniform")
     func uniformNeedsManyStrong() {
         var check = IntegrityCheck()
         let fixes = (0..<2).map { Self.fix(Double($0), north: Double($0) * 10) }
-        let results = Self.run(fixes, sky: { $0 == 0 ? Self.sky([45, 45, 45, 45, 45]) : Self.sky(Array(repeating: 25, count: 10), talker: .galileo) },
+        let results = Self.run(fixes, sky: { $0 == 0 ? Self.sky([45, 45, 45, 45, 45, 45, 45]) : Self.sky(Array(repeating: 25, count: 10), talker: .galileo) },
                                check: &check)
         #expect(results.allSatisfy { $0.flags.isEmpty })
     }
@@ -183,11 +197,13 @@ struct IntegrityCheckTests {
             Self.sky([20, 18, nil, 15, 22, 16]),     // jammed
             Self.sky(strong, talker: .glonass),       // nothing listed again of GPS: no comparison
             Self.sky(strong),
-            Self.sky([44, 38]),                        // four of six gone from the list
+            Self.sky([44, 38, nil, nil, nil, nil]),    // four of six listed with no signal
+            Self.sky(strong),
+            Self.sky([44, 38]),                        // four gone from the list: unknown, not lost
         ]
         let fixes = (0..<skies.count).map { Self.fix(Double($0), north: Double($0) * 10) }
         let results = Self.run(fixes, sky: { skies[$0] }, check: &check)
-        #expect(Self.flagged(results, .signalLoss) == [false, false, true, false, false, true])
+        #expect(Self.flagged(results, .signalLoss) == [false, false, true, false, false, true, false, false])
         let event = try #require(results[2].events.first)
         guard case .signalLoss(let satellites, let lost, let before, let after) = event.evidence else { return }
         #expect(satellites == 6 && lost == 1 && (before - 39.833).magnitude < 0.01 && (after - 15.167).magnitude < 0.01)

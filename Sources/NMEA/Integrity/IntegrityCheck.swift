@@ -7,18 +7,22 @@
 ///   `(speed × jumpSpeedFactor + jumpSpeedSlack) × seconds + jumpNoise + both fixes' error
 ///   estimates`, where `speed` is the larger of their reported speeds, or
 ///   ``IntegrityThresholds/maximumSpeed`` when either reported none.
-/// - **Time step**: the receiver's time moved by more than
+/// - **Time step**: between two fixes (2D or 3D: a receiver's time before it has a fix is its
+///   clock's guess), the receiver's time moved by more than
 ///   ``IntegrityThresholds/timeStepTolerance`` away from the clock it is compared with: the
 ///   system clock, when the fixes were stamped on arrival (``Fix/receivedAt``, a device);
-///   else (a log) its own cycle times the fixes between, once it has shown its cycle.
+///   else (a log) its own cycle times the epochs between, once it has shown its cycle. The
+///   same instant told twice (within 0.1 s) is no step.
 /// - **Altitude and speed**: a 3D fix's altitude outside the range, a fix's speed over the
 ///   limit.
 /// - **Uniform signals**: an epoch's satellites with a carrier-to-noise density (at least
 ///   ``IntegrityThresholds/uniformMinimumSatellites``) whose mean is high and whose standard
 ///   deviation is small: one transmitter on the ground, not satellites at their elevations.
-/// - **Signal loss**: of the strong signals of the last epoch that listed satellites, those on
-///   the signals listed again fell, on average, by ``IntegrityThresholds/lossDrop`` or more
-///   (one lost counts as 0 dB-Hz): a jammer, or an obstruction such as a tunnel.
+/// - **Signal loss**: of the strong signals of the last epoch that listed satellites, those
+///   listed again fell, on average, by ``IntegrityThresholds/lossDrop`` or more (one listed
+///   with no density counts as 0 dB-Hz; one no longer listed is not counted, as receivers
+///   drop satellites from their lists for reasons of their own): a jammer, or an obstruction
+///   such as a tunnel.
 ///
 /// A position jump, a time step or a signal loss is an event each time; a range or uniform
 /// signals, a state that lasts, is an event when it starts and a flag on each fix while it
@@ -116,14 +120,26 @@ public struct IntegrityCheck: Sendable {
 
     private mutating func checkTime(_ fix: Fix, flags: inout IntegrityFlags, events: inout [IntegrityEvent]) {
         fixesSinceTime += 1
-        guard let stamp = Self.stamp(fix) else { return }
+        // A receiver's time before it has a fix is its clock's guess (a cold start reports
+        // 1980 or its last shutdown): not a step to flag, and not a time to compare with.
+        guard fix.mode >= .twoD, let stamp = Self.stamp(fix) else { return }
+        guard let last = lastTime, last.isTimeOfDay == stamp.isTimeOfDay else {
+            lastTime = stamp
+            fixesSinceTime = 0
+            return
+        }
+        var moved = stamp.seconds - last.seconds
+        if stamp.isTimeOfDay, moved < -43_200 { moved += 86_400 }
+        // The same instant told again (two sentences of one epoch whose times differ in the
+        // last digit): no new cycle.
+        if moved.magnitude <= 0.1 {
+            fixesSinceTime -= 1
+            return
+        }
         defer {
             lastTime = stamp
             fixesSinceTime = 0
         }
-        guard let last = lastTime, last.isTimeOfDay == stamp.isTimeOfDay else { return }
-        var moved = stamp.seconds - last.seconds
-        if stamp.isTimeOfDay, moved < -43_200 { moved += 86_400 }
         let expected: Double
         if let arrival = stamp.arrival, let before = last.arrival {
             expected = arrival - before
@@ -185,15 +201,6 @@ public struct IntegrityCheck: Sendable {
                     drop.before += before
                     drop.after += density
                     if density == 0 { drop.lost += 1 }
-                }
-            }
-            // A strong signal of a view listed again, whose satellite is no longer in it: lost.
-            if listedBefore {
-                for (key, before) in strongSignals where key.talker == view.talker && key.viewSignal == viewSignal
-                    && !view.satellites.contains(where: { $0.nmeaID == key.satellite && ($0.signal ?? -1) == key.satelliteSignal }) {
-                    drop.satellites += 1
-                    drop.before += before
-                    drop.lost += 1
                 }
             }
         }

@@ -26,13 +26,15 @@ public struct IntegrityThresholds: Sendable, Hashable {
     /// system clock when the reports were stamped on arrival, else the receiver's own cycle
     /// times the reports between): 1.5, more than a report's delivery varies.
     public var timeStepTolerance: Double = 1.5
-    /// How many satellites with a carrier-to-noise density the uniform-signal check needs: 6.
-    public var uniformMinimumSatellites: Int = 6
+    /// How many satellites with a carrier-to-noise density the uniform-signal check needs: 8. A
+    /// few satellites high in an open sky can be alike (an old receiver of the corpus reports
+    /// six at 41 to 46 dB-Hz); a spoofer's sky is alike across every satellite it makes.
+    public var uniformMinimumSatellites: Int = 8
     /// The mean carrier-to-noise density, dB-Hz, at and above which signals count as high: 35.
     public var uniformMinimumCN0: Double = 35
     /// The standard deviation of the densities, dB-Hz, at and below which they count as
-    /// uniform: 1.5 (satellites at their several elevations differ by 5 or more).
-    public var uniformMaximumSpread: Double = 1.5
+    /// uniform: 1 (satellites at their several elevations differ by 5 or more).
+    public var uniformMaximumSpread: Double = 1
     /// How many strong signals the epoch before must have had for a loss to count: 4.
     public var lossMinimumSatellites: Int = 4
     /// The carrier-to-noise density, dB-Hz, of a strong signal: 30.
