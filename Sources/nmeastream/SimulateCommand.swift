@@ -52,9 +52,14 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Read faults to inject into the made-up track from standard input (see above).")
     var control = false
 
+    @Flag(name: .customLong("multi-gnss"),
+          help: "Make the made-up receiver a modern one: GPS, GLONASS, Galileo and BeiDou, in NMEA 4.11 (GPS alone, NMEA 2.3, by default).")
+    var multiGNSS = false
+
     func validate() throws {
         if !(speed > 0) { throw ValidationError("--speed must be above 0") }
         if control, file != nil { throw ValidationError("--control changes the made-up track: give no log") }
+        if multiGNSS, file != nil { throw ValidationError("--multi-gnss makes the made-up track: give no log") }
     }
 
     func run() throws {
@@ -100,7 +105,7 @@ struct SimulateCommand: ParsableCommand {
                 done.signal()
             }
         } else {
-            let track = SyntheticTrack()
+            let track = SyntheticTrack(multiConstellation: multiGNSS)
             let condition = Protected(SyntheticTrack.Condition())
             if control { Self.readControl(into: condition) }
             receiver.play(.everySecond { index in Array(track.epoch(index, condition: condition.withLock { $0 }).utf8) })

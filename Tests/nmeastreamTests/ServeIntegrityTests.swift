@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `serve` checks every receiver live: a `simulate --control --multi-gnss` receiver made to
+/// jump, step its time (against the system clock), send uniform signals and lose them; the
+/// first report that shows each fault carries its flag, the server says it, and libgps
+/// (gpxlogger) reads the flagged reports as any other.
+@Suite("serve integrity checks", .serialized)
+struct ServeIntegrityTests {
+    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    struct Epoch {
+        var second: Double
+        var latitude: Double
+        var densities: [Double]
+        var integrity: [String]
+    }
+
+    @Test("Each made fault is flagged on the first report that shows it; libgps reads the flagged reports")
+    func liveFaults() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-integrity-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        mkfifo(folder + "/control", 0o600)
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--control", "--multi-gnss", "--link", folder + "/gps"],
+                                         inputPath: folder + "/control", errorPath: folder + "/simulate.err")
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
+        defer { try? control.close() }
+        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        let serve = try ChildProcess(Command.executable.path, ["serve", folder + "/gps", "--listen", "127.0.0.1:0"],
+                                     errorPath: folder + "/serve.err")
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+        try #require(eventually { Self.text(folder + "/serve.err").contains(" on 127.0.0.1:") })
+        let port = try #require(Self.text(folder + "/serve.err").split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
+        let client = try LineClient(port: port)
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        var epochs: [Epoch] = []
+        var densities: [Double] = []
+        /// Reads reports until `done` holds for the epochs read (or 15 s pass).
+        func read(until done: ([Epoch]) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                guard let line = client.readLine(seconds: 5),
+                      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if object["class"] as? String == "SKY", let satellites = object["satellites"] as? [[String: Any]] {
+                    densities = satellites.compactMap { $0["ss"] as? Double }
+                }
+                guard object["class"] as? String == "TPV", let time = object["time"] as? String, let latitude = object["lat"] as? Double else { continue }
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                guard let date = formatter.date(from: time) else { continue }
+                epochs.append(Epoch(second: date.timeIntervalSince1970, latitude: latitude, densities: densities,
+                                    integrity: object["integrity"] as? [String] ?? []))
+                if done(epochs) { return true }
+            }
+            return false
+        }
+        try #require(read { $0.count >= 3 })
+        // Once the device is open: gpxlogger gives up when no report comes for a while.
+        let logger = try ChildProcess("/usr/bin/gpxlogger", ["-e", "sockets", "-r", "-f", folder + "/track.gpx", "127.0.0.1:\(port)"],
+                                      errorPath: folder + "/gpxlogger.err")
+        defer {
+            logger.terminate()
+            _ = logger.waitForExit()
+        }
+        #expect(epochs.allSatisfy { $0.integrity.isEmpty }, "a clean start")
+        /// Injects `command`, reads on until an epoch shows it (`shows`: this epoch and the one
+        /// before), and returns that first epoch.
+        func inject(_ command: String, shows: @escaping (Epoch, Epoch) -> Bool) throws -> Epoch {
+            control.write(Data((command + "\n").utf8))
+            let count = epochs.count
+            try #require(read { epochs in epochs.count > count && zip(epochs.dropLast(), epochs.dropFirst()).dropFirst(count - 1).contains { shows($0, $1) } },
+                         "\(command): \(Self.text(folder + "/serve.err"))")
+            return zip(epochs.dropLast(), epochs.dropFirst()).dropFirst(count - 1).first { shows($0, $1) }!.1
+        }
+        let jumped = try inject("shift 2000") { before, now in (now.latitude - before.latitude).magnitude > 0.01 }
+        #expect(jumped.integrity.contains("position-jump"), "\(jumped)")
+        let stepped = try inject("time-shift 30") { before, now in now.second - before.second > 10 }
+        #expect(stepped.integrity.contains("time-step"), "\(stepped)")
+        let uniform = try inject("signals uniform") { _, now in now.densities.count >= 8 && now.densities.allSatisfy { $0 == 45 } }
+        #expect(uniform.integrity.contains("uniform-cn0"), "\(uniform)")
+        let jammed = try inject("signals jammed") { _, now in !now.densities.isEmpty && now.densities.allSatisfy { $0 == 12 } }
+        #expect(jammed.integrity.contains("signal-loss"), "\(jammed)")
+        _ = try inject("normal") { _, now in now.densities.contains { $0 != 12 } }
+        let said = Self.text(folder + "/serve.err")
+        for kind in ["position-jump", "time-step", "uniform-cn0", "signal-loss"] {
+            #expect(said.contains("integrity: \(kind) on \(folder)/gps"), "\(said)")
+        }
+        // libgps (gpxlogger) read the flagged reports as any other: the jump's among its points
+        // (written out when it stops).
+        logger.terminate()
+        _ = logger.waitForExit()
+        let formatter = ISO8601DateFormatter()
+        let jumpTime = formatter.string(from: Date(timeIntervalSince1970: jumped.second.rounded()))
+        #expect(Self.text(folder + "/track.gpx").contains(jumpTime.replacingOccurrences(of: "Z", with: "")),
+                "\(jumpTime) in \(Self.text(folder + "/track.gpx").suffix(600)) \(Self.text(folder + "/gpxlogger.err"))")
+    }
+}
