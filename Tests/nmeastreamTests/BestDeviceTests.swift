@@ -14,7 +14,8 @@ struct BestDeviceTests {
     /// `serve a b --best`.
     final class Rig {
         let folder: String
-        let a: ChildProcess, b: ChildProcess, serve: ChildProcess
+        let a: ChildProcess, b: ChildProcess
+        let serve: ServeProcess
         let controlA: FileHandle
         let port: Int
         var deviceA: String { folder + "/a" }
@@ -30,18 +31,16 @@ struct BestDeviceTests {
             controlA = try #require(FileHandle(forWritingAtPath: folder + "/control-a"))
             let folder = self.folder
             try #require(eventually { FileManager.default.fileExists(atPath: folder + "/a") && FileManager.default.fileExists(atPath: folder + "/b") })
-            serve = try ChildProcess(Command.executable.path, ["serve", folder + "/a", folder + "/b", "--best", "--listen", "127.0.0.1:0"],
-                                     errorPath: folder + "/serve.err")
-            try #require(eventually { BestDeviceTests.text(folder + "/serve.err").contains(" on 127.0.0.1:") })
-            port = try #require(BestDeviceTests.text(folder + "/serve.err").split(separator: "\n").first
-                .flatMap { Int($0.split(separator: ":").last ?? "") })
+            serve = try ServeProcess([folder + "/a", folder + "/b", "--best"], errorPath: folder + "/serve.err")
+            port = serve.port
         }
 
         /// Tells receiver a to inject `command` from its next epoch.
         func control(_ command: String) { controlA.write(Data((command + "\n").utf8)) }
 
         func stop() {
-            for process in [serve, a, b] {
+            serve.stop()
+            for process in [a, b] {
                 kill(process.pid, SIGCONT)
                 process.terminate()
                 _ = process.waitForExit()

@@ -122,16 +122,9 @@ struct CorrectionsCommandTests {
             _ = simulator.waitForExit()
         }
         try #require(eventually { FileManager.default.fileExists(atPath: device) })
-        let serve = try ChildProcess(Command.executable.path, [
-            "serve", device, "--listen", "127.0.0.1:0", "--corrections", "ntrip://me:pw@127.0.0.1:\(caster.port)/MOUNT",
-        ], errorPath: folder + "/err")
-        defer {
-            serve.terminate()
-            _ = serve.waitForExit()
-        }
-        try #require(eventually { Self.text(folder + "/err").contains(" on 127.0.0.1:") })
-        let port = try #require(Self.text(folder + "/err").split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
-        let client = try LineClient(port: port)
+        let serve = try ServeProcess([device, "--corrections", "ntrip://me:pw@127.0.0.1:\(caster.port)/MOUNT"], errorPath: folder + "/err")
+        defer { serve.stop() }
+        let client = try LineClient(port: serve.port)
         client.send("?WATCH={\"enable\":true,\"json\":true};")
         // The simulator's track reaches the client once the device is open and its speed found.
         #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15) != nil)

@@ -32,14 +32,9 @@ struct ServeIntegrityTests {
         let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
         defer { try? control.close() }
         try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
-        let serve = try ChildProcess(Command.executable.path, ["serve", folder + "/gps", "--listen", "127.0.0.1:0"],
-                                     errorPath: folder + "/serve.err")
-        defer {
-            serve.terminate()
-            _ = serve.waitForExit()
-        }
-        try #require(eventually { Self.text(folder + "/serve.err").contains(" on 127.0.0.1:") })
-        let port = try #require(Self.text(folder + "/serve.err").split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
+        let serve = try ServeProcess([folder + "/gps"], errorPath: folder + "/serve.err")
+        defer { serve.stop() }
+        let port = serve.port
         let client = try LineClient(port: port)
         client.send("?WATCH={\"enable\":true,\"json\":true};")
         var epochs: [Epoch] = []
@@ -78,7 +73,7 @@ struct ServeIntegrityTests {
             control.write(Data((command + "\n").utf8))
             let count = epochs.count
             try #require(read { epochs in epochs.count > count && zip(epochs.dropLast(), epochs.dropFirst()).dropFirst(count - 1).contains { shows($0, $1) } },
-                         "\(command): \(Self.text(folder + "/serve.err"))")
+                         "\(command): \(serve.said)")
             return zip(epochs.dropLast(), epochs.dropFirst()).dropFirst(count - 1).first { shows($0, $1) }!.1
         }
         let jumped = try inject("shift 2000") { before, now in (now.latitude - before.latitude).magnitude > 0.01 }
@@ -90,7 +85,7 @@ struct ServeIntegrityTests {
         let jammed = try inject("signals jammed") { _, now in !now.densities.isEmpty && now.densities.allSatisfy { $0 == 12 } }
         #expect(jammed.integrity.contains("signal-loss"), "\(jammed)")
         _ = try inject("normal") { _, now in now.densities.contains { $0 != 12 } }
-        let said = Self.text(folder + "/serve.err")
+        let said = serve.said
         for kind in ["position-jump", "time-step", "uniform-cn0", "signal-loss"] {
             #expect(said.contains("integrity: \(kind) on \(folder)/gps"), "\(said)")
         }
