@@ -88,14 +88,40 @@ struct WebPageBrowserTests {
         #expect(fields["status"] == "RTK float · corrections 1.2 s old", "GGA quality 5 with age 1.2: \(fields)")
     }
 
+    @Test("a receiver whose altitude is out of range: the page marks the fix with the check it failed",
+          .enabled(if: hasBrowser, "chromium, chromium-driver or Selenium (pip install selenium) is missing"))
+    func integrityMark() throws {
+        // rtk-float.nmea's epochs 60 km up: every fix fails the altitude check.
+        let fixture = try String(contentsOfFile: Command.fixture("rtk-float.nmea"), encoding: .utf8)
+        let lifted = fixture.split(whereSeparator: \.isNewline).map { line -> String in
+            guard line.hasPrefix("$GNGGA"), let star = line.lastIndex(of: "*") else { return String(line) }
+            let body = line[line.index(after: line.startIndex)..<star].replacingOccurrences(of: ",519.300,M,", with: ",60000.000,M,")
+            return "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^))
+        }.joined(separator: "\n") + "\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-lifted-\(UUID().uuidString).nmea").path
+        try lifted.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let report = try Self.runPage(playingPath: path, driverOptions: ["--sky-only", "1"])
+        #expect(report["showedFix"] as? Bool == true, "the page showed a fix")
+        let fields = try #require((report["page"] as? [String: Any])?["fields"] as? [String: String])
+        #expect(fields["integrity"] == "⚠ altitude-range", "\(fields)")
+        #expect(fields["altMSL"] == "60000.0 m")
+        #expect(fields["source"] == "–", "a receiver, not a merged device")
+    }
+
     /// Plays `fixture` through `simulate`, and has the driver open the page of a `serve` of it;
     /// returns what the driver reported.
     static func runPage(playing fixture: String, driverOptions: [String] = []) throws -> [String: Any] {
+        try runPage(playingPath: Command.fixture(fixture), driverOptions: driverOptions)
+    }
+
+    /// Plays the log at `path` (see ``runPage(playing:driverOptions:)``).
+    static func runPage(playingPath path: String, driverOptions: [String] = []) throws -> [String: Any] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-web-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let device = folder + "/gps0"
-        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, Command.fixture(fixture)])
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--link", device, path])
         defer {
             simulator.terminate()
             _ = simulator.waitForExit()
