@@ -36,7 +36,9 @@ public enum IntegrityKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
 /// The integrity checks a fix failed (``Fix/integrity``): one bit per ``IntegrityKind``, so that
 /// a fix carries them in a byte.
 public struct IntegrityFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// One bit per kind, at its ``IntegrityKind/rawValue``.
     public var rawValue: UInt8
+    /// The flags of `rawValue`'s bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The flag of `kind`.
