@@ -44,8 +44,15 @@ public struct IntegrityCheck: Sendable {
     private var cycle: Double?
     /// The state-like kinds flagged on the last epoch that was checked for them.
     private var lastingFlags: IntegrityFlags = []
-    /// The last sky with satellites: each strong signal's density.
-    private var strongSignals: [SignalKey: Double] = [:]
+    /// The last sky with satellites: each strong signal's density, sorted by signal, and the
+    /// views they were in. Sorted arrays searched by halves rather than hashed tables: a sky
+    /// has a few dozen signals, and hashing each one cost more than the other checks together.
+    private var strongSignals: [(signal: UInt64, density: Double)] = []
+    private var strongViews: [UInt32] = []
+    /// The arrays before those, emptied and filled again for the next sky: no allocation per
+    /// sky once they have grown.
+    private var spareSignals: [(signal: UInt64, density: Double)] = []
+    private var spareViews: [UInt32] = []
 
     private struct Position {
         var latitude: Double, longitude: Double
@@ -62,12 +69,25 @@ public struct IntegrityCheck: Sendable {
         var arrival: Double?
     }
 
-    /// A satellite's signal: its view's talker and signal, and its own number and signal.
-    private struct SignalKey: Hashable {
-        var talker: Talker
-        var viewSignal: Int
-        var satellite: Int
-        var satelliteSignal: Int
+    /// A view as one number: its talker and signal.
+    private static func view(_ view: SatelliteView) -> UInt32 {
+        UInt32(view.talker.code) << 16 | UInt32(UInt16(truncatingIfNeeded: (view.signalID ?? -1) + 1))
+    }
+
+    /// A satellite's signal as one number: its view's, and its own number and signal.
+    private static func signal(_ satellite: Satellite, in view: UInt32) -> UInt64 {
+        UInt64(view) << 32 | UInt64(UInt8(truncatingIfNeeded: (satellite.signal ?? -1) + 1)) << 24
+            | UInt64(UInt32(truncatingIfNeeded: satellite.nmeaID) & 0xFF_FFFF)
+    }
+
+    /// The density `signal` had in the last sky, when it was strong.
+    private func strongDensity(_ signal: UInt64) -> Double? {
+        var low = 0, high = strongSignals.count
+        while low < high {
+            let middle = (low + high) / 2
+            if strongSignals[middle].signal < signal { low = middle + 1 } else { high = middle }
+        }
+        return low < strongSignals.count && strongSignals[low].signal == signal ? strongSignals[low].density : nil
     }
 
     /// A check with `thresholds`, naming `source` in its events.
@@ -181,22 +201,29 @@ public struct IntegrityCheck: Sendable {
     private mutating func checkSignals(_ sky: Sky, time: UTCTime?, flags: inout IntegrityFlags, lasting: inout IntegrityFlags,
                                        events: inout [IntegrityEvent]) {
         var count = 0, sum = 0.0, sumOfSquares = 0.0
-        var strong: [SignalKey: Double] = [:]
+        var strong = spareSignals, views = spareViews
+        spareSignals = []
+        spareViews = []
+        strong.removeAll(keepingCapacity: true)
+        views.removeAll(keepingCapacity: true)
         var drop = (satellites: 0, lost: 0, before: 0.0, after: 0.0)
         for view in sky.views {
-            let viewSignal = view.signalID ?? -1
-            let listedBefore = strongSignals.keys.contains { $0.talker == view.talker && $0.viewSignal == viewSignal }
+            let viewKey = Self.view(view)
+            let listedBefore = strongViews.contains(viewKey)
             for satellite in view.satellites {
-                let key = SignalKey(talker: view.talker, viewSignal: viewSignal, satellite: satellite.nmeaID,
-                                    satelliteSignal: satellite.signal ?? -1)
                 let density = satellite.snr ?? 0
                 if density > 0 {
                     count += 1
                     sum += density
                     sumOfSquares += density * density
                 }
-                if density >= thresholds.lossStrongCN0 { strong[key] = density }
-                if listedBefore, let before = strongSignals[key] {
+                guard density >= thresholds.lossStrongCN0 || listedBefore else { continue }
+                let signal = Self.signal(satellite, in: viewKey)
+                if density >= thresholds.lossStrongCN0 {
+                    strong.append((signal, density))
+                    if views.last != viewKey { views.append(viewKey) }
+                }
+                if listedBefore, let before = strongDensity(signal) {
                     drop.satellites += 1
                     drop.before += before
                     drop.after += density
@@ -204,6 +231,7 @@ public struct IntegrityCheck: Sendable {
                 }
             }
         }
+        strong.sort { $0.signal < $1.signal }
         if count >= thresholds.uniformMinimumSatellites {
             let mean = sum / Double(count)
             let spread = max(0, sumOfSquares / Double(count) - mean * mean).squareRoot()
@@ -220,7 +248,10 @@ public struct IntegrityCheck: Sendable {
                                     time: time))
             }
         }
+        spareSignals = strongSignals
+        spareViews = strongViews
         strongSignals = strong
+        strongViews = views
     }
 
     // MARK: Helpers
