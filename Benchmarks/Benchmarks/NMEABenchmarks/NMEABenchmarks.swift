@@ -55,6 +55,7 @@ let benchmarks: @Sendable () -> Void = {
     decodeBenchmark("decode UBX \(ubxCorpus.megabytes) MB (\(ubxCorpus.source))", ubxCorpus)
 
     pipelineBenchmarks()
+    integrityBenchmarks()
 
     // Allocations on the common path: a warm decoder fed sentences that complete no epoch
     // and no satellite view (GGA, RMC and GSA of one time): the count per iteration is the
