@@ -38,7 +38,7 @@ struct IntegrityLimitOptions: ParsableArguments {
     }
 
     private static func figure(_ value: Double) -> String {
-        value == value.rounded() && value.magnitude < 1e15 ? String(Int(value)) : String(value)
+        fixedPoint(value, decimals: value == value.rounded() ? 0 : 1)
     }
 }
 

@@ -8,8 +8,6 @@ import TestSupport
 /// no gap and no flapping; gpspipe and Python's gps module read it unchanged.
 @Suite("serve --best", .serialized)
 struct BestDeviceTests {
-    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-
     /// Two receivers (a, preferred, and b), each a `simulate --control` fed through a FIFO, and
     /// `serve a b --best`.
     final class Rig {
@@ -67,11 +65,8 @@ struct BestDeviceTests {
             guard let line = client.readLine(seconds: 5) else { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   object["class"] as? String == "TPV", let device = object["device"] as? String,
-                  let time = object["time"] as? String else { continue }
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            guard let date = formatter.date(from: time) else { continue }
-            reports.append(Report(device: device, second: Int(date.timeIntervalSince1970.rounded()), mode: object["mode"] as? Int ?? 0,
+                  let time = (object["time"] as? String).flatMap(ServeProcess.seconds(ofReportTime:)) else { continue }
+            reports.append(Report(device: device, second: Int(time.rounded()), mode: object["mode"] as? Int ?? 0,
                                   source: object["source"] as? String, integrity: object["integrity"] as? [String] ?? []))
             if done(reports) { return true }
         }
@@ -91,7 +86,7 @@ struct BestDeviceTests {
         func carriesA(_ count: Int) -> ([Report]) -> Bool {
             { reports in best(reports).suffix(count).count == count && best(reports).suffix(count).allSatisfy { $0.source == a } }
         }
-        try #require(Self.collect(client, into: &reports, until: carriesA(3)), "\(Self.text(rig.folder + "/serve.err"))")
+        try #require(Self.collect(client, into: &reports, until: carriesA(3)), "\(rig.serve.said)")
         var faults: [(start: Int, kind: String)] = []
         for fault in ["no-fix", "2d", "stop"] {
             if fault == "stop" {
@@ -107,7 +102,7 @@ struct BestDeviceTests {
                 try #require(Self.collect(client, into: &reports) { best($0).suffix(3).allSatisfy { $0.source == b } })
                 rig.control("3d")
             }
-            try #require(Self.collect(client, into: &reports, until: carriesA(3)), "after \(fault): \(Self.text(rig.folder + "/serve.err"))")
+            try #require(Self.collect(client, into: &reports, until: carriesA(3)), "after \(fault): \(rig.serve.said)")
         }
         let merged = best(reports)
         let seconds = merged.map(\.second)
@@ -129,7 +124,7 @@ struct BestDeviceTests {
         for (before, after) in zip(merged, merged.dropFirst()) where before.source != after.source { changes += 1 }
         let firstIsB = merged.first?.source == b
         #expect(changes == 2 * faults.count + (firstIsB ? 1 : 0), "\(summary)")
-        let said = Self.text(rig.folder + "/serve.err")
+        let said = rig.serve.said
         for reason in ["fell to no fix", "fell to 2D", "went silent"] { #expect(said.contains(reason), "\(said)") }
     }
 
@@ -140,10 +135,10 @@ struct BestDeviceTests {
         let out = rig.folder + "/gpspipe.out"
         let pipe = try ChildProcess("/usr/bin/gpspipe", ["-w", "-n", "12", "127.0.0.1:\(rig.port):best:"], outputPath: out)
         #expect(eventually(seconds: 30) { !pipe.isRunning })
-        let lines = Self.text(out).split(separator: "\n")
+        let lines = ServeProcess.text(out).split(separator: "\n")
         let tpvs = lines.filter { $0.contains("\"class\":\"TPV\"") }
         #expect(!tpvs.isEmpty && tpvs.allSatisfy { $0.contains("\"device\":\"best:\"") && $0.contains("\"source\":\"\(rig.folder)/") },
-                "\(Self.text(out))")
+                "\(ServeProcess.text(out))")
         let script = """
             import gps, sys
             session = gps.gps(host="127.0.0.1", port=\(rig.port))
@@ -159,7 +154,7 @@ struct BestDeviceTests {
         let result = rig.folder + "/python.out"
         let python = try ChildProcess("/usr/bin/python3", ["-c", script], outputPath: result, errorPath: rig.folder + "/python.err")
         #expect(eventually(seconds: 30) { !python.isRunning })
-        let fixes = Self.text(result).split(separator: "\n").filter { $0.hasPrefix("fix best: \(rig.folder)/") && $0.contains(" 3 52.0") }
-        #expect(fixes.count == 3, "\(Self.text(result)) \(Self.text(rig.folder + "/python.err"))")
+        let fixes = ServeProcess.text(result).split(separator: "\n").filter { $0.hasPrefix("fix best: \(rig.folder)/") && $0.contains(" 3 52.0") }
+        #expect(fixes.count == 3, "\(ServeProcess.text(result)) \(ServeProcess.text(rig.folder + "/python.err"))")
     }
 }

@@ -8,8 +8,6 @@ import TestSupport
 /// (gpxlogger) reads the flagged reports as any other.
 @Suite("serve integrity checks", .serialized)
 struct ServeIntegrityTests {
-    static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-
     struct Epoch {
         var second: Double
         var latitude: Double
@@ -48,11 +46,9 @@ struct ServeIntegrityTests {
                 if object["class"] as? String == "SKY", let satellites = object["satellites"] as? [[String: Any]] {
                     densities = satellites.compactMap { $0["ss"] as? Double }
                 }
-                guard object["class"] as? String == "TPV", let time = object["time"] as? String, let latitude = object["lat"] as? Double else { continue }
-                let formatter = ISO8601DateFormatter()
-                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                guard let date = formatter.date(from: time) else { continue }
-                epochs.append(Epoch(second: date.timeIntervalSince1970, latitude: latitude, densities: densities,
+                guard object["class"] as? String == "TPV", let latitude = object["lat"] as? Double,
+                      let time = (object["time"] as? String).flatMap(ServeProcess.seconds(ofReportTime:)) else { continue }
+                epochs.append(Epoch(second: time, latitude: latitude, densities: densities,
                                     integrity: object["integrity"] as? [String] ?? []))
                 if done(epochs) { return true }
             }
@@ -95,7 +91,7 @@ struct ServeIntegrityTests {
         _ = logger.waitForExit()
         let formatter = ISO8601DateFormatter()
         let jumpTime = formatter.string(from: Date(timeIntervalSince1970: jumped.second.rounded()))
-        #expect(Self.text(folder + "/track.gpx").contains(jumpTime.replacingOccurrences(of: "Z", with: "")),
-                "\(jumpTime) in \(Self.text(folder + "/track.gpx").suffix(600)) \(Self.text(folder + "/gpxlogger.err"))")
+        #expect(ServeProcess.text(folder + "/track.gpx").contains(jumpTime.replacingOccurrences(of: "Z", with: "")),
+                "\(jumpTime) in \(ServeProcess.text(folder + "/track.gpx").suffix(600)) \(ServeProcess.text(folder + "/gpxlogger.err"))")
     }
 }

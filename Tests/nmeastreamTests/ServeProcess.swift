@@ -33,6 +33,14 @@ final class ServeProcess {
     }
 
     static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// A report's `time` (`2026-11-27T08:18:13.000Z`) in seconds since 1970; `nil` when it is
+    /// not one.
+    static func seconds(ofReportTime time: String) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: time)?.timeIntervalSince1970
+    }
 }
 
 /// `serve` ended, or never said where it listens.

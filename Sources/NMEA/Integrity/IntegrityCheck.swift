@@ -139,10 +139,12 @@ public struct IntegrityCheck: Sendable {
     }
 
     private mutating func checkTime(_ fix: Fix, flags: inout IntegrityFlags, events: inout [IntegrityEvent]) {
-        fixesSinceTime += 1
         // A receiver's time before it has a fix is its clock's guess (a cold start reports
         // 1980 or its last shutdown): not a step to flag, and not a time to compare with.
-        guard fix.mode >= .twoD, let stamp = Self.stamp(fix) else { return }
+        guard fix.mode >= .twoD, let stamp = Self.stamp(fix) else {
+            fixesSinceTime += 1
+            return
+        }
         guard let last = lastTime, last.isTimeOfDay == stamp.isTimeOfDay else {
             lastTime = stamp
             fixesSinceTime = 0
@@ -152,10 +154,8 @@ public struct IntegrityCheck: Sendable {
         if stamp.isTimeOfDay, moved < -43_200 { moved += 86_400 }
         // The same instant told again (two sentences of one epoch whose times differ in the
         // last digit): no new cycle.
-        if moved.magnitude <= 0.1 {
-            fixesSinceTime -= 1
-            return
-        }
+        guard moved.magnitude > 0.1 else { return }
+        fixesSinceTime += 1
         defer {
             lastTime = stamp
             fixesSinceTime = 0

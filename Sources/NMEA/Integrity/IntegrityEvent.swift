@@ -51,28 +51,21 @@ public struct IntegrityEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The evidence in words.
     public var explanation: String {
-        func figure(_ value: Double, _ decimals: Int = 0) -> String {
-            guard value.isFinite else { return "\(value)" }
-            var scale = 1.0
-            for _ in 0..<decimals { scale *= 10 }
-            let rounded = (value * scale).rounded() / scale
-            return decimals == 0 ? String(Int(rounded)) : String(rounded)
-        }
         switch evidence {
         case .positionJump(let metres, let seconds, let allowed):
-            return "moved \(figure(metres)) m in \(figure(seconds, 3)) s, at most \(figure(allowed)) m possible"
+            return "moved \(fixedPoint(metres, decimals: 0)) m in \(fixedPoint(seconds, decimals: 3)) s, at most \(fixedPoint(allowed, decimals: 0)) m possible"
         case .timeStep(let seconds, let expected):
-            return "time moved \(figure(seconds, 3)) s where the clock moved \(figure(expected, 3)) s"
+            return "time moved \(fixedPoint(seconds, decimals: 3)) s where the clock moved \(fixedPoint(expected, decimals: 3)) s"
         case .altitude(let metres, let minimum, let maximum):
-            return "altitude \(figure(metres)) m, outside \(figure(minimum))...\(figure(maximum)) m"
+            return "altitude \(fixedPoint(metres, decimals: 0)) m, outside \(fixedPoint(minimum, decimals: 0))...\(fixedPoint(maximum, decimals: 0)) m"
         case .speed(let speed, let limit):
-            return "speed \(figure(speed, 1)) m/s, over \(figure(limit)) m/s"
+            return "speed \(fixedPoint(speed, decimals: 1)) m/s, over \(fixedPoint(limit, decimals: 0)) m/s"
         case .uniformSignals(let satellites, let mean, let spread):
-            return "\(satellites) signals at \(figure(mean, 1)) dB-Hz, within \(figure(spread, 2)) dB-Hz of each other"
+            return "\(satellites) signals at \(fixedPoint(mean, decimals: 1)) dB-Hz, within \(fixedPoint(spread, decimals: 2)) dB-Hz of each other"
         case .signalLoss(let satellites, let lost, let before, let after):
-            return "\(satellites) strong signals fell from \(figure(before, 1)) to \(figure(after, 1)) dB-Hz, \(lost) lost"
+            return "\(satellites) strong signals fell from \(fixedPoint(before, decimals: 1)) to \(fixedPoint(after, decimals: 1)) dB-Hz, \(lost) lost"
         case .disagreement(let other, let metres, let allowed):
-            return "\(figure(metres)) m from \(other), at most \(figure(allowed)) m allowed"
+            return "\(fixedPoint(metres, decimals: 0)) m from \(other), at most \(fixedPoint(allowed, decimals: 0)) m allowed"
         }
     }
 }

@@ -115,7 +115,7 @@ private final class FixMerger: Sendable {
         switch event {
         case .integrity: observer.next(event)
         case .epoch(var epoch):
-            let now = seconds(scheduler.now)
+            let now = scheduler.now.inSeconds
             let events = state.withLock { state -> [GPSEvent] in
                 guard var fix = epoch.fix else {
                     // A sky alone: carried with its receiver.
@@ -140,7 +140,7 @@ private final class FixMerger: Sendable {
     }
 
     private func tick() {
-        let now = seconds(scheduler.now)
+        let now = scheduler.now.inSeconds
         let events = state.withLock { state in state.selection.tick(at: now).map { merged($0, in: state) } }
         for event in events { observer.next(event) }
         reschedule()
@@ -151,7 +151,7 @@ private final class FixMerger: Sendable {
     private func reschedule() {
         guard let deadline = state.withLock({ $0.selection.deadline() }) else { return timer.inner = nil }
         // Just after, so that the receiver is past its allowance when the tick asks.
-        let wait = deadline - seconds(scheduler.now) + 0.001
+        let wait = deadline - scheduler.now.inSeconds + 0.001
         guard wait > 0 else { return timer.inner = nil }
         timer.inner = scheduler.schedule(after: .nanoseconds(Int64(wait * 1e9))) { [weak self] in self?.tick() }
     }
@@ -163,10 +163,5 @@ private final class FixMerger: Sendable {
         case .switched(let from, let to, let reason):
             return .sourceChanged(SourceChange(from: from.map { names[$0] }, to: names[to], index: to, reason: reason))
         }
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

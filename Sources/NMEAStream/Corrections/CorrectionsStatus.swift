@@ -29,7 +29,6 @@ public struct CorrectionsStatus: Sendable, Hashable {
     /// first.
     public func age(at now: ContinuousClock.Instant = .now) -> Double? {
         guard let lastWritten else { return nil }
-        let (seconds, attoseconds) = (now - lastWritten).components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        return (now - lastWritten).inSeconds
     }
 }

@@ -30,7 +30,7 @@ package struct StaleWatch: Sendable {
     package var allowance: Double? {
         switch limit {
         case .never: nil
-        case .after(let duration): Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        case .after(let duration): duration.inSeconds
         case .automatic: cycle.map { max(Self.shortestAutomatic, Self.cyclesAllowed * $0) } ?? Self.untilCycleKnown
         }
     }

@@ -17,6 +17,12 @@ public protocol Scheduler: Sendable {
 }
 
 extension Duration {
+    /// The duration in seconds, fractions included.
+    package var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// The duration in whole nanoseconds, clamped to `Int64` (negative durations give 0).
     package var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components

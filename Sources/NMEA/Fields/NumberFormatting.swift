@@ -1,5 +1,3 @@
-import NMEA
-
 /// `value` in fixed point with `decimals` digits after the point (`-12.340`), rounded half
 /// away from zero; the shortest round-trip form for magnitudes beyond 9e15 / 10^decimals.
 package func fixedPoint(_ value: Double, decimals: Int) -> String {
