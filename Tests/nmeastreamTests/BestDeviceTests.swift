@@ -128,6 +128,54 @@ struct BestDeviceTests {
         for reason in ["fell to no fix", "fell to 2D", "went silent"] { #expect(said.contains(reason), "\(said)") }
     }
 
+    @Test("A member missing at start, then plugged in, killed (SIGKILL) and started again: best: carries the other meanwhile, with no epoch twice and no gap")
+    func memberDownKilledRestarted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-best-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = folder + "/a", b = folder + "/b"
+        let receiverB = try ChildProcess(Command.executable.path, ["simulate", "--link", b])
+        defer {
+            receiverB.terminate()
+            _ = receiverB.waitForExit()
+        }
+        try #require(eventually { FileManager.default.fileExists(atPath: b) })
+        // a is not there yet.
+        let serve = try ServeProcess([a, b, "--best"], errorPath: folder + "/serve.err")
+        defer { serve.stop() }
+        let client = try LineClient(port: serve.port)
+        client.send("?WATCH={\"enable\":true,\"json\":true,\"device\":\"best:\"};")
+        var reports: [Report] = []
+        func last(_ count: Int, from source: String) -> ([Report]) -> Bool {
+            { reports in reports.suffix(count).count == count && reports.suffix(count).allSatisfy { $0.source == source } }
+        }
+        try #require(Self.collect(client, into: &reports, until: last(3, from: b)), "\(serve.said)")
+        /// Plugs a in: a `simulate --control` whose standard input is empty (its commands end at
+        /// once: it goes on as a receiver).
+        func plugInA() throws -> ChildProcess {
+            let receiver = try ChildProcess(Command.executable.path, ["simulate", "--control", "--link", a])
+            try #require(eventually { FileManager.default.fileExists(atPath: a) })
+            return receiver
+        }
+        var receiverA = try plugInA()
+        try #require(Self.collect(client, into: &reports, until: last(3, from: a)), "a plugged in: \(serve.said)")
+        kill(receiverA.pid, SIGKILL)
+        _ = receiverA.waitForExit()
+        try #require(Self.collect(client, into: &reports, until: last(3, from: b)), "a killed: \(serve.said)")
+        try? FileManager.default.removeItem(atPath: a)
+        receiverA = try plugInA()
+        defer {
+            receiverA.terminate()
+            _ = receiverA.waitForExit()
+        }
+        try #require(Self.collect(client, into: &reports, until: last(3, from: a)), "a again: \(serve.said)")
+        let seconds = reports.map(\.second)
+        let summary = reports.map { "\($0.second % 100):\($0.source == a ? "a" : $0.source == b ? "b" : "?")" }.joined(separator: " ")
+        #expect(reports.allSatisfy { $0.device == "best:" })
+        #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $1 == $0 + 1 }, "every second once, in order, no gap: \(summary)")
+        #expect(serve.said.contains("went silent"), "\(serve.said)")
+    }
+
     @Test("gpspipe -w and Python's gps module read best: unchanged: its TPVs, with their source")
     func gpsdClients() throws {
         let rig = try Rig()

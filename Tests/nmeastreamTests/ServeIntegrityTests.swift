@@ -94,4 +94,53 @@ struct ServeIntegrityTests {
         #expect(ServeProcess.text(folder + "/track.gpx").contains(jumpTime.replacingOccurrences(of: "Z", with: "")),
                 "\(jumpTime) in \(ServeProcess.text(folder + "/track.gpx").suffix(600)) \(ServeProcess.text(folder + "/gpxlogger.err"))")
     }
+
+    /// serve writes its messages to a pipe no one reads any more: each write fails with EPIPE
+    /// and must not raise SIGPIPE (SwiftNIO ignores it for the whole process, which serve relies
+    /// on; with SIGPIPE's default restored this test fails at the first jump).
+    @Test("Its standard error gone (a pipe whose reader closed): serve goes on serving through the integrity events it can no longer say")
+    func errorOutputClosed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-integrity-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        mkfifo(folder + "/control", 0o600)
+        mkfifo(folder + "/serve.err", 0o600)
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--control", "--link", folder + "/gps"],
+                                         inputPath: folder + "/control")
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
+        defer { try? control.close() }
+        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        // The reading end first, so that serve's opening of its standard error does not wait.
+        let reader = open(folder + "/serve.err", O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        let serve = try ChildProcess(Command.executable.path, ["serve", folder + "/gps", "--listen", "127.0.0.1:0"],
+                                     errorPath: folder + "/serve.err")
+        defer {
+            serve.terminate()
+            _ = serve.waitForExit()
+        }
+        var said = ""
+        try #require(eventually {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(reader, &buffer, buffer.count)
+            if count > 0 { said += String(decoding: buffer[..<count], as: UTF8.self) }
+            return said.contains(" on 127.0.0.1:") && said.hasSuffix("\n")
+        })
+        let port = try #require(said.split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
+        close(reader)
+        let client = try LineClient(port: port)
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15) != nil)
+        // Each jump is an event serve would say.
+        for shift in ["shift 2000", "shift 0", "shift 3000"] {
+            control.write(Data((shift + "\n").utf8))
+            #expect(client.readLine(containing: "position-jump", seconds: 10) != nil, "\(shift)")
+        }
+        #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 5) != nil, "still serving")
+        #expect(serve.isRunning)
+    }
 }
