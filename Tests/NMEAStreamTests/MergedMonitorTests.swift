@@ -22,10 +22,18 @@ struct MergedMonitorTests {
         var opened: Int { counts.value.withLock { $0.opened } }
         var closed: Int { counts.value.withLock { $0.closed } }
 
-        init(_ name: String) {
+        /// `failingFirst`: how many openings fail at once, as a missing device's does.
+        init(_ name: String, failingFirst: Int = 0) {
             let feed = self.feed, counts = self.counts
             let reading = Signal<GPSEvent, GPSError> { observer in
-                counts.value.withLock { $0.opened += 1 }
+                let opening = counts.value.withLock { counts in
+                    counts.opened += 1
+                    return counts.opened
+                }
+                if opening <= failingFirst {
+                    observer.failed(.noSuchDevice(path: name))
+                    return BlockDisposable { counts.value.withLock { $0.closed += 1 } }
+                }
                 let subscription = feed.signal.observe(observer)
                 return BlockDisposable {
                     counts.value.withLock { $0.closed += 1 }
@@ -122,6 +130,40 @@ struct MergedMonitorTests {
         scheduler.advance(to: .milliseconds(2600))
         #expect(a.opened == 2)
         subscription.dispose()
+    }
+
+    /// Runs work at once (as a device's events can come before `observe` returns, on another
+    /// thread) and its delays on a virtual clock.
+    struct PromptScheduler: Scheduler {
+        let clock = TestScheduler()
+        var now: Duration { clock.now }
+        @discardableResult
+        func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
+            action()
+            return SimpleDisposable(disposed: true)
+        }
+        @discardableResult
+        func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Disposable {
+            clock.schedule(after: delay, action)
+        }
+    }
+
+    @Test("A member whose opening fails at once, before its subscription is even made, is tried again all the same")
+    func immediateFailure() {
+        let scheduler = PromptScheduler()
+        let a = Member("/dev/a", failingFirst: 1), b = Member("/dev/b")
+        let merged = GPSMonitor(merging: [a.monitor, b.monitor], retryInterval: .seconds(1), scheduler: scheduler)
+        let record = Record()
+        let subscription = merged.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe { event in
+            if case .next(let event) = event { record.take(event) }
+        }
+        #expect(a.opened == 1 && b.opened == 1)
+        scheduler.clock.advance(by: .seconds(1))
+        #expect(a.opened == 2, "tried again after the failure")
+        a.send(BestFixSelectionTests.fix(0))
+        #expect(record.entries.withLock { $0.map(\.source) } == ["/dev/a"], "and followed")
+        subscription.dispose()
+        #expect(a.closed == 2 && b.closed == 1)
     }
 
     @Test("Two members farther apart than their errors allow: the disagreement is an event of the merged stream, and flags the fix")

@@ -96,7 +96,12 @@ private final class FixMerger: Sendable {
     /// Takes `member`'s epochs (and integrity events) on the scheduler; after a failure, again
     /// in `retryInterval`.
     private func follow(_ member: GPSMonitor, _ index: Int, into subscription: SerialDisposable, retryInterval: Duration) {
-        subscription.inner = member.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false)
+        // The attempt takes its place before it is made: a failure told on the scheduler before
+        // `observe` returns (a device missing fails at once) puts the retry in its place, and
+        // the retry is never undone by this assignment coming after it.
+        let attempt = SerialDisposable()
+        subscription.inner = attempt
+        attempt.inner = member.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false)
             .receive(on: scheduler)
             .observe { [weak self] event in
                 guard let self else { return }
