@@ -96,6 +96,34 @@ struct IntegrityCommandTests {
         #expect(error.contains("integrity: \(kind)"), "\(error)")
     }
 
+    @Test("Without --integrity, replay checks nothing: the same injected jump is not flagged, and nothing is said")
+    func offByDefault() throws {
+        let (lines, start) = try Self.lines()
+        let text = Self.inject(lines, from: start) { type, fields in
+            if type == "RMC" { fields[3] = Self.shift(fields[3], minutes: 0.54) }
+            if type == "GGA" { fields[2] = Self.shift(fields[2], minutes: 0.54) }
+        }
+        let result = try Command.run(["replay", "--format", "json", "-"], input: Data(text.utf8))
+        #expect(result.status == 0)
+        #expect(result.outputLines.contains { $0.contains("\"class\":\"TPV\"") })
+        #expect(!result.output.contains("\"integrity\"") && !result.error.contains("integrity:"))
+    }
+
+    @Test("--integrity-limit moves a limit: with 5 km of jump noise allowed, the 1 km jump is not flagged; a bad key is refused")
+    func limits() throws {
+        let (lines, start) = try Self.lines()
+        let text = Self.inject(lines, from: start) { type, fields in
+            if type == "RMC" { fields[3] = Self.shift(fields[3], minutes: 0.54) }
+            if type == "GGA" { fields[2] = Self.shift(fields[2], minutes: 0.54) }
+        }
+        let result = try Command.run(["replay", "--integrity", "--integrity-limit", "jump-noise=5000", "--format", "json", "-"],
+                                     input: Data(text.utf8))
+        #expect(result.status == 0)
+        #expect(!result.output.contains("position-jump") && !result.error.contains("position-jump"), "\(result.error)")
+        let refused = try Command.run(["replay", "--integrity", "--integrity-limit", "jump-nois=5000", "-"], input: Data())
+        #expect(refused.status == 64 && refused.error.contains("jump-noise=N"), "\(refused.error)")
+    }
+
     /// hhmmss(.sss) plus `seconds`, within the day, in the same form.
     static func later(_ time: String, seconds: Int) -> String {
         guard time.count >= 6, let hours = Int(time.prefix(2)), let minutes = Int(time.dropFirst(2).prefix(2)),

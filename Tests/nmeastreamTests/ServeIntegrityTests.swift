@@ -143,4 +143,39 @@ struct ServeIntegrityTests {
         #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 5) != nil, "still serving")
         #expect(serve.isRunning)
     }
+
+    @Test("serve --no-integrity: a jump goes out unflagged and unsaid")
+    func checksOff() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-integrity-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        mkfifo(folder + "/control", 0o600)
+        let simulator = try ChildProcess(Command.executable.path, ["simulate", "--control", "--link", folder + "/gps"],
+                                         inputPath: folder + "/control")
+        defer {
+            simulator.terminate()
+            _ = simulator.waitForExit()
+        }
+        let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
+        defer { try? control.close() }
+        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        let serve = try ServeProcess([folder + "/gps", "--no-integrity"], errorPath: folder + "/serve.err")
+        defer { serve.stop() }
+        let client = try LineClient(port: serve.port)
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        let first = try #require(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15))
+        let latitude = { (line: String) -> Double? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["lat"] as? Double
+        }
+        let before = try #require(latitude(first))
+        control.write(Data("shift 2000\n".utf8))
+        var jumped: String?
+        let deadline = Date().addingTimeInterval(10)
+        while jumped == nil, Date() < deadline, let line = client.readLine(containing: "\"class\":\"TPV\"", seconds: 5) {
+            if let now = latitude(line), (now - before).magnitude > 0.01 { jumped = line }
+        }
+        let line = try #require(jumped, "the jump came")
+        #expect(!line.contains("\"integrity\""), "\(line)")
+        #expect(!serve.said.contains("integrity:"), "\(serve.said)")
+    }
 }
