@@ -24,14 +24,29 @@ public final class NMEADatagramFeed: Sendable {
         public init() {}
     }
 
-    private let routes: [(channel: Channel, destination: SocketAddress)]
-    private let tally = Protected(Counts())
+    /// One destination: its socket, and the hand-off of its sentences to the socket's loop.
+    private struct Route {
+        var channel: Channel
+        var destination: SocketAddress
+        var sentences: HandOff<ByteBuffer>
+    }
+
+    private let routes: [Route]
+    private let tally: Protected<Counts>
+    /// Sentences pushed out of a hand-off: the receivers sent faster than the loop wrote.
+    private let handOffDrops: DropCounter
+
+    /// How many sentences may wait for a destination's event loop: past this the oldest is
+    /// dropped and counted, so a receiver faster than the loop (a flooded `udp://` source)
+    /// costs no memory and holds up nothing, the stop included.
+    static let handOffCapacity = 64
 
     /// One socket per destination, bound to any address of its family (so that a broadcast
     /// address may be given): throws the ``GPSDServer/ListenError`` of the first that cannot
     /// be resolved or bound.
     init(destinations: [(host: String, port: Int)], group: EventLoopGroup) throws(GPSDServer.ListenError) {
-        var routes: [(channel: Channel, destination: SocketAddress)] = []
+        let tally = Protected(Counts()), handOffDrops = DropCounter()
+        var routes: [Route] = []
         for (host, port) in destinations {
             let named = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
             do {
@@ -42,17 +57,30 @@ public final class NMEADatagramFeed: Sendable {
                     // A write past this is dropped (below), not queued.
                     .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
                     .bind(host: any, port: 0).wait()
-                routes.append((channel, destination))
+                let sentences = HandOff<ByteBuffer>(capacity: Self.handOffCapacity, on: EventLoopScheduler(channel.eventLoop),
+                                                    dropped: handOffDrops) { sentence in
+                    Self.write(sentence, on: channel, to: destination, tally: tally)
+                }
+                routes.append(Route(channel: channel, destination: destination, sentences: sentences))
             } catch {
-                for route in routes { try? route.channel.close().wait() }
+                for route in routes {
+                    route.sentences.close()
+                    try? route.channel.close().wait()
+                }
                 throw GPSDServer.ListenError(address: named, listener: .nmeaDatagrams, reason: error)
             }
         }
         self.routes = routes
+        self.tally = tally
+        self.handOffDrops = handOffDrops
     }
 
     /// What was sent so far.
-    public var counts: Counts { tally.withLock { $0 } }
+    public var counts: Counts {
+        var counts = tally.withLock { $0 }
+        counts.unsent += handOffDrops.count
+        return counts
+    }
 
     /// Sends `monitor`'s sentences from now on, until the returned subscription is disposed;
     /// it keeps the device open. A device that fails (unplugged, silent) is subscribed to
@@ -69,33 +97,41 @@ public final class NMEADatagramFeed: Sendable {
         }
     }
 
+    /// Hands `text` to each destination's loop; never waits.
     private func send(_ text: String) {
         var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
         buffer.writeString(text)
         buffer.writeBytes([0x0D, 0x0A])
-        for route in routes {
-            guard route.channel.isWritable else {
-                tally.withLock { $0.unsent += 1 }
-                continue
-            }
-            let promise = route.channel.eventLoop.makePromise(of: Void.self)
-            promise.futureResult.whenComplete { [tally] result in
-                tally.withLock { counts in
-                    switch result {
-                    case .success: counts.sent += 1
-                    case .failure(let error):
-                        counts.unsent += 1
-                        counts.lastFailure = "\(error)"
-                    }
+        for route in routes { route.sentences.send(buffer) }
+    }
+
+    /// On the channel's loop: sent if the socket's buffer has room, else counted and dropped.
+    private static func write(_ sentence: ByteBuffer, on channel: Channel, to destination: SocketAddress,
+                              tally: Protected<Counts>) {
+        guard channel.isWritable else {
+            tally.withLock { $0.unsent += 1 }
+            return
+        }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { result in
+            tally.withLock { counts in
+                switch result {
+                case .success: counts.sent += 1
+                case .failure(let error):
+                    counts.unsent += 1
+                    counts.lastFailure = "\(error)"
                 }
             }
-            route.channel.writeAndFlush(AddressedEnvelope(remoteAddress: route.destination, data: buffer), promise: promise)
         }
+        channel.writeAndFlush(AddressedEnvelope(remoteAddress: destination, data: sentence), promise: promise)
     }
 
     /// Closes its sockets (when the server stops).
     func close() {
-        for route in routes { try? route.channel.close().wait() }
+        for route in routes {
+            route.sentences.close()
+            try? route.channel.close().wait()
+        }
     }
 }
 

@@ -4,8 +4,20 @@ import NMEA
 /// arrival stamp, the arrival of its first byte minus the time it names. Its median is the
 /// `offset` to give chrony's refclock line (the serial samples' offsets are minus it), and
 /// its spread says how good a clock the serial line makes. Pure: values in, figures out.
+///
+/// Its memory does not grow with running time: the count, minimum and maximum are exact, and
+/// the median and 95th percentile come from a uniform random sample of at most
+/// ``sampleCapacity`` latencies (reservoir sampling, with a fixed seed so that a run is
+/// repeatable): exact up to that many fixes, then within about a percentile of the truth.
 public struct ReportLatency: Sendable {
-    private var samples: [Double] = []
+    /// The most latencies kept: 4,096 (32 KiB), 7 minutes of a 10 Hz receiver kept whole.
+    public static let sampleCapacity = 4096
+
+    private var sample: [Double] = []
+    private var count = 0
+    private var minimum = Double.infinity
+    private var maximum = -Double.infinity
+    private var random = SplitMix64(seed: 0x6E6D_6561_7374_7265)
 
     /// An empty record.
     public init() {}
@@ -13,17 +25,34 @@ public struct ReportLatency: Sendable {
     /// Records `fix`, if it has a time and an arrival stamp.
     public mutating func record(_ fix: Fix) {
         guard let time = fix.time, let receivedAt = fix.receivedAt else { return }
-        samples.append(receivedAt.seconds(since: time))
+        record(latency: receivedAt.seconds(since: time))
+    }
+
+    /// Records one latency, seconds (a value that is not finite is left out).
+    public mutating func record(latency: Double) {
+        guard latency.isFinite else { return }
+        count += 1
+        minimum = min(minimum, latency)
+        maximum = max(maximum, latency)
+        if sample.count < Self.sampleCapacity {
+            sample.append(latency)
+        } else {
+            // Algorithm R: the latest replaces a kept one with probability capacity / count.
+            let slot = Int(random.next() % UInt64(count))
+            if slot < Self.sampleCapacity { sample[slot] = latency }
+        }
     }
 
     /// The figures so far, in seconds; `nil` with no sample.
     public var summary: Summary? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.sorted()
+        guard count > 0 else { return nil }
+        let sorted = sample.sorted()
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
-        return Summary(count: sorted.count, minimum: sorted[0], median: percentile(0.5), p95: percentile(0.95),
-                       maximum: sorted[sorted.count - 1])
+        return Summary(count: count, minimum: minimum, median: percentile(0.5), p95: percentile(0.95), maximum: maximum)
     }
+
+    /// How many latencies are kept for the percentiles (at most ``sampleCapacity``).
+    public var keptSamples: Int { sample.count }
 
     /// The spread of the latency, seconds.
     public struct Summary: Sendable, Equatable {
@@ -37,5 +66,21 @@ public struct ReportLatency: Sendable {
         public var p95: Double
         /// The greatest latency.
         public var maximum: Double
+    }
+}
+
+/// A small, fast pseudo-random generator (SplitMix64) with a seed, for samples that are
+/// repeatable from run to run.
+struct SplitMix64: Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -30,6 +30,11 @@ struct IntegrityLimitOptions: ParsableArguments {
                                valueName: "key=value"))
     var limits: [IntegrityLimit] = []
 
+    /// Refuses limits that are each allowed but make no sense together (a usage error).
+    func validate() throws {
+        if let inconsistency = thresholds.inconsistency { throw ValidationError("--integrity-limit: \(inconsistency)") }
+    }
+
     /// The defaults, with the limits given.
     var thresholds: IntegrityThresholds {
         var thresholds = IntegrityThresholds()
@@ -42,7 +47,10 @@ struct IntegrityLimitOptions: ParsableArguments {
     }
 }
 
-/// How a command says an integrity event: one line on standard error.
+/// How a command says an integrity event: one line on standard error, at most one a second
+/// for each kind of check and receiver (``MessageLog/say(_:coalescing:identity:)``); an event
+/// heard by two paths (a receiver served alone and through `best:`) is said once.
 func sayIntegrity(_ event: IntegrityEvent) {
-    printError("integrity: \(event)")
+    MessageLog.standardError.say("integrity: \(event)", coalescing: "integrity \(event.kind) \(event.source ?? "")",
+                                 identity: event.hashValue)
 }

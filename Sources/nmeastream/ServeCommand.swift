@@ -331,16 +331,17 @@ struct ServeCommand: ParsableCommand {
             // Datagrams are received, not connected to.
             let said = path.hasPrefix("udp://") ? "listening on \(path)" : "connected to \(path)"
             if reconnected || verbose { printError(said) }
-        case .networkInterrupted(_, let interruption):
-            printError(interruption.description)
+        case .networkInterrupted(let path, let interruption):
+            // A peer that fails over and over (a flood of bad datagrams) says so once a second.
+            MessageLog.standardError.say(interruption.description, coalescing: "network \(path)")
         case .candidateListening(let path, let reason):
             printError("\(path): \(reason): listening for NMEA or UBX (nothing is written to it)")
         case .candidateServed(let path, let reason), .candidateLeftAlone(let path, let reason):
             printError("\(path): \(reason)")
-        case .integrity(let path, let event):
-            // A member's own events are said as its own; the merged device adds the members'
-            // disagreement.
-            if path != GPSDServer.mergedDevicePath || event.kind == .disagreement { sayIntegrity(event) }
+        case .integrity(_, let event):
+            // A member's events come through the merged device too (the only way when only
+            // best: is watched); said once however many paths bring them.
+            sayIntegrity(event)
         case .sourceChanged(let path, let change):
             printError("\(path) now carries \(change.to): \(change.reason)")
         }

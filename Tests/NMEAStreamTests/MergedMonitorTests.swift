@@ -108,6 +108,27 @@ struct MergedMonitorTests {
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test("A member that floods faster than the merge runs holds at most the hand-off's capacity: the rest is dropped, counted, and the newest epochs go on")
+    func floodIsBounded() {
+        let scheduler = TestScheduler()
+        let a = Member("/dev/a"), b = Member("/dev/b")
+        let merged = GPSMonitor(merging: [a.monitor, b.monitor], scheduler: scheduler)
+        let record = Record()
+        let subscription = merged.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe { event in
+            if case .next(let event) = event { record.take(event) }
+        }
+        // 100,000 epochs while the scheduler never runs: a flood on a network member.
+        for second in 0..<100_000 { a.send(BestFixSelectionTests.fix(second)) }
+        // One drain waits for the scheduler: nothing more than that is queued behind it.
+        #expect(scheduler.pendingCount == 1)
+        #expect(merged.dropped.count == 100_000 - GPSMonitor.handOffCapacity)
+        scheduler.advance()
+        // What was kept is the newest, in order.
+        let seconds = record.entries.withLock { $0.map(\.second) }
+        #expect(seconds == Array(100_000 - GPSMonitor.handOffCapacity..<100_000))
+        subscription.dispose()
+    }
+
     @Test("A member that fails is silent to the choice and subscribed to again after the retry interval")
     func memberFailure() {
         let scheduler = TestScheduler()

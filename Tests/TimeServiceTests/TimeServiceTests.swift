@@ -156,4 +156,19 @@ struct TimeServiceTests {
         #expect(summary.count == 5)
         #expect(abs(summary.minimum - 0.29) < 1e-9 && abs(summary.median - 0.30) < 1e-9 && abs(summary.maximum - 0.50) < 1e-9)
     }
+
+    @Test("report latency keeps a bounded sample: a day of a 10 Hz receiver holds 4,096 latencies, with the count, extremes and percentiles still right")
+    func latencyBounded() throws {
+        var record = ReportLatency()
+        // 864,000 latencies spread evenly over 0.100 to 0.200 s, in a scrambled order.
+        let total = 864_000
+        for n in 0..<total { record.record(latency: 0.1 + 0.1 * Double((n &* 7919) % total) / Double(total)) }
+        #expect(record.keptSamples == ReportLatency.sampleCapacity)
+        let summary = try #require(record.summary)
+        #expect(summary.count == total)
+        #expect(abs(summary.minimum - 0.1) < 1e-9 && summary.maximum < 0.2 && summary.maximum > 0.1999)
+        // Within about two percentiles of the truth (a 4,096 sample: a standard error near 0.8%).
+        #expect(abs(summary.median - 0.15) < 0.002, "\(summary.median)")
+        #expect(abs(summary.p95 - 0.195) < 0.002, "\(summary.p95)")
+    }
 }

@@ -124,6 +124,23 @@ struct IntegrityCommandTests {
         #expect(refused.status == 64 && refused.error.contains("jump-noise=N"), "\(refused.error)")
     }
 
+    @Test("limits that make no sense are usage errors, never a crash: a minimum above the maximum, a negative speed, a value past any use")
+    func limitsChecked() throws {
+        let (lines, _) = try Self.lines()
+        let log = Data(lines.joined(separator: "\r\n").utf8)
+        for limits in [["max-altitude=-600"], ["min-altitude=100", "max-altitude=50"], ["max-speed=-1"], ["time-tolerance=1e300"],
+                       ["uniform-satellites=1e30"]] {
+            let arguments = ["replay", "--integrity"] + limits.flatMap { ["--integrity-limit", $0] } + ["--format", "json", "-"]
+            let refused = try Command.run(arguments, input: log)
+            #expect(refused.status == 64, "\(limits): \(refused.status) \(refused.error)")
+            let serve = try Command.run(["serve", "/dev/null"] + limits.flatMap { ["--integrity-limit", $0] }, input: Data())
+            #expect(serve.status == 64, "\(limits): \(serve.status) \(serve.error)")
+        }
+        // At the edge of what is allowed: every 3D fix flagged, nothing trapped.
+        let edge = try Command.run(["replay", "--integrity", "--integrity-limit", "max-altitude=-500", "--format", "json", "-"], input: log)
+        #expect(edge.status == 0 && edge.output.contains("altitude-range"), "\(edge.error)")
+    }
+
     /// hhmmss(.sss) plus `seconds`, within the day, in the same form.
     static func later(_ time: String, seconds: Int) -> String {
         guard time.count >= 6, let hours = Int(time.prefix(2)), let minutes = Int(time.dropFirst(2).prefix(2)),

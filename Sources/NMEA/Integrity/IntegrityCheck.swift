@@ -128,7 +128,8 @@ public struct IntegrityCheck: Sendable {
                                       events: inout [IntegrityEvent]) {
         guard fix.mode >= .twoD else { return }
         if fix.mode == .threeD, let altitude = fix.altitudeHAE ?? fix.altitudeMSL,
-           !(thresholds.minimumAltitude...thresholds.maximumAltitude).contains(altitude) {
+           // Two comparisons, not a range: limits given the wrong way round flag, never trap.
+           altitude < thresholds.minimumAltitude || altitude > thresholds.maximumAltitude {
             flag(.altitudeRange, .altitude(metres: altitude, minimum: thresholds.minimumAltitude, maximum: thresholds.maximumAltitude),
                  time: fix.time, lasting: true, flags: &flags, lastingNow: &lasting, events: &events)
         }

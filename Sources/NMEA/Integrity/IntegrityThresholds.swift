@@ -58,6 +58,8 @@ public struct IntegrityThresholds: Sendable, Hashable {
         public let name: String
         /// What it is, with its unit.
         public let summary: String
+        /// The values it accepts.
+        public let allowed: ClosedRange<Double>
         let keyPath: (WritableKeyPath<IntegrityThresholds, Double> & Sendable)?
         let countPath: (WritableKeyPath<IntegrityThresholds, Int> & Sendable)?
 
@@ -67,22 +69,24 @@ public struct IntegrityThresholds: Sendable, Hashable {
             return countPath.map { Double(thresholds[keyPath: $0]) } ?? 0
         }
 
-        /// Sets it in `thresholds`; `false` when `value` does not suit it (a count that is not
-        /// a whole number, or a value that is not finite).
+        /// Sets it in `thresholds`; `false` when `value` does not suit it (outside
+        /// ``allowed``, a count that is not a whole number, or a value that is not finite).
         public func set(_ value: Double, in thresholds: inout IntegrityThresholds) -> Bool {
-            guard value.isFinite else { return false }
+            guard value.isFinite, allowed.contains(value) else { return false }
             if let keyPath {
                 thresholds[keyPath: keyPath] = value
                 return true
             }
-            guard let countPath, value >= 0, value == value.rounded(), value < 1000 else { return false }
+            guard let countPath, value == value.rounded() else { return false }
             thresholds[keyPath: countPath] = Int(value)
             return true
         }
 
-        init(_ name: String, _ summary: String, _ keyPath: WritableKeyPath<IntegrityThresholds, Double> & Sendable) {
+        init(_ name: String, _ summary: String, _ keyPath: WritableKeyPath<IntegrityThresholds, Double> & Sendable,
+             allowed: ClosedRange<Double>) {
             self.name = name
             self.summary = summary
+            self.allowed = allowed
             self.keyPath = keyPath
             countPath = nil
         }
@@ -90,6 +94,7 @@ public struct IntegrityThresholds: Sendable, Hashable {
         init(_ name: String, _ summary: String, count: WritableKeyPath<IntegrityThresholds, Int> & Sendable) {
             self.name = name
             self.summary = summary
+            allowed = 0...999
             keyPath = nil
             countPath = count
         }
@@ -97,20 +102,31 @@ public struct IntegrityThresholds: Sendable, Hashable {
 
     /// Every setting, by its command-line name: the one list the option's parser and help use.
     public static let settings: [Setting] = [
-        Setting("max-speed", "fastest speed, m/s", \.maximumSpeed),
-        Setting("min-altitude", "lowest altitude, metres", \.minimumAltitude),
-        Setting("max-altitude", "highest altitude, metres", \.maximumAltitude),
-        Setting("jump-speed-factor", "factor on the reported speed a jump may exceed", \.jumpSpeedFactor),
-        Setting("jump-speed-slack", "speed a jump may add, m/s", \.jumpSpeedSlack),
-        Setting("jump-noise", "distance a jump may add, metres", \.jumpNoise),
-        Setting("time-tolerance", "time step allowed, seconds", \.timeStepTolerance),
+        // Speeds up to the speed of light and heights from the Earth's centre to the Moon: past
+        // those a limit is a typing error, never a choice.
+        Setting("max-speed", "fastest speed, m/s", \.maximumSpeed, allowed: 0...299_792_458),
+        Setting("min-altitude", "lowest altitude, metres", \.minimumAltitude, allowed: -6_400_000...400_000_000),
+        Setting("max-altitude", "highest altitude, metres", \.maximumAltitude, allowed: -6_400_000...400_000_000),
+        Setting("jump-speed-factor", "factor on the reported speed a jump may exceed", \.jumpSpeedFactor, allowed: 0...1_000),
+        Setting("jump-speed-slack", "speed a jump may add, m/s", \.jumpSpeedSlack, allowed: 0...299_792_458),
+        Setting("jump-noise", "distance a jump may add, metres", \.jumpNoise, allowed: 0...40_000_000),
+        Setting("time-tolerance", "time step allowed, seconds", \.timeStepTolerance, allowed: 0...31_622_400),
         Setting("uniform-satellites", "satellites the uniform-signal check needs", count: \.uniformMinimumSatellites),
-        Setting("uniform-cn0", "mean C/N0 of uniform signals, dB-Hz", \.uniformMinimumCN0),
-        Setting("uniform-spread", "standard deviation of uniform signals, dB-Hz", \.uniformMaximumSpread),
+        Setting("uniform-cn0", "mean C/N0 of uniform signals, dB-Hz", \.uniformMinimumCN0, allowed: 0...99),
+        Setting("uniform-spread", "standard deviation of uniform signals, dB-Hz", \.uniformMaximumSpread, allowed: 0...99),
         Setting("loss-satellites", "strong signals a loss needs before", count: \.lossMinimumSatellites),
-        Setting("loss-cn0", "C/N0 of a strong signal, dB-Hz", \.lossStrongCN0),
-        Setting("loss-drop", "fall of the mean C/N0 that is a loss, dB-Hz", \.lossDrop),
-        Setting("antenna-separation", "distance between antennas, metres", \.antennaSeparation),
-        Setting("error-per-hdop", "error per unit of HDOP without an estimate, metres", \.errorPerHDOP),
+        Setting("loss-cn0", "C/N0 of a strong signal, dB-Hz", \.lossStrongCN0, allowed: 0...99),
+        Setting("loss-drop", "fall of the mean C/N0 that is a loss, dB-Hz", \.lossDrop, allowed: 0...99),
+        Setting("antenna-separation", "distance between antennas, metres", \.antennaSeparation, allowed: 0...40_000_000),
+        Setting("error-per-hdop", "error per unit of HDOP without an estimate, metres", \.errorPerHDOP, allowed: 0...1_000_000),
     ]
+
+    /// What is wrong with these limits as a whole (each one may be allowed alone): `nil` when
+    /// nothing is. A lowest altitude above the highest flags every fix.
+    public var inconsistency: String? {
+        guard minimumAltitude <= maximumAltitude else {
+            return "min-altitude (\(minimumAltitude) m) is above max-altitude (\(maximumAltitude) m)"
+        }
+        return nil
+    }
 }

@@ -34,7 +34,10 @@ extension GPSMonitor {
     ///     Each member's own checks are its monitor's (created with `integrity`).
     ///   - retryInterval: how long after a member fails it is subscribed to again.
     ///   - scheduler: where the members' epochs are merged and the timer runs (a serial queue
-    ///     of its own when `nil`).
+    ///     of its own when `nil`). Each member's events reach it through a ``HandOff`` of
+    ///     ``handOffCapacity`` events: a member that sends faster than the merge keeps up (a
+    ///     flood on a network member) pushes out its own oldest events, counted in
+    ///     ``dropped``, and never grows memory.
     public convenience init(merging members: [GPSMonitor], names: [String]? = nil, name: String = "best:",
                             selection: BestFixSelection? = nil, integrity: IntegrityThresholds? = IntegrityThresholds(),
                             retryInterval: Duration = .seconds(1), scheduler: (any Scheduler)? = nil) {
@@ -42,8 +45,10 @@ extension GPSMonitor {
         precondition(names.count == members.count, "one name per member")
         let rules = selection ?? BestFixSelection(receivers: members.count)
         precondition(rules.receiverCount == members.count, "a selection among as many receivers as members")
+        // The monitor's own counter, once it exists: the merge's drops are added to it.
+        let total = Protected<DropCounter?>(nil)
         let reading = Signal<GPSEvent, GPSError> { observer in
-            let merger = FixMerger(names: names, selection: rules,
+            let merger = FixMerger(names: names, selection: rules, dropped: DropCounter(alsoCounting: total.withLock { $0 }),
                                    disagreement: integrity.map { DisagreementCheck(names: names, thresholds: $0) },
                                    scheduler: scheduler ?? QueueScheduler(queue: DispatchQueue(label: "nmeastream.merged \(name)")),
                                    observer: observer)
@@ -51,7 +56,12 @@ extension GPSMonitor {
         }
         self.init(source: .merged(name: name, members: names), delivery: nil, opening: .onFirstSubscriber, linger: .zero,
                   connection: ConnectionState(readLoop: nil), reading: reading)
+        total.withLock { $0 = dropped }
     }
+
+    /// How many of one member's events may wait for a merged monitor's scheduler: 64, three
+    /// seconds of a 20 Hz receiver's epochs.
+    public static let handOffCapacity = 64
 }
 
 /// One subscription of a merged monitor: the members' epochs, merged on one scheduler, through
@@ -68,13 +78,15 @@ private final class FixMerger: Sendable {
     private let names: [String]
     private let scheduler: any Scheduler
     private let observer: Observer<GPSEvent, GPSError>
+    private let dropped: DropCounter
     /// The tick at the deadline of the receiver carried.
     private let timer = SerialDisposable()
     private let subscriptions = CompositeDisposable()
 
-    init(names: [String], selection: BestFixSelection, disagreement: DisagreementCheck?, scheduler: any Scheduler,
-         observer: Observer<GPSEvent, GPSError>) {
+    init(names: [String], selection: BestFixSelection, dropped: DropCounter, disagreement: DisagreementCheck?,
+         scheduler: any Scheduler, observer: Observer<GPSEvent, GPSError>) {
         self.names = names
+        self.dropped = dropped
         self.scheduler = scheduler
         self.observer = observer
         state = Protected(State(selection: selection, disagreement: disagreement, latest: Array(repeating: nil, count: names.count)))
@@ -102,7 +114,7 @@ private final class FixMerger: Sendable {
         let attempt = SerialDisposable()
         subscription.inner = attempt
         attempt.inner = member.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false)
-            .receive(on: scheduler)
+            .buffer(.newest(capacity: GPSMonitor.handOffCapacity), on: scheduler, dropped: dropped)
             .observe { [weak self] event in
                 guard let self else { return }
                 switch event {

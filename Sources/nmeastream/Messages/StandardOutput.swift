@@ -66,12 +66,6 @@ final class BufferedOutput {
     }
 }
 
-/// Writes one line to standard error at once.
-func printError(_ message: String) {
-    let line = Array("nmeastream: \(message)\n".utf8)
-    line.withUnsafeBytes { try? Syscall.writeAll(STDERR_FILENO, $0) }
-}
-
 /// What a command says and exits with when its output could not be written (a full disk,
 /// `/dev/full`, a closed file): whatever it had left to write is lost, and a document (GPX)
 /// is left without its end.
