@@ -121,35 +121,41 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    /// Reads `--control`'s commands from standard input until its end, on a thread of its own.
+    /// Reads `--control`'s commands from standard input until its end, on a thread of its own:
+    /// lines of at most 256 bytes (a longer one is refused, its rest skipped, never held), each
+    /// refused line said escaped and short.
     static func readControl(into condition: Protected<SyntheticTrack.Condition>) {
-        // A queue of its own: readLine blocks it, and nothing else runs there.
+        // A queue of its own: the read blocks it, and nothing else runs there.
         DispatchQueue(label: "nmeastream.simulate.control").async {
-            while let line = readLine() {
-                let words = line.split(separator: " ").map(String.init)
-                guard let command = words.first else { continue }
-                let argument = words.count > 1 ? words[1] : nil
-                let said = condition.withLock { condition -> String? in
-                    switch (command, argument) {
-                    case ("3d", nil): condition.mode = .threeD
-                    case ("2d", nil): condition.mode = .twoD
-                    case ("no-fix", nil): condition.mode = .noFix
-                    case ("shift", let metres?):
-                        guard let metres = Double(metres), metres.isFinite else { return nil }
-                        condition.shiftNorth = metres
-                    case ("time-shift", let seconds?):
-                        guard let seconds = Int64(seconds) else { return nil }
-                        condition.timeShift = seconds
-                    case ("signals", "normal"): condition.signals = .normal
-                    case ("signals", "uniform"): condition.signals = .uniform
-                    case ("signals", "jammed"): condition.signals = .jammed
-                    case ("normal", nil): condition = SyntheticTrack.Condition()
-                    default: return nil
-                    }
-                    return "simulate: \(line) from the next epoch"
-                }
-                printError(said ?? "simulate: not a command: \(line) (3d, 2d, no-fix, shift METRES, time-shift SECONDS, signals normal|uniform|jammed, normal)")
+            var splitter = BoundedLineSplitter(maximumLength: 256)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = (try? buffer.withUnsafeMutableBytes { bytes throws(Errno) in try Syscall.read(STDIN_FILENO, into: bytes) }) ?? 0
+                let lines = count > 0 ? splitter.take(buffer[..<count]) : splitter.finish().map { [$0] } ?? []
+                for line in lines { take(line, into: condition) }
+                if count <= 0 { return }
             }
+        }
+    }
+
+    /// One line of `--control`'s input: applied from the next epoch, or refused.
+    static func take(_ line: BoundedLineSplitter.Line, into condition: Protected<SyntheticTrack.Condition>) {
+        let text = String(decoding: line.bytes, as: UTF8.self)
+        // Shown escaped and short: the input may hold anything.
+        let shown = printable(String(text.prefix(64))) + (line.isCut || text.count > 64 ? "..." : "")
+        if line.isCut {
+            printError("simulate: refused a line of over \(line.bytes.count) bytes: \(shown)")
+            return
+        }
+        guard !text.allSatisfy({ $0 == " " || $0 == "\t" }) else { return }
+        switch SimulatedFault.parse(text) {
+        case .success(let fault):
+            condition.withLock { $0.apply(fault) }
+            printError("simulate: \(shown) from the next epoch")
+        case .failure(.outOfRange(let range)):
+            printError("simulate: refused \(shown): \(range)")
+        case .failure(.notACommand):
+            printError("simulate: not a command: \(shown) (\(SimulatedFault.usage))")
         }
     }
 }

@@ -39,16 +39,18 @@ struct SyntheticTrack: Sendable {
         var shiftNorth: Double = 0
         /// How far its time is off, seconds.
         var timeShift: Int64 = 0
-        /// What its signals look like.
-        var signals: Signals = .normal
+        /// What its signals look like: uniform at 45 dB-Hz, jammed down to 12 dB-Hz.
+        var signals: SimulatedFault.SignalShape = .normal
 
-        enum Signals: Sendable, Equatable {
-            /// Each satellite at its own density.
-            case normal
-            /// Every satellite at 45 dB-Hz: one transmitter (a spoofer).
-            case uniform
-            /// Every satellite down to 12 dB-Hz: a jammer.
-            case jammed
+        /// Suffers `fault` from now on.
+        mutating func apply(_ fault: SimulatedFault) {
+            switch fault {
+            case .mode(let mode): self.mode = mode
+            case .shift(let metres): shiftNorth = metres
+            case .timeShift(let seconds): timeShift = seconds
+            case .signals(let shape): signals = shape
+            case .normal: self = Condition()
+            }
         }
     }
 
