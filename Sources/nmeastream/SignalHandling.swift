@@ -10,14 +10,15 @@ enum HangUp {
     case ignored
 }
 
-/// Runs `stop` on SIGINT, SIGTERM or (unless told otherwise) SIGHUP instead of dying, so that
-/// devices are put back in order and documents closed; a second signal exits at once (status
-/// 130). SIGUSR1 and SIGUSR2, which no part of nmeastream uses and which would otherwise end
+/// Runs `stop` on SIGINT, SIGTERM, SIGQUIT or (unless told otherwise) SIGHUP instead of dying,
+/// so that devices are put back in order and documents closed; a second signal exits at once
+/// (status 130). SIGQUIT (Ctrl-\) would otherwise end the process with the runtime's crash
+/// report, as if it had failed. SIGUSR1 and SIGUSR2, which no part of nmeastream uses and which would otherwise end
 /// the process without a word, are ignored. Cancel the sources to stop listening.
 func stopOnSignals(hangUp: HangUp = .stops, _ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
     nmeastream_ignore_signal(SIGUSR1)
     nmeastream_ignore_signal(SIGUSR2)
-    let stopping = hangUp == .stops ? [SIGINT, SIGTERM, SIGHUP] : [SIGINT, SIGTERM]
+    let stopping = hangUp == .stops ? [SIGINT, SIGTERM, SIGQUIT, SIGHUP] : [SIGINT, SIGTERM, SIGQUIT]
     for number in stopping + (hangUp == .ignored ? [SIGHUP] : []) { nmeastream_ignore_signal(number) }
     let received = Protected(0)
     // A source listens only once Dispatch has registered it, after resume() returns; the

@@ -177,6 +177,15 @@ struct ServeFaultTests {
         #expect(server.process.waitForExit() == 0)
     }
 
+    @Test("SIGQUIT (Ctrl-backslash) stops serve as SIGTERM does: status 0, no crash report")
+    func quit() throws {
+        let terminal = try PseudoTerminal()
+        let server = try Server([terminal.devicePath, "--speed", "9600"])
+        kill(server.process.pid, SIGQUIT)
+        #expect(server.process.waitForExit() == 0)
+        #expect(!server.said.contains("crashed") && !server.said.contains("Backtrace"), "\(server.said)")
+    }
+
     @Test("a taken port names itself: the live page's is not blamed on gpsd")
     func pagePortTaken() throws {
         let terminal = try PseudoTerminal()
