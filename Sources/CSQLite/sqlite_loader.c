@@ -14,6 +14,7 @@
     X(int, sqlite3_close_v2, (sqlite3 *db), (db), SQLITE_MISUSE) \
     X(int, sqlite3_extended_result_codes, (sqlite3 *db, int onoff), (db, onoff), SQLITE_MISUSE) \
     X(int, sqlite3_db_readonly, (sqlite3 *db, const char *zDbName), (db, zDbName), -1) \
+    X(int, sqlite3_busy_timeout, (sqlite3 *db, int ms), (db, ms), SQLITE_MISUSE) \
     X(int, sqlite3_exec, (sqlite3 *db, const char *sql, int (*callback)(void *, int, char **, char **), void *argument, \
       char **errmsg), (db, sql, callback, argument, errmsg), SQLITE_MISUSE) \
     X(int, sqlite3_prepare_v2, (sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail), \

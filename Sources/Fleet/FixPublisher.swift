@@ -66,6 +66,10 @@ public final class FixPublisher: Sendable {
         public var unstored = 0
         /// Why the broker refused the connection, if it did (bad credentials).
         public var refusal: String?
+        /// Messages found in the queue folder at start that could not be sent (a damaged or
+        /// foreign row: a wildcard or empty topic, a payload over 1 MiB): moved to the
+        /// database's `rejected` table, never sent.
+        public var movedAside = 0
     }
 
     private let configuration: Configuration
@@ -89,7 +93,13 @@ public final class FixPublisher: Sendable {
         var sourceEnded = false
         var stopped = false
         var sourceError: GPSError?
+        /// A retry of a failed write is due (one at a time).
+        var retryScheduled = false
     }
+
+    /// How long after a failed write to the queue folder it is tried again (and again, until
+    /// it works or the publisher stops), epochs or none.
+    public static let storageRetryInterval: DispatchTimeInterval = .seconds(1)
 
     /// A publisher of `monitor`'s receiver; nothing happens until ``start()``.
     /// Fails with ``PublisherError/queue(_:)`` when the queue folder cannot hold the queue
@@ -173,8 +183,15 @@ public final class FixPublisher: Sendable {
             return state.subscription
         }?.dispose()
         connection.stop()
-        // What the broker took leaves the disk now, not on the next run.
-        state.withLock { $0.queue.flush() }
+        // Once more, for what a failed write left in memory only; and what the broker took
+        // leaves the disk now, not on the next run.
+        let change = state.withLock { state -> MessageQueue.StorageChange? in
+            let change = state.queue.storageFailure == nil ? nil : state.queue.append([])
+            state.queue.flush()
+            Self.count(&state)
+            return change
+        }
+        told(change)
         finished.signal()
     }
 
@@ -210,12 +227,39 @@ public final class FixPublisher: Sendable {
         pump()
     }
 
-    /// Tells a change in the queue folder's writes.
+    /// Tells a change in the queue folder's writes; after a failure, tries again on a timer.
     private func told(_ change: MessageQueue.StorageChange?) {
         switch change {
-        case .failed(let reason)?: configuration.storage?(reason)
+        case .failed(let reason)?:
+            configuration.storage?(reason)
+            scheduleRetry()
         case .recovered?: configuration.storage?(nil)
         case nil: break
+        }
+    }
+
+    /// Writes again what a failed write left in memory, in ``storageRetryInterval``; again
+    /// after that while it fails, until the publisher stops. A database another process
+    /// locked (a backup) or a disk that was full is written as soon as it can be, not only
+    /// when the next epoch comes (there may be none: a log that ended, a receiver gone).
+    private func scheduleRetry() {
+        let due = state.withLock { state -> Bool in
+            guard !state.retryScheduled, !state.stopped else { return false }
+            state.retryScheduled = true
+            return true
+        }
+        guard due else { return }
+        pumping.asyncAfter(deadline: .now() + Self.storageRetryInterval) { [weak self] in
+            guard let self else { return }
+            let (change, failing) = state.withLock { state -> (MessageQueue.StorageChange?, Bool) in
+                state.retryScheduled = false
+                guard !state.stopped, state.queue.storageFailure != nil else { return (nil, false) }
+                let change = state.queue.append([])
+                Self.count(&state)
+                return (change, state.queue.storageFailure != nil)
+            }
+            told(change)
+            if failing { scheduleRetry() }
         }
     }
 
@@ -270,6 +314,7 @@ public final class FixPublisher: Sendable {
         state.status.queued = state.queue.messages.count
         state.status.dropped = state.queue.dropped
         state.status.unstored = state.queue.folder == nil ? state.queue.messages.count : state.queue.unstored
+        state.status.movedAside = state.queue.movedAside
     }
 
     /// Sends what waits, oldest first, up to the window (on the pumping queue: in order).

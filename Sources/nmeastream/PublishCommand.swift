@@ -119,7 +119,7 @@ struct PublishCommand: ParsableCommand {
         let publisher: FixPublisher
         let feed = try corrections.feed()
         do throws(PublisherError) {
-            publisher = try FixPublisher(monitor: GPSMonitor(source: source, corrections: feed), configuration: configuration)
+            publisher = try Self.publisher(monitor: GPSMonitor(source: source, corrections: feed), configuration: configuration)
         } catch {
             printError(error.description)
             switch error {
@@ -129,6 +129,11 @@ struct PublishCommand: ParsableCommand {
             case .broker(.url): throw ExitCode.validationFailure
             case .broker: throw ExitCode.unavailable
             }
+        }
+        let movedAside = publisher.status.movedAside
+        if movedAside > 0 {
+            printError("\(movedAside) message\(movedAside == 1 ? "" : "s") in \(folder) could not be sent (damaged, or not written by nmeastream): "
+                       + "moved to the table rejected of queue.sqlite3, not sent")
         }
         // A signal ends the wait below (a receiver never ends by itself).
         let signals = stopOnSignals { publisher.stop() }
@@ -160,6 +165,26 @@ struct PublishCommand: ParsableCommand {
         }
         printError(said)
         if status.unstored > 0 { throw ExitCode.ioError }
+    }
+}
+
+extension PublishCommand {
+    /// The publisher; while another process holds the queue's database locked (a backup),
+    /// said once and tried again every second, until it is free or a signal ends the command.
+    static func publisher(monitor: GPSMonitor, configuration: FixPublisher.Configuration) throws(PublisherError) -> FixPublisher {
+        var said = false
+        while true {
+            do throws(PublisherError) {
+                let publisher = try FixPublisher(monitor: monitor, configuration: configuration)
+                if said { printError("the queue in \(configuration.queueFolder ?? "") is free again") }
+                return publisher
+            } catch {
+                guard case .queue(let queueError) = error, case .busy = queueError.reason else { throw error }
+                if !said { printError(queueError.description + "; waiting for it") }
+                said = true
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .seconds(1))
+            }
+        }
     }
 }
 

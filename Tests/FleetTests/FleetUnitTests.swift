@@ -231,6 +231,70 @@ struct FleetUnitTests {
         #expect(memory.messages.count == 1, "one message larger than the bound is kept, alone")
     }
 
+    @Test("a damaged queue never traps: rows that cannot be sent are moved aside and counted, sequences out of range numbered again, counters clamped; the rest is sent in order")
+    func damagedQueue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try MessageQueue(folder: folder, capacity: 1 << 30)
+        let store = try SQLiteDatabase(path: folder + "/" + MessageQueue.fileName)
+        try store.execute("""
+            INSERT INTO messages VALUES (-7, 'fleet/van/tpv', x'01', 1);
+            INSERT INTO messages VALUES (5, 'fleet/+/tpv', x'02', 0);
+            INSERT INTO messages VALUES (6, '', x'03', 0);
+            INSERT INTO messages VALUES (7, 'fleet/#', x'04', 0);
+            INSERT INTO messages VALUES (8, 'fleet/van/sky', 'text, not bytes', 0);
+            INSERT INTO messages VALUES (9, 'fleet/van/sky', zeroblob(2097152), 0);
+            INSERT INTO messages VALUES (10, 'fleet/van/sky', x'05', 5);
+            INSERT INTO messages VALUES (11, 'fleet/van/sky', x'06', 0);
+            INSERT INTO messages VALUES (9223372036854775807, 'fleet/van/gst', x'07', 0);
+            INSERT OR REPLACE INTO counters VALUES ('dropped', 9223372036854775807);
+            """)
+        var queue = try MessageQueue(folder: folder, capacity: 1 << 30)
+        #expect(queue.movedAside == 6)
+        #expect(queue.messages.map(\.payload) == [[1], [6], [7]], "the rest, in their order")
+        #expect(queue.messages.map(\.sequence) == [1, 2, 3], "numbered again from 1")
+        #expect(queue.dropped == MessageQueue.largestCount)
+        // Adding and dropping past the clamp: no overflow.
+        _ = queue.append([.init(topic: "fleet/van/tpv", payload: [8], retain: true)])
+        #expect(queue.messages.last?.sequence == 4 && queue.unstored == 0)
+        var rejected = 0, sizes: [Int64] = []
+        try store.run("SELECT count(*) FROM rejected") { rejected = Int($0.integer(0)) }
+        try store.run("SELECT size FROM rejected WHERE payload IS NULL") { sizes.append($0.integer(0)) }
+        #expect(rejected == 6 && sizes == [2_097_152], "moved aside, the oversized one without its bytes")
+        // Read again: nothing more to move, the same messages.
+        let again = try MessageQueue(folder: folder, capacity: 1 << 30)
+        #expect(again.movedAside == 0 && again.messages.map(\.payload) == [[1], [6], [7], [8]])
+        try store.execute("UPDATE counters SET value = -5 WHERE name = 'dropped'")
+        #expect(try MessageQueue(folder: folder, capacity: 1 << 30).dropped == 0)
+    }
+
+    @Test("a queue another process holds locked: refused as busy at start; a write meanwhile fails, keeps its messages in memory, and the next one after the lock stores them")
+    func lockedQueue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var queue = try MessageQueue(folder: folder, capacity: 1 << 20)
+        let other = try SQLiteDatabase(path: folder + "/" + MessageQueue.fileName)
+        try other.execute("BEGIN EXCLUSIVE")
+        guard case .failed = queue.append([.init(topic: "fleet/van/tpv", payload: [1], retain: true)]) else {
+            Issue.record("a write under another's lock did not fail")
+            return
+        }
+        #expect(queue.unstored == 1 && queue.messages.count == 1)
+        do throws(QueueError) {
+            _ = try MessageQueue(folder: folder, capacity: 1 << 20)
+            Issue.record("opened under another's lock")
+        } catch {
+            guard case .busy = error.reason else {
+                Issue.record("not busy: \(error)")
+                return
+            }
+            #expect(error.description.contains("another process holds its database locked"))
+        }
+        try other.execute("COMMIT")
+        #expect(queue.append([]) == .recovered)
+        #expect(queue.unstored == 0)
+    }
+
     @Test("a queue folder that cannot hold the queue is an error at start: missing parent, a file, not writable, not a queue")
     func queueFolderRefused() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path

@@ -342,6 +342,46 @@ struct FleetCommandTests {
         #expect(result.error.contains("\(kept.count) still queued in \(folder)"), "\(result.error)")
     }
 
+    @Test("a queue another process locks (a backup): at start it waits and says so once; locked as the log ends, what waits in memory is written on a timer once the lock goes, and nothing is lost",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func queueLocked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-locked-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = folder + "/queue.sqlite3"
+        /// Holds the database's write lock for `seconds`; says `locked` on its output first.
+        func lock(seconds: Double, said: String) throws -> ChildProcess {
+            let script = "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('PRAGMA journal_mode=WAL')\n"
+                + "c.execute('CREATE TABLE IF NOT EXISTS hold (x)')\nc.execute('BEGIN EXCLUSIVE')\nc.execute('INSERT INTO hold VALUES (1)')\n"
+                + "print('locked',flush=True)\ntime.sleep(float(sys.argv[2]))\nc.execute('COMMIT')\n"
+            let holder = try ChildProcess("/usr/bin/python3", ["-c", script, database, "\(seconds)"], outputPath: said)
+            #expect(eventually { ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("locked") })
+            return holder
+        }
+        let port = try Self.freePort()
+        let errors = folder + "/publish.err"
+        // Locked at start: it waits, and goes on once the lock is gone.
+        let first = try lock(seconds: 2, said: folder + "/first.out")
+        let publisher = try ChildProcess(Command.executable.path, ["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"),
+                                                                   "--id", "van7", "--queue", folder, "--speed", "4", "--drain-timeout", "9"],
+                                         errorPath: errors)
+        func said() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+        #expect(eventually { said().contains("another process holds its database locked") && said().contains("waiting for it") }, "\(said())")
+        _ = first.waitForExit()
+        #expect(eventually { said().contains("publishing") }, "\(said())")
+        // Locked again while the log plays to its end (20 epochs at 4 times their pace: 5 s),
+        // and 3 s past it.
+        let second = try lock(seconds: 8, said: folder + "/second.out")
+        #expect(eventually(seconds: 10) { said().contains("cannot write the queue in \(folder)") }, "\(said())")
+        _ = second.waitForExit()
+        // The timer writes what waits without another epoch.
+        #expect(eventually(seconds: 5) { said().contains("is written again; every message waiting is on the disk") }, "\(said())")
+        #expect(Self.queued(in: folder).count == 40)
+        let status = publisher.waitForExit()
+        #expect(status == 0, "\(said())")
+        #expect(said().contains("40 still queued in \(folder)") && !said().contains(" lost ("), "\(said())")
+    }
+
     @Test("queue storage that cannot hold the queue: missing, a file, read-only: exit 73 at start with the reason, never a queue in memory only",
           .enabled(if: hasBroker, "mosquitto is not installed"))
     func queueStorageRefused() throws {

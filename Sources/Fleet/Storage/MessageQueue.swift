@@ -8,9 +8,14 @@ import NMEAStream
 /// or a power loss. Without a folder, it lives in memory. Not thread-safe: its owner
 /// serializes calls.
 ///
-/// When a write fails (a full disk), the messages stay in memory and are written with the
-/// next one that succeeds; until then they are ``unstored``: lost if the publisher stops
-/// before the broker takes them.
+/// When a write fails (a full disk, the database locked by another process past the busy
+/// timeout), the messages stay in memory and are written with the next one that succeeds
+/// (the publisher tries again on a timer); until then they are ``unstored``: lost if the
+/// publisher stops before the broker takes them.
+///
+/// Nothing read from the database is trusted: at start, rows that cannot be sent are moved to
+/// its `rejected` table (``movedAside``), sequences out of range are numbered again, and the
+/// counters are clamped.
 struct MessageQueue {
     struct Message: Equatable {
         var sequence: UInt64
@@ -43,6 +48,9 @@ struct MessageQueue {
     private(set) var bytes = 0
     /// Messages dropped to stay in bounds, over the queue's life (kept in the database too).
     private(set) var dropped = 0
+    /// Rows found in the database at start that could not be sent (damaged, or written by
+    /// something else): moved to its `rejected` table, not sent.
+    private(set) var movedAside = 0
     /// Messages waiting that a write failed to store.
     var unstored: Int { store == nil ? 0 : messages.count { !$0.isStored } }
     /// Why the last write failed, while writes fail.
@@ -82,13 +90,15 @@ struct MessageQueue {
                 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
                 """)
             try Self.importMessageFiles(from: folder, into: store)
+            movedAside = try Self.moveAsideWhatCannotBeSent(in: store)
             try store.run("SELECT sequence, topic, payload, retain FROM messages ORDER BY sequence") { row in
                 let message = Message(sequence: UInt64(row.integer(0)), topic: row.text(1), payload: row.blob(2),
                                       retain: row.integer(3) != 0, isStored: true)
                 messages.append(message)
                 bytes += message.size
             }
-            try store.run("SELECT value FROM counters WHERE name = 'dropped'") { dropped = Int($0.integer(0)) }
+            // A count from the file: anything from a negative number to Int64.max.
+            try store.run("SELECT value FROM counters WHERE name = 'dropped'") { dropped = Int(clamping: max(0, min($0.integer(0), Int64(Self.largestCount)))) }
             nextSequence = (messages.last?.sequence ?? 0) + 1
             self.store = store
             // Written now, so that a folder that cannot be written fails here and not later
@@ -100,6 +110,7 @@ struct MessageQueue {
             }
             acknowledged.removeAll()
         } catch {
+            if error.isBusy { throw QueueError(folder: folder, reason: .busy(error.message)) }
             throw QueueError(folder: folder, reason: .store(message: error.message, errno: error.errno))
         }
     }
@@ -177,8 +188,60 @@ struct MessageQueue {
         let stored = messages.prefix(count).filter(\.isStored).map(\.sequence)
         messages.removeFirst(count)
         bytes -= freed
-        dropped += count
+        dropped = min(dropped + count, Self.largestCount)
         return stored
+    }
+
+    /// What a counter may reach: far past any use, far from overflowing.
+    static let largestCount = Int(Int64.max / 4)
+}
+
+extension MessageQueue {
+    /// The largest payload of a message that can be sent: 1 MiB, hundreds of times a SKY.
+    static let maximumPayload = 1 << 20
+    /// The largest sequence kept: past it (or below 1) the waiting messages are numbered
+    /// again from 1, in their order.
+    static let largestSequence: Int64 = 1 << 62
+
+    /// A row that can be sent, as SQL: a topic MQTT takes (1 to 65,535 bytes, no wildcard,
+    /// no NUL), a payload of bytes within ``maximumPayload``, a retain flag of 0 or 1. Sizes
+    /// are read without loading the values, so a row of hundreds of megabytes costs nothing.
+    private static let sendable = """
+        typeof(topic) = 'text' AND length(CAST(topic AS BLOB)) BETWEEN 1 AND 65535
+        AND instr(topic, '+') = 0 AND instr(topic, '#') = 0 AND instr(CAST(topic AS BLOB), x'00') = 0
+        AND typeof(payload) = 'blob' AND length(payload) <= \(maximumPayload)
+        AND typeof(retain) = 'integer' AND retain IN (0, 1)
+        """
+
+    /// Moves the rows that cannot be sent to the table `rejected` (a payload over the bound
+    /// without its bytes), and numbers the rest again when their sequences are out of range;
+    /// one transaction. Returns how many were moved.
+    private static func moveAsideWhatCannotBeSent(in store: SQLiteDatabase) throws(SQLiteError) -> Int {
+        var moved = 0
+        try store.run("SELECT count(*) FROM messages WHERE NOT coalesce((\(sendable)), 0)") { moved = Int($0.integer(0)) }
+        var outOfRange = false
+        try store.run("SELECT count(*) FROM messages WHERE sequence < 1 OR sequence > \(largestSequence)") { outOfRange = $0.integer(0) > 0 }
+        guard moved > 0 || outOfRange else { return 0 }
+        try store.transaction { () throws(SQLiteError) in
+            if moved > 0 {
+                try store.execute("""
+                    CREATE TABLE IF NOT EXISTS rejected (sequence, topic, payload, retain, size INTEGER);
+                    INSERT INTO rejected SELECT sequence, topic,
+                        CASE WHEN typeof(payload) = 'blob' AND length(payload) > \(maximumPayload) THEN NULL ELSE payload END,
+                        retain, CASE WHEN typeof(payload) = 'blob' THEN length(payload) END FROM messages WHERE NOT coalesce((\(sendable)), 0);
+                    DELETE FROM messages WHERE NOT coalesce((\(sendable)), 0);
+                    """)
+            }
+            if outOfRange {
+                try store.execute("""
+                    CREATE TEMP TABLE renumbered AS SELECT topic, payload, retain FROM messages ORDER BY sequence;
+                    DELETE FROM messages;
+                    INSERT INTO messages (sequence, topic, payload, retain) SELECT rowid, topic, payload, retain FROM renumbered ORDER BY rowid;
+                    DROP TABLE renumbered;
+                    """)
+            }
+        }
+        return moved
     }
 }
 
@@ -223,6 +286,9 @@ public struct QueueError: Error, CustomStringConvertible {
         case store(message: String, errno: Errno?)
         /// SQLite itself cannot be loaded: the loader's message.
         case library(String)
+        /// Another process holds the database's lock (a backup, a second publisher on the
+        /// same folder): SQLite's message. Trying again later may work.
+        case busy(String)
     }
 
     /// The queue folder.
@@ -236,6 +302,7 @@ public struct QueueError: Error, CustomStringConvertible {
         case .folder(let error): "\(error)"
         case .notAFolder: "it is not a folder"
         case .store(let message, let errno): errno.map { "\(message) (\($0))" } ?? message
+        case .busy(let message): "another process holds its database locked (\(message)): a backup, or a second publisher of this folder"
         case .library(let failure):
             "SQLite is needed for the store and could not be loaded (\(failure)); on Debian: sudo apt-get install libsqlite3-0"
         }

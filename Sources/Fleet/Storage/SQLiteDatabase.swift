@@ -14,6 +14,8 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     /// Whether the disk (or the file system's quota) is full.
     var isFull: Bool { code & 0xFF == SQLITE_FULL }
+    /// Whether another process holds the database's lock (a backup, a second publisher).
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 }
 
 /// One SQLite database file, opened read-write (created if absent), on one thread at a time:
@@ -29,6 +31,11 @@ final class SQLiteDatabase {
     /// only that it is not loaded.
     static var libraryFailure: String? { nmeastream_sqlite_load().map { String(cString: $0) } }
 
+    /// How long a statement waits for a lock another process holds before it fails as busy:
+    /// long enough for a checkpoint or another process's commit, short enough that the
+    /// publisher's work goes on (a failed write is tried again on a timer).
+    static let busyTimeout: Int32 = 250
+
     init(path: String) throws(SQLiteError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -40,6 +47,7 @@ final class SQLiteDatabase {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeout)
         // A file that exists but may not be written opens read-only, without a word.
         if sqlite3_db_readonly(handle, "main") == 1 {
             sqlite3_close_v2(handle)
