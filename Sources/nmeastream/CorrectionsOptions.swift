@@ -63,8 +63,13 @@ struct CorrectionsOptions: ParsableArguments {
         let said = Mutex<String?>(nil)
         return CorrectionsFeed(corrections: corrections) { event in
             let line = Self.describe(event)
-            // A caster that stays down is said once, not at every attempt.
-            let key = if case .interrupted(let interruption) = event { interruption.reason } else { line }
+            // A caster that stays down, or keeps answering in something other than NTRIP, is
+            // said once, not at every attempt.
+            let key = switch event {
+            case .interrupted(let interruption): interruption.reason
+            case .refused(.notNTRIP): "not NTRIP"
+            default: line
+            }
             let isNew = said.withLock { last in
                 defer { last = key }
                 return last != key

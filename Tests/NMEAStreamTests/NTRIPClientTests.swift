@@ -81,6 +81,48 @@ struct NTRIPClientTests {
         #expect(answered.refusals.first?.description == "the caster has no mountpoint NOPE; it has MOUNT")
     }
 
+    @Test("a peer that does not speak NTRIP (garbage lines, endless headers): refused once, escaped, dropped, and not tried again before the longest wait",
+          arguments: ["endless headers", "a captive portal's page"])
+    func notNTRIP(peerKind: String) throws {
+        let answer = peerKind == "endless headers"
+            ? "HTTP/1.1 200 OK\r\n" + String(repeating: "X-Junk: \u{1B}[2J\r\n", count: 20_000)
+            : String(repeating: "<html>captive portal \u{1B}]0;pwned\u{07}</html>\r\n", count: 20_000)
+        let peer = try LoopbackNMEAServer(bytes: Array(answer.utf8), connections: 10, holdsOpen: true)
+        defer { peer.close() }
+        let (client, recorder) = Self.client(port: peer.port, version: .v2)
+        client.start()
+        defer { client.stop() }
+        #expect(eventually { !recorder.refusals.isEmpty })
+        // Time for a second connection, were it tried at the first wait (1 s).
+        usleep(2_500_000)
+        #expect(peer.acceptedCount == 1)
+        #expect(recorder.refusals.count == 1, "\(recorder.refusals)")
+        guard case .notNTRIP = recorder.refusals.first else {
+            Issue.record("\(recorder.refusals)")
+            return
+        }
+        let said = recorder.refusals.first?.description ?? ""
+        #expect(!said.contains("\u{1B}") && !said.contains("\u{07}") && said.count < 200, "\(said)")
+        #expect(recorder.interruptions.isEmpty)
+    }
+
+    @Test("a stream of false RTCM 3 preambles (D3 03 pairs): dropped as no RTCM 3 once 64 KiB pass without a frame, said once")
+    func falsePreambles() throws {
+        let caster = try RTKLIBCaster()
+        defer { caster.stop() }
+        let (client, recorder) = Self.client(caster, version: .v2)
+        client.start()
+        defer { client.stop() }
+        try #require(eventually { recorder.streamings == 1 })
+        let sender = try LineClient(port: caster.input)
+        usleep(300_000)
+        let garbage = Array(repeating: [UInt8]([0xD3, 0x03]), count: 8192).flatMap { $0 }
+        for _ in 0..<8 { sender.send(bytes: garbage) }
+        #expect(eventually(seconds: 15) { !recorder.refusals.isEmpty }, "\(recorder.events.count) events")
+        #expect(recorder.refusals.map(\.description) == ["no RTCM 3 frame in the stream's last 64 KiB"])
+        #expect(recorder.frames.isEmpty)
+    }
+
     @Test("the caster killed and started again: the loss said, reconnected, the frames after it all come, none twice")
     func casterRestarts() throws {
         let caster = try RTKLIBCaster()

@@ -14,6 +14,10 @@ import Synchronization
 ///
 /// A caster that keeps the connection open but sends nothing for ``silenceLimit`` (a hung
 /// caster, a link that died without a word) is dropped and tried again like one that closed.
+/// One that answers in something other than NTRIP (a proxy's or a captive portal's page,
+/// endless headers), or whose stream holds no RTCM 3 frame in ``garbageLimit`` bytes, is
+/// refused once (``NTRIPRefusal/notNTRIP(_:)``), dropped, and tried again at the longest
+/// wait: it costs one line and a little work every 30 s, not a line per chunk and a core.
 ///
 /// Everything runs on the client's own queue; ``start()`` and ``stop()`` may be called from
 /// any thread.
@@ -41,6 +45,9 @@ public final class NTRIPClient: @unchecked Sendable {
     /// The default ``silenceLimit``: casters send a frame a second or more, and a network
     /// mountpoint answers a position within a few seconds.
     public static let defaultSilenceLimit = Duration.seconds(30)
+    /// How many bytes of a stream may pass without a good RTCM 3 frame before the caster is
+    /// taken for one that does not send RTCM 3: 64 KiB, minutes of a real caster's stream.
+    public static let garbageLimit = 64 * 1024
     private let queue = DispatchQueue(label: "nmeastream.ntrip")
     private let events: @Sendable (Event) -> Void
     private let source: NetworkByteSource
@@ -55,6 +62,8 @@ public final class NTRIPClient: @unchecked Sendable {
     private let tally = Protected(RTCM3Framer.Counts())
     /// The counts of the connections before this one.
     private var earlier = RTCM3Framer.Counts()
+    /// Bytes of the stream since its last good frame.
+    private var sinceLastFrame = 0
     /// While connected: when the caster last sent something (uptime, nanoseconds).
     private var lastHeard: UInt64?
     private var silenceTimer: DispatchSourceTimer?
@@ -158,6 +167,7 @@ public final class NTRIPClient: @unchecked Sendable {
         framer = RTCM3Framer()
         table = []
         head = nil
+        sinceLastFrame = 0
     }
 
     /// The caster closed the connection: a refusal it sent just before is told now. Returns
@@ -182,12 +192,27 @@ public final class NTRIPClient: @unchecked Sendable {
 
     private func take(_ bytes: [UInt8]) {
         if lastHeard != nil { lastHeard = DispatchTime.now().uptimeNanoseconds }
+        // Nothing more is read of a connection refused for what it sent.
+        guard !answered || head != nil else { return }
         do throws(NTRIPResponseDecoder.Failure) {
             try decoder.feed(bytes) { event in handle(event) }
         } catch {
-            refuse(.notNTRIP(error.description))
-            decoder = NTRIPResponseDecoder()
+            misbehaved(error.description)
+            return
         }
+        // Out of the decoder's feed, which the drop resets.
+        if sinceLastFrame > Self.garbageLimit {
+            misbehaved("no RTCM 3 frame in the stream's last \(Self.garbageLimit / 1024) KiB")
+        }
+    }
+
+    /// The caster answered in something other than NTRIP or RTCM 3: refused once, dropped,
+    /// tried again at the longest wait.
+    private func misbehaved(_ reason: String) {
+        refuse(.notNTRIP(reason))
+        decoder = NTRIPResponseDecoder()
+        head = nil
+        source.drop(reason, misbehaved: true)
     }
 
     private func handle(_ event: NTRIPResponseDecoder.Event) {
@@ -204,7 +229,13 @@ public final class NTRIPClient: @unchecked Sendable {
             switch head {
             case .stream?:
                 var frames: [RTCM3Frame] = []
-                framer.feed(bytes) { frames.append($0) }
+                var sinceLastFrame = self.sinceLastFrame
+                framer.feed(bytes) { frame in
+                    frames.append(frame)
+                    sinceLastFrame = 0
+                }
+                // Bytes after the last frame (roughly: the chunk's, when it held none).
+                self.sinceLastFrame = frames.isEmpty ? sinceLastFrame + bytes.count : 0
                 let counts = earlier.adding(framer.counts)
                 tally.withLock { $0 = counts }
                 for frame in frames { events(.frame(frame)) }
@@ -252,7 +283,8 @@ public enum NTRIPRefusal: Sendable, Hashable, CustomStringConvertible {
         case .noSuchMountpoint(let mount, let available):
             "the caster has no mountpoint \(mount); it has \(available.prefix(20).joined(separator: ", "))\(available.count > 20 ? "..." : "")"
         case .refused(let status, let reason): "the caster refused: \(status) \(reason)"
-        case .notNTRIP(let what): what
+        // What the peer sent is shown escaped and short: it may be anything.
+        case .notNTRIP(let what): printable(String(what.prefix(160))) + (what.count > 160 ? "..." : "")
         }
     }
 }

@@ -230,9 +230,11 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     }
 
     /// Closes the connection being read, for `reason` (the peer closed it, or went silent),
-    /// and tries again after the wait.
-    func drop(_ reason: String) {
+    /// and tries again after the wait; at the longest wait when the peer `misbehaved` (it
+    /// answered in something other than its protocol: its bytes were no sign of health).
+    func drop(_ reason: String, misbehaved: Bool = false) {
         guard !isStopped, let reading else { return }
+        if misbehaved { backoff.wait(ReconnectBackoff.longest) }
         self.reading = nil
         writer?.close()
         writer = nil

@@ -19,4 +19,9 @@ struct ReconnectBackoff: Sendable, Equatable {
     mutating func reset() {
         next = Self.first
     }
+
+    /// The next wait is `seconds` (within the first and the longest), whatever came before.
+    mutating func wait(_ seconds: Double) {
+        next = min(max(seconds, Self.first), Self.longest)
+    }
 }
