@@ -84,8 +84,9 @@ public final class GPSDServer: Sendable {
         public var merged: [String] = []
         /// What `VERSION` says.
         public var version: VersionInfo
-        /// The most clients at once (gpsd clients and the page's connections together); one
-        /// more is told so and disconnected. Lowered at ``GPSDServer/start()`` to what the
+        /// The most clients at once (gpsd clients, the page's and the NMEA feed's connections
+        /// together, the page and the feed each within a quarter of it: ``ConnectionAdmission``);
+        /// one more is told so and disconnected. Lowered at ``GPSDServer/start()`` to what the
         /// process's descriptor limit allows (``GPSDServer/connectionLimit``), so that
         /// accepting never runs out of descriptors.
         public var maximumClients: Int
@@ -154,8 +155,8 @@ public final class GPSDServer: Sendable {
 
     private struct Registry {
         var channels: [Channel] = []
-        /// Open connections, both listeners'.
-        var connections = 0
+        /// Open connections, by listener.
+        var admission = ConnectionAdmission(limit: 0)
         var refusals = Refusals()
         var clients: [ObjectIdentifier: ClientConnection] = [:]
         var droppedByGoneClients = 0
@@ -239,7 +240,7 @@ public final class GPSDServer: Sendable {
                 guard let self else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     let connection = ClientConnection(channel: channel, server: self)
-                    guard self.connectionOpened(channel), self.add(connection) else {
+                    guard self.connectionOpened(channel, to: .gpsd), self.add(connection) else {
                         self.countRefusal(\.tooManyClients)
                         try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: ServerReply.error("Too many clients").line))
                         return
@@ -291,14 +292,15 @@ public final class GPSDServer: Sendable {
     }
 
     /// The plain NMEA feed's listener: each connection is a ``ClientConnection`` of the feed's
-    /// role, under the same limits as the gpsd port's; one past the limit is closed at once.
+    /// role, under the same bounds as the gpsd port's, within the feed's share of the limit
+    /// (``ConnectionAdmission``); one past it is closed at once.
     private func nmeaFeedBootstrap() -> ServerBootstrap {
         listenerBootstrap()
             .childChannelInitializer { [weak self] channel in
                 guard let self else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     let connection = ClientConnection(channel: channel, server: self, role: .nmeaFeed)
-                    guard self.connectionOpened(channel), self.add(connection) else {
+                    guard self.connectionOpened(channel, to: .nmeaFeed), self.add(connection) else {
                         self.countRefusal(\.tooManyClients)
                         try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: ""))
                         return
@@ -371,15 +373,14 @@ public final class GPSDServer: Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.clientBacklog / 2, high: max(1, configuration.clientBacklog)))
     }
 
-    /// Counts a new connection (either listener's), unless there are as many as the limit;
-    /// its end is counted when it closes.
-    func connectionOpened(_ channel: Channel) -> Bool {
+    /// Counts a new connection to `listener`, unless the limit or that listener's share of it
+    /// is reached (``ConnectionAdmission``); its end is counted when it closes.
+    func connectionOpened(_ channel: Channel, to listener: ListenError.Listener) -> Bool {
         let opened = registry.withLock { state in
-            guard state.connections < connectionLimit else { return false }
-            state.connections += 1
-            return true
+            state.admission.limit = connectionLimit
+            return state.admission.admit(listener)
         }
-        if opened { channel.closeFuture.whenComplete { [weak self] _ in self?.registry.withLock { $0.connections -= 1 } } }
+        if opened { channel.closeFuture.whenComplete { [weak self] _ in self?.registry.withLock { $0.admission.release(listener) } } }
         return opened
     }
 

@@ -14,9 +14,10 @@ struct NMEAFeedTests {
     /// A server of `terminal` with its gpsd port and its NMEA feed on ephemeral loopback
     /// ports: the server, the gpsd port, the feed's port.
     func serve(_ terminal: PseudoTerminal, datagramsTo: [Int] = [], clientBacklog: Int = 256 * 1024,
-               slowClientTimeout: Duration = .seconds(10)) throws -> (GPSDServer, gpsd: Int, feed: Int) {
+               slowClientTimeout: Duration = .seconds(10), maximumClients: Int = 1024) throws -> (GPSDServer, gpsd: Int, feed: Int) {
         var configuration = GPSDServer.Configuration(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)],
-                                                     clientBacklog: clientBacklog, slowClientTimeout: slowClientTimeout)
+                                                     maximumClients: maximumClients, clientBacklog: clientBacklog,
+                                                     slowClientTimeout: slowClientTimeout)
         configuration.nmeaFeed = [("127.0.0.1", 0)]
         configuration.nmeaDatagrams = datagramsTo.map { ("127.0.0.1", $0) }
         let server = GPSDServer(configuration: configuration)
@@ -49,6 +50,22 @@ struct NMEAFeedTests {
         feed = nil
         #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 }, "its only client left: closed")
         #expect(eventually { server.clientCount == 0 })
+    }
+
+    @Test("idle feed clients past the feed's share (a quarter of the limit) are closed at once; gpsd's clients still get in up to the limit")
+    func feedShare() throws {
+        let terminal = try PseudoTerminal()
+        let (server, gpsdPort, feedPort) = try serve(terminal, maximumClients: 8)
+        defer { server.stop() }
+        let feeds = try (0..<6).map { _ in try LineClient(port: feedPort) }
+        // Two are kept; the other four are closed by the server (a read ends at once).
+        #expect(eventually { server.refusals.tooManyClients == 4 }, "\(server.refusals)")
+        let gpsd = try (0..<6).map { _ in try LineClient(port: gpsdPort) }
+        for client in gpsd { #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true) }
+        // The limit itself: the ninth connection is refused.
+        let ninth = try LineClient(port: gpsdPort)
+        #expect(ninth.readLine()?.contains("Too many clients") == true)
+        withExtendedLifetime(feeds) {}
     }
 
     @Test("a gpsd client in NMEA mode gets AIS sentences unchanged too")

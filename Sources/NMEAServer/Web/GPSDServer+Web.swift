@@ -18,7 +18,7 @@ extension GPSDServer {
     }
 
     private func configureWebChannel(_ channel: Channel) throws {
-        guard connectionOpened(channel) else {
+        guard connectionOpened(channel, to: .page) else {
             countRefusal(\.tooManyClients)
             try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: Self.tooManyClientsResponse))
             return
