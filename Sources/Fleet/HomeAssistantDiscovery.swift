@@ -20,14 +20,39 @@ public struct HomeAssistantDiscovery: Sendable, Hashable {
     }
 
     /// The vehicle's object ID: `nmeastream_` and its name, with every character that a
-    /// discovery topic does not allow (only letters, digits, `_` and `-`) as `_`.
+    /// discovery topic does not allow (only letters, digits, `_` and `-`) as `_`. Distinct
+    /// names give distinct IDs (else one vehicle would silently replace another on the map):
+    /// a name that had characters replaced, or that ends as such an ID does, gets `__` and a
+    /// 64-bit hash of its bytes after it (`van 7` and `van.7` differ).
     public static func objectID(for name: String) -> String {
-        "nmeastream_" + String(name.unicodeScalars.map { scalar -> Character in
+        var replaced = false
+        let cleaned = String(name.unicodeScalars.map { scalar -> Character in
             switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": Character(scalar)
-            default: "_"
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": return Character(scalar)
+            default:
+                replaced = true
+                return "_"
             }
         })
+        guard replaced || looksHashed(cleaned) else { return "nmeastream_" + cleaned }
+        return "nmeastream_" + cleaned + "__" + hexadecimal(fnv1a(Array(name.utf8)))
+    }
+
+    /// Whether `name` ends as a hashed ID does (`__` and 16 hexadecimal digits).
+    private static func looksHashed(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars)
+        guard scalars.count >= 18, scalars[scalars.count - 18] == "_", scalars[scalars.count - 17] == "_" else { return false }
+        return scalars.suffix(16).allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
+
+    /// FNV-1a, 64 bits: stable from run to run and release to release (Swift's `Hasher` is not).
+    private static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
+
+    private static func hexadecimal(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Where the vehicle `name`'s configuration goes.

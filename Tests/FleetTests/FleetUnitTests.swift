@@ -35,11 +35,20 @@ struct FleetUnitTests {
 
     @Test("Home Assistant: the object ID keeps letters, digits, _ and -; the configuration and the attributes as its MQTT device tracker reads them")
     func homeAssistant() throws {
-        #expect(HomeAssistantDiscovery.objectID(for: "van-7 Ünit/2") == "nmeastream_van-7__nit_2")
+        #expect(HomeAssistantDiscovery.objectID(for: "van-7 Ünit/2").hasPrefix("nmeastream_van-7__nit_2__"))
+        #expect(HomeAssistantDiscovery.objectID(for: "van-7") == "nmeastream_van-7", "a clean name is kept as it is")
+        // Distinct names, distinct IDs: replaced characters, non-ASCII names of one length, a
+        // clean name that looks like a hashed one.
+        let names = ["van 7", "van_7", "van.7", "van/7", "ß", "é", "日本", "中国", "van_7__0123456789abcdef",
+                     HomeAssistantDiscovery.objectID(for: "van 7").dropFirst("nmeastream_".count).description]
+        #expect(Set(names.map(HomeAssistantDiscovery.objectID(for:))).count == names.count, "\(names.map(HomeAssistantDiscovery.objectID(for:)))")
         let discovery = HomeAssistantDiscovery(prefix: "ha")
-        #expect(discovery.configurationTopic(name: "van 7") == "ha/device_tracker/nmeastream_van_7/config")
+        let van7 = HomeAssistantDiscovery.objectID(for: "van 7")
+        #expect(van7.hasPrefix("nmeastream_van_7__") && van7.count == "nmeastream_van_7__".count + 16)
+        #expect(discovery.configurationTopic(name: "van 7") == "ha/device_tracker/\(van7)/config")
         let configuration = String(decoding: discovery.configuration(name: "van \"7\"", attributesTopic: "fleet/van/home-assistant", version: "1.2"), as: UTF8.self)
-        #expect(configuration == #"{"name":"van \"7\"","unique_id":"nmeastream_van__7_","object_id":"nmeastream_van__7_","source_type":"gps","json_attributes_topic":"fleet/van/home-assistant","device":{"identifiers":["nmeastream_van__7_"],"name":"van \"7\"","manufacturer":"nmeastream","model":"GNSS receiver","sw_version":"1.2"}}"#)
+        let id = HomeAssistantDiscovery.objectID(for: "van \"7\"")
+        #expect(configuration == #"{"name":"van \"7\"","unique_id":""# + id + #"","object_id":""# + id + #"","source_type":"gps","json_attributes_topic":"fleet/van/home-assistant","device":{"identifiers":[""# + id + #""],"name":"van \"7\"","manufacturer":"nmeastream","model":"GNSS receiver","sw_version":"1.2"}}"#)
         var fix = Fix()
         fix.mode = .threeD
         fix.latitude = 52.5

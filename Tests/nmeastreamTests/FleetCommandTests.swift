@@ -141,15 +141,19 @@ struct FleetCommandTests {
                                       outputPath: output)
         #expect(reader.waitForExit() == 0)
         let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        let config = try #require(lines.first { $0.hasPrefix("homeassistant/device_tracker/nmeastream_van_7/config ") }, "\(lines)")
+        // "van 7" has a character replaced: its ID carries a hash of the name.
+        let id = try #require(lines.first { $0.hasPrefix("homeassistant/device_tracker/nmeastream_van_7__") }?
+            .split(separator: "/")[2]).description
+        #expect(id.count == "nmeastream_van_7__".count + 16, "\(id)")
+        let config = try #require(lines.first { $0.hasPrefix("homeassistant/device_tracker/\(id)/config ") }, "\(lines)")
         let configuration = try #require(try JSONSerialization.jsonObject(with: Data(config.drop { $0 != " " }.dropFirst().utf8)) as? [String: Any])
         // Home Assistant's MQTT device tracker: a GPS source, a unique ID (with which the
         // device registry takes its device), the attributes' topic, the device's identifiers.
-        #expect(configuration["name"] as? String == "van 7" && configuration["unique_id"] as? String == "nmeastream_van_7")
+        #expect(configuration["name"] as? String == "van 7" && configuration["unique_id"] as? String == id)
         #expect(configuration["source_type"] as? String == "gps")
         #expect(configuration["json_attributes_topic"] as? String == "fleet/van 7/home-assistant")
         let device = try #require(configuration["device"] as? [String: Any])
-        #expect(device["identifiers"] as? [String] == ["nmeastream_van_7"] && device["manufacturer"] as? String == "nmeastream")
+        #expect(device["identifiers"] as? [String] == [id] && device["manufacturer"] as? String == "nmeastream")
         let position = try #require(lines.first { $0.hasPrefix("fleet/van 7/home-assistant ") }, "\(lines)")
         let attributes = try #require(try JSONSerialization.jsonObject(with: Data(position.dropFirst("fleet/van 7/home-assistant ".count).utf8)) as? [String: Any])
         // The log's last fix.
