@@ -1,3 +1,5 @@
+import NTRIP
+
 /// Where a fleet's messages go: `mqtt://[user[:password]@]host[:port]/topic`, or `mqtts://`
 /// for TLS. The password may also come from elsewhere (an environment variable, a file):
 /// a command line is visible to every user of the machine.
@@ -21,6 +23,8 @@ public struct MQTTURL: Sendable, Hashable, CustomStringConvertible {
         case host
         case port(String)
         case topic(String)
+        /// The address is malformed: why.
+        case address(String)
 
         public var description: String {
             switch self {
@@ -28,12 +32,14 @@ public struct MQTTURL: Sendable, Hashable, CustomStringConvertible {
             case .host: "no broker host"
             case .port(let port): "the port must be a number from 1 to 65535, not \(port)"
             case .topic(let why): why
+            case .address(let why): why
             }
         }
     }
 
     /// Parses `text`.
     public init(_ text: String) throws(ParseError) {
+        if let bad = URLAuthority.firstControlCharacter(in: text) { throw .address("a control character (\(bad)) in the URL") }
         let parts = text.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw .scheme("") }
         let scheme = parts[0].lowercased()
@@ -52,22 +58,15 @@ public struct MQTTURL: Sendable, Hashable, CustomStringConvertible {
             }
             rest = rest[rest.index(after: at)...]
         }
-        var hostPart = rest, portText: Substring?
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            hostPart = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() }
-        } else if let colon = rest.lastIndex(of: ":") {
-            hostPart = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        }
-        guard !hostPart.isEmpty else { throw .host }
-        host = String(hostPart)
-        if let portText {
-            guard let port = Int(portText), (1...65_535).contains(port) else { throw .port(String(portText)) }
-            self.port = port
-        } else {
-            port = isTLS ? 8883 : 1883
+        // The one reading of HOST[:PORT] that every URL of the project shares.
+        switch URLAuthority.split(rest) {
+        case .failure(let failure):
+            if failure.reason.hasPrefix("the port"), let colon = rest.lastIndex(of: ":") { throw .port(String(rest[rest.index(after: colon)...])) }
+            throw .address(failure.reason)
+        case .success(let (host, port)):
+            guard let host else { throw .host }
+            self.host = host
+            self.port = port ?? (isTLS ? 8883 : 1883)
         }
         let topic = String(path).removingPercentEncoding ?? String(path)
         guard !topic.isEmpty else { throw .topic("no topic: give one after the host, as in mqtt://broker/fleet") }

@@ -5,6 +5,7 @@ package enum URLAuthority {
     /// The host (without brackets; `nil` when empty) and the port (`nil` when not given), or
     /// what is wrong, as a phrase.
     package static func split(_ text: Substring) -> Result<(host: String?, port: Int?), Failure> {
+        if let bad = firstControlCharacter(in: text) { return .failure(Failure("a control character (\(bad)) in the address")) }
         var host: Substring
         var portText: Substring?
         if text.hasPrefix("[") {
@@ -32,6 +33,15 @@ package enum URLAuthority {
             port = value
         }
         return .success((host.isEmpty ? nil : String(host), port))
+    }
+
+    /// The first control character (C0 or DEL) in `text`, written as `U+000A`; `nil` when it
+    /// has none. A URL from a command line or a file holds none: a line feed in one would end
+    /// a request line and start another (a second request to an upstream server).
+    package static func firstControlCharacter(in text: some StringProtocol) -> String? {
+        guard let scalar = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     /// What is wrong with an authority.

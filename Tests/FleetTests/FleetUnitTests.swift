@@ -207,6 +207,11 @@ struct FleetUnitTests {
         #expect(throws: MQTTURL.ParseError.port("99999")) { try MQTTURL("mqtt://broker:99999/fleet") }
         #expect(throws: MQTTURL.ParseError.port("x")) { try MQTTURL("mqtt://broker:x/fleet") }
         #expect(throws: MQTTURL.ParseError.self) { try MQTTURL("mqtt://broker") }
+        // Brackets that do not close, or close twice; control characters anywhere.
+        for bad in ["mqtt://[::1/fleet", "mqtt://[::1]]/fleet", "mqtt://::1/fleet", "mqtt://bro\nker/fleet", "mqtt://broker/fle\u{1B}et",
+                    "mqtt://broker/fleet\r\nPUBLISH"] {
+            #expect(throws: MQTTURL.ParseError.self, "\(bad)") { try MQTTURL(bad) }
+        }
         #expect(throws: MQTTURL.ParseError.self) { try MQTTURL("mqtt://broker/") }
     }
 

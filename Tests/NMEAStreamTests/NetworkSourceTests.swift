@@ -25,6 +25,9 @@ struct NetworkSourceTests {
             ("tcp://[::1:2000", "closing ]"), ("udp://:10110/x", "no path"),
             ("udp://192.168.1.5:10110", "192.168.1.5 is not a multicast group: udp://:10110 receives"),
             ("udp://[fe80::1]:10110", "is not a multicast group"),
+            // A line feed in a device name would end gpsd's request and start another.
+            ("gpsd://pi.local/dev/ttyACM0\n?WATCH={\"raw\":1}", "a control character (U+000A) in the URL"),
+            ("tcp://ho\u{7F}st:10110", "a control character (U+007F)"),
         ]
         #expect(try NetworkEndpoint(parsing: "udp://[ff02::1]:10110") == .udp(group: "ff02::1", port: 10110))
         #expect(try NetworkEndpoint(parsing: "udp://gps-group.local:10110") == .udp(group: "gps-group.local", port: 10110))
@@ -65,6 +68,8 @@ struct NetworkSourceTests {
         }
         #expect(String(decoding: NetworkByteSource.watchCommand(device: #"/dev/a"b"#), as: UTF8.self)
                 == #"?WATCH={"enable":true,"raw":2,"device":"/dev/a\"b"}"# + "\n")
+        #expect(String(decoding: NetworkByteSource.watchCommand(device: "/dev/a\n?POLL;"), as: UTF8.self)
+                == #"?WATCH={"enable":true,"raw":2,"device":"/dev/a\u000a?POLL;"}"# + "\n")
     }
 
     @Test("tcp: a server's NMEA makes the fixes the log makes; the server closing is said with its wait, and the next connection carries on")

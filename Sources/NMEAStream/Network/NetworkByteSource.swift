@@ -255,9 +255,15 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         var command = #"?WATCH={"enable":true,"raw":2"#
         if let device {
             var escaped = ""
-            for character in device {
-                if character == "\\" || character == "\"" { escaped.append("\\") }
-                escaped.append(character)
+            // A JSON string: a control character escaped, so that none can end the request.
+            for scalar in device.unicodeScalars {
+                switch scalar {
+                case "\\", "\"": escaped += "\\" + String(scalar)
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                    let digits = String(scalar.value, radix: 16)
+                    escaped += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+                default: escaped.unicodeScalars.append(scalar)
+                }
             }
             command += #","device":""# + escaped + "\""
         }

@@ -32,6 +32,9 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `text` (see the type's documentation); throws what is wrong with it.
     public init(parsing text: String) throws(NetworkEndpointError) {
+        if let bad = URLAuthority.firstControlCharacter(in: text) {
+            throw NetworkEndpointError(text, "a control character (\(bad)) in the URL")
+        }
         let parts = text.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw NetworkEndpointError(text, "no scheme (tcp://, udp:// or gpsd://)") }
         let scheme = parts[0]
