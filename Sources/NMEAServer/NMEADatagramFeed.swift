@@ -98,7 +98,7 @@ public final class NMEADatagramFeed: Sendable {
     }
 
     /// Hands `text` to each destination's loop; never waits.
-    private func send(_ text: String) {
+    func send(_ text: String) {
         var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
         buffer.writeString(text)
         buffer.writeBytes([0x0D, 0x0A])

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import Testing
 import TestSupport
 @testable import NMEAServer
@@ -66,6 +67,28 @@ struct NMEAFeedTests {
         let ninth = try LineClient(port: gpsdPort)
         #expect(ninth.readLine()?.contains("Too many clients") == true)
         withExtendedLifetime(feeds) {}
+    }
+
+    @Test("datagrams for a loop that is busy wait in a bounded hand-off: sentences past its capacity are dropped and counted, never queued on the loop")
+    func datagramHandOffBounded() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let destination = DatagramReceiver()
+        let feed = try NMEADatagramFeed(destinations: [("127.0.0.1", destination.port)], group: group)
+        defer { feed.close() }
+        // The loop is held up (a slow write, a busy machine) while 100,000 sentences come.
+        let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
+        group.next().execute {
+            held.signal()
+            release.wait()
+        }
+        held.wait()
+        let sentence = String(decoding: SyntheticEpochs.epoch(0).prefix { $0 != 0x0D }, as: UTF8.self)
+        for _ in 0..<100_000 { feed.send(sentence) }
+        #expect(feed.counts.unsent == 100_000 - NMEADatagramFeed.handOffCapacity)
+        release.signal()
+        #expect(eventually { feed.counts.sent == NMEADatagramFeed.handOffCapacity }, "\(feed.counts)")
+        #expect(destination.receive(seconds: 5) == Array(sentence.utf8) + [0x0D, 0x0A])
     }
 
     @Test("a gpsd client in NMEA mode gets AIS sentences unchanged too")
