@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// The decoder's and the fleet reports' libFuzzer targets, in a package of their own: it builds only with
+// The decoder's, the fleet reports' and simulate --control's libFuzzer targets, in a package of their own: it builds only with
 // `-sanitize=fuzzer` (libFuzzer supplies the driver it calls). Run it with `Tests/fuzz`.
 let package = Package(
     name: "nmeastream-fuzzing",
@@ -11,6 +11,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "DecoderFuzzer",
+            dependencies: [.product(name: "NMEAStream", package: "nmeastream")]
+        ),
+        .executableTarget(
+            name: "ControlFuzzer",
             dependencies: [.product(name: "NMEAStream", package: "nmeastream")]
         ),
         .executableTarget(
