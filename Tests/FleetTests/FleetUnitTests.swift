@@ -282,6 +282,40 @@ struct FleetUnitTests {
         #expect(try MessageQueue(folder: folder, capacity: 1 << 30).dropped == 0)
     }
 
+    @Test("random rows of any type in a queue of a foreign schema: no trap; every row either loaded as a message that can be sent, or moved aside", arguments: 1...8)
+    func randomRows(seed: UInt64) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try MessageQueue(folder: folder, capacity: 1 << 30)
+        let store = try SQLiteDatabase(path: folder + "/" + MessageQueue.fileName)
+        // No constraints: a database written by something else.
+        try store.execute("DROP TABLE messages; CREATE TABLE messages (sequence INTEGER PRIMARY KEY, topic, payload, retain)")
+        var random = SeededRandom(seed: seed)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        let sequences = ["-9223372036854775808", "-1", "0", "1", "9223372036854775807", "4611686018427387904"]
+        let topics = ["'fleet/van/tpv'", "''", "'fleet/+/tpv'", "'#'", "NULL", "x'00'", "'a' || char(0) || 'b'", "42", "3.5",
+                      "x'666c656574'", "'" + String(repeating: "t", count: 70_000) + "'", "'fleet/日本/tpv'"]
+        let payloads = ["x'7b7d'", "''", "'text'", "NULL", "7", "zeroblob(1048577)", "zeroblob(1048576)", "x''", "-1.5"]
+        let retains = ["0", "1", "2", "-1", "NULL", "'1'", "0.5"]
+        var rows = 0
+        for index in 0..<300 {
+            let sequence = random.next() % 4 == 0 ? pick(sequences) : "\(index * 3 + 7)"
+            try store.execute("INSERT OR REPLACE INTO messages VALUES (\(sequence), \(pick(topics)), \(pick(payloads)), \(pick(retains)))")
+        }
+        try store.run("SELECT count(*) FROM messages") { rows = Int($0.integer(0)) }
+        let queue = try MessageQueue(folder: folder, capacity: 1 << 30)
+        #expect(queue.messages.count + queue.movedAside == rows)
+        for message in queue.messages {
+            #expect(!message.topic.isEmpty && !message.topic.contains("+") && !message.topic.contains("#") && !message.topic.contains("\u{0}"))
+            #expect(message.payload.count <= MessageQueue.maximumPayload)
+            #expect(message.sequence >= 1 && message.sequence <= UInt64(MessageQueue.largestSequence))
+        }
+        #expect(queue.messages.map(\.sequence) == queue.messages.map(\.sequence).sorted())
+        var next = queue
+        _ = next.append([.init(topic: "fleet/van/tpv", payload: [1], retain: true)])
+        #expect(next.unstored == 0)
+    }
+
     @Test("a queue another process holds locked: refused as busy at start; a write meanwhile fails, keeps its messages in memory, and the next one after the lock stores them")
     func lockedQueue() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path
@@ -411,5 +445,20 @@ extension FleetUnitTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { $0.hasPrefix(MessageQueue.fileName) })
         _ = queue.append([.init(topic: "t", payload: [1], retain: false)])
         #expect(queue.messages.last?.sequence == 8, "sequence numbers go on after the imported ones")
+    }
+}
+
+/// A repeatable stream of random numbers (SplitMix64), for tests that draw their inputs.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
