@@ -21,7 +21,7 @@ struct CorrectionsOptions: ParsableArguments {
 
     @Option(name: .customLong("gga-interval"),
             help: "Send the receiver's position to the caster (GGA) every this many seconds, as a network (VRS) mountpoint needs; 0 never.")
-    var positionInterval: Double = 10
+    var positionInterval = Seconds(10)
 
     func validate() throws {
         if url == nil, passwordVariable != nil || passwordFile != nil {
@@ -31,7 +31,6 @@ struct CorrectionsOptions: ParsableArguments {
             throw ValidationError("give --corrections-password-env or --corrections-password-file, not both")
         }
         guard NTRIPVersion(rawValue: version) != nil else { throw ValidationError("--corrections-ntrip-version must be 1 or 2") }
-        guard positionInterval >= 0, positionInterval.isFinite else { throw ValidationError("--gga-interval must be 0 or more seconds") }
         _ = try corrections()
     }
 
@@ -53,7 +52,7 @@ struct CorrectionsOptions: ParsableArguments {
             caster.password = password
         }
         return Corrections(caster: caster, version: NTRIPVersion(rawValue: version) ?? .v2,
-                           positionInterval: positionInterval > 0 ? .milliseconds(Int64(positionInterval * 1000)) : nil)
+                           positionInterval: positionInterval.value > 0 ? positionInterval.duration : nil)
     }
 
     /// The feed asked for, which says on standard error what happens (each reason once until

@@ -36,12 +36,12 @@ struct NTRIPCommand: ParsableCommand {
     var version: Int = 2
 
     @Option(help: "How long to watch a mountpoint, in seconds (its sourcetable is read once).")
-    var seconds: Double = 10
+    var seconds = Seconds(10)
 
     func validate() throws {
         _ = try endpoint()
         guard NTRIPVersion(rawValue: version) != nil else { throw ValidationError("--ntrip-version must be 1 or 2") }
-        guard seconds > 0 else { throw ValidationError("--seconds must be above 0") }
+        guard seconds.value > 0 else { throw ValidationError("--seconds must be above 0") }
     }
 
     /// The URL read, with the password from its other sources.
@@ -84,7 +84,7 @@ struct NTRIPCommand: ParsableCommand {
         let signals = stopOnSignals { done.signal() }
         client.start()
         if endpoint.mountpoint.isEmpty {
-            _ = done.wait(timeout: .now() + .milliseconds(Int(seconds * 1000)))
+            _ = done.wait(timeout: .now() + .milliseconds(Int(seconds.value * 1000)))
         } else {
             watch(client, outcome: outcome, done: done)
         }
@@ -111,7 +111,7 @@ struct NTRIPCommand: ParsableCommand {
 
     /// Prints the frames by type each second until `seconds` have passed, a refusal, or a signal.
     private func watch(_ client: NTRIPClient, outcome: Protected<Outcome>, done: DispatchSemaphore) {
-        let end = DispatchTime.now() + .milliseconds(Int(seconds * 1000))
+        let end = DispatchTime.now() + .milliseconds(Int(seconds.value * 1000))
         while DispatchTime.now() < end {
             let next = min(end, DispatchTime.now() + .seconds(1))
             if done.wait(timeout: next) == .success { return }

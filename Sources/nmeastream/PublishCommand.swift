@@ -61,7 +61,7 @@ struct PublishCommand: ParsableCommand {
     var queueSize: ByteCount = ByteCount(bytes: 64 << 20)
 
     @Option(name: .customLong("drain-timeout"), help: "At a log's end, how long to wait for the broker to take what is queued, in seconds.")
-    var drainTimeout: Double = 30
+    var drainTimeout = Seconds(30)
 
     @Flag(name: .customLong("home-assistant"),
           help: "Also announce the vehicle to Home Assistant (MQTT discovery), as a device_tracker on its map.")
@@ -88,7 +88,6 @@ struct PublishCommand: ParsableCommand {
             }
         }
         if let speed, !(speed > 0) { throw ValidationError("--speed must be above 0") }
-        if !(drainTimeout >= 0) { throw ValidationError("--drain-timeout must be 0 or more") }
         if try broker.parsedURL().hasWildcards { throw ValidationError("a publisher's topic cannot hold + or #") }
         if let id { try validateBrokerName(id, option: "--id", isTopicLevel: true) }
     }
@@ -140,7 +139,7 @@ struct PublishCommand: ParsableCommand {
         try publisher.start()
         printError("publishing \(source) as \(configuration.name) to \(configuration.url)")
         // A log ends by itself; a receiver runs until a signal (which stops the source).
-        let drained = publisher.waitUntilDrained(seconds: drainTimeout)
+        let drained = publisher.waitUntilDrained(seconds: drainTimeout.value)
         publisher.stop()
         signals.forEach { $0.cancel() }
         if let feed {
@@ -209,6 +208,9 @@ struct ByteCount: ExpressibleByArgument, Sendable, CustomStringConvertible {
         let text = argument.uppercased()
         let multiplier = text.last.flatMap { units[$0] } ?? 1
         guard let count = Int(multiplier == 1 ? text : String(text.dropLast())), count > 0 else { return nil }
-        bytes = count * multiplier
+        // Past a terabyte is no queue size but a typing error (and past Int.max, a trap).
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: multiplier)
+        guard !overflow, bytes <= 1 << 40 else { return nil }
+        self.bytes = bytes
     }
 }

@@ -63,7 +63,7 @@ struct ReadCommand: ParsableCommand {
     var watch = false
 
     @Option(help: "Give up, with exit code 75, when no fix (of --min-mode) has come after this many seconds.")
-    var timeout: Double?
+    var timeout: Seconds?
 
     @Option(help: "Only fixes at least this good are printed and counted: 2d or 3d.")
     var minMode: MinimumMode?
@@ -80,7 +80,7 @@ struct ReadCommand: ParsableCommand {
         if devicePath != nil, deviceOption != nil {
             throw ValidationError("name the device once: as the argument or with --device")
         }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be above 0") }
+        if let timeout, timeout.value == 0 { throw ValidationError("--timeout must be above 0") }
         if device != nil, watch {
             throw ValidationError("--watch follows the best receiver plugged in; leave the device out")
         }
@@ -110,7 +110,7 @@ struct ReadCommand: ParsableCommand {
         if watch, let ports = try? PortDiscovery.ports(), !ports.contains(where: { $0.kind != .other }) {
             printError("no receiver plugged in; waiting for one (Ctrl-C to stop)")
         }
-        try readFixes(from: source, options: output, count: limit.count, timeout: timeout,
+        try readFixes(from: source, options: output, count: limit.count, timeout: timeout?.value,
                       minimumMode: minMode?.mode ?? .unknown, corrections: corrections.feed(),
                       integrity: integrity ? integrityLimits.thresholds : nil)
     }

@@ -114,14 +114,14 @@ struct ServeCommand: ParsableCommand {
     }
 
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
-    var linger: Double = 0
+    var linger = Seconds(0)
 
     @Option(help: "How long a device, connection or upstream may send nothing before it is closed, its clients told (DEVICE with activated 0) and it is opened again, in seconds; 0: never (default: five of the receiver's cycles, at least 2 s, and 10 s until its rate is known).")
-    var stale: Double?
+    var stale: Seconds?
 
     @Option(name: .customLong("request-timeout"),
             help: "How long a client may take to send a request, in seconds: a gpsd client that watches nothing (default 60, gpsd's is 180) and the live page (default 10). Bytes that make no request do not count.")
-    var requestTimeout: Double?
+    var requestTimeout: Seconds?
 
     @Option(name: .customLong("report-release"),
             help: "The release VERSION reports (default: nmeastream's own). Some clients (cgps) warn and pause when it is not their gpsd's: give theirs, such as 3.22.")
@@ -139,8 +139,7 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions
 
     func validate() throws {
-        if let requestTimeout, !(requestTimeout > 0) { throw ValidationError("--request-timeout must be above 0") }
-        if let stale, !(stale >= 0) { throw ValidationError("--stale must be 0 (never) or more") }
+        if let requestTimeout, requestTimeout.value == 0 { throw ValidationError("--request-timeout must be above 0") }
         for device in devices where NetworkEndpoint.isURL(device) {
             do throws(NetworkEndpointError) {
                 _ = try NetworkEndpoint(parsing: device)
@@ -168,13 +167,13 @@ struct ServeCommand: ParsableCommand {
             ? [HostAndPort(host: "127.0.0.1", port: 2947), HostAndPort(host: "::1", port: 2947)] : listen
         var configuration = GPSDServer.Configuration(
             devices: devices, speed: speed.speed, listen: addresses.map { ($0.host, $0.port) },
-            linger: .milliseconds(Int64(max(0, linger) * 1000)),
+            linger: linger.duration,
             version: reportRelease.map { VersionInfo(release: $0, revision: $0) } ?? .nmeastream)
         // No device named: every receiver plugged in, now and later.
         configuration.followsHotplug = devices.isEmpty
         configuration.events = { [verbose] event in Self.say(event, verbose: verbose) }
         configuration.http = http.flatMap(\.addresses).map { ($0.host, $0.port) }
-        if let stale { configuration.staleLimit = stale == 0 ? .never : .after(.milliseconds(Int64(stale * 1000))) }
+        if let stale { configuration.staleLimit = stale.value == 0 ? .never : .after(stale.duration) }
         configuration.nmeaFeed = nmeaFeed.flatMap(\.addresses).map { ($0.host, $0.port) }
         configuration.corrections = try corrections.feed()
         configuration.integrity = noIntegrity ? nil : integrityLimits.thresholds
@@ -185,7 +184,7 @@ struct ServeCommand: ParsableCommand {
         if let pulses, let device = devices.first { configuration.pulseInputs = [device: pulses] }
         configuration.nmeaDatagrams = nmeaDatagrams.map { ($0.host, $0.port) }
         if let requestTimeout {
-            configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
+            configuration.requestTimeout = requestTimeout.duration
             configuration.httpRequestTimeout = configuration.requestTimeout
         }
         // Started by systemd from nmeastream.socket: its sockets, already bound.
