@@ -153,6 +153,37 @@ struct CorrectionsFeedTests {
         #expect(eventually { server.acceptedCount >= 2 })
     }
 
+    @Test("a receiver's queue held up while the caster streams: frames wait in a bounded hand-off, the oldest dropped and counted, the newest written after")
+    func receiverQueueHeldUp() throws {
+        let caster = try RTKLIBCaster()
+        defer { caster.stop() }
+        let input = try LineClient(port: caster.input)
+        let terminal = try PseudoTerminal()
+        let (feed, recorder) = Self.feed(caster)
+        let monitor = GPSMonitor(source: .serial(path: terminal.devicePath, speed: .bitsPerSecond(9600)), corrections: feed)
+        let watcher = monitor.fixes.observe { _ in }
+        defer { watcher.dispose() }
+        try #require(terminal.waitUntilConfigured())
+        try #require(eventually { recorder.streamings == 1 })
+        usleep(300_000)
+        let reader = try #require(monitor.currentReader)
+        let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
+        reader.queue.async {
+            held.signal()
+            release.wait()
+        }
+        held.wait()
+        let frames = (0..<500).map(RTCM3TestFrames.numbered)
+        Self.send(frames, to: input)
+        #expect(eventually { feed.status.framesDropped == frames.count - CorrectionsFeed.handOffCapacity }, "\(feed.status)")
+        #expect(feed.status.frameCount == 0)
+        release.signal()
+        #expect(eventually { feed.status.frameCount == CorrectionsFeed.handOffCapacity }, "\(feed.status)")
+        // The newest were kept, whole and in order.
+        let received = terminal.read(upTo: 1 << 20, seconds: 2)
+        #expect(received == Array(frames.suffix(CorrectionsFeed.handOffCapacity).joined()))
+    }
+
     @Test("a receiver's line too slow for the corrections: frames dropped whole and counted, never cut")
     func slowLine() throws {
         let caster = try RTKLIBCaster()

@@ -16,7 +16,10 @@ import Signals
 /// unchanged and in order; a frame whose checksum failed is counted and never written. A
 /// frame that a receiver cannot take (not open yet, still finding its speed, read-only, a
 /// line too slow) is dropped whole and counted, and the start of each such spell is told
-/// (``CorrectionsEvent/notWritten(receiver:_:)``).
+/// (``CorrectionsEvent/notWritten(receiver:_:)``). Frames cross to each receiver's queue
+/// through a ``HandOff`` of ``handOffCapacity``: a caster that sends faster than a busy
+/// receiver's queue takes them pushes out the oldest waiting, counted as dropped, and never
+/// grows memory.
 ///
 /// With ``Corrections/positionInterval``, the latest position of any attached receiver goes to
 /// the caster as GGA at that interval (and as soon as the caster streams): a network mountpoint
@@ -27,6 +30,10 @@ public final class CorrectionsFeed: Sendable {
     private let events: @Sendable (CorrectionsEvent) -> Void
     private let state = Protected(State())
     private let queue = DispatchQueue(label: "nmeastream.corrections")
+    /// Frames pushed out of a receiver's hand-off.
+    private let handOffDrops = DropCounter()
+    /// How many frames may wait for one receiver's queue: 32, a second or more of a caster's.
+    public static let handOffCapacity = 32
     /// Entered while a connection that is no longer wanted closes: the next one starts after
     /// it, so that a caster that allows one connection per user never sees two.
     private let closing = DispatchGroup()
@@ -51,9 +58,13 @@ public final class CorrectionsFeed: Sendable {
 
     /// What the feed has done so far.
     public var status: CorrectionsStatus {
-        let (status, client) = state.withLock { ($0.status, $0.client) }
-        guard let counts = client?.counts else { return status }
+        var (status, client) = state.withLock { ($0.status, $0.client) }
+        guard let counts = client?.counts else {
+            status.framesDropped += handOffDrops.count
+            return status
+        }
         var total = status
+        total.framesDropped += handOffDrops.count
         total.framesCorrupt += counts.badChecksums
         total.bytesSkipped += counts.bytesSkipped
         return total
@@ -64,7 +75,7 @@ public final class CorrectionsFeed: Sendable {
     /// waits for the connection to close (it may run where waiting is not allowed: inside a
     /// shared connection's release); a later attachment connects once it has closed.
     public func attach(_ reader: NMEAReader) -> Disposable {
-        let receiver = AttachedReceiver(reader: reader, feed: self)
+        let receiver = AttachedReceiver(reader: reader, feed: self, dropped: handOffDrops)
         reader.addDelegate(receiver)
         let client: NTRIPClient? = state.withLock { state in
             state.receivers.append(receiver)
@@ -78,6 +89,7 @@ public final class CorrectionsFeed: Sendable {
         if let client { closing.notify(queue: queue) { client.start() } }
         return BlockDisposable { [weak self] in
             reader.removeDelegate(receiver)
+            receiver.frames?.close()
             self?.detach(receiver)
         }
     }
@@ -122,11 +134,7 @@ public final class CorrectionsFeed: Sendable {
             sendPosition()
         case .frame(let frame):
             let receivers = state.withLock { $0.receivers }
-            for receiver in receivers {
-                receiver.reader.writeToDevice(frame.bytes) { [weak self] outcome in
-                    self?.noted(outcome, of: frame, for: receiver)
-                }
-            }
+            for receiver in receivers { receiver.frames?.send(frame) }
             if receivers.isEmpty { state.withLock { $0.status.framesDropped += 1 } }
         case .interrupted(let interruption):
             state.withLock { $0.status.isStreaming = false }
@@ -141,7 +149,7 @@ public final class CorrectionsFeed: Sendable {
     }
 
     /// On the receiver's reader's queue.
-    private func noted(_ outcome: DeviceWriteOutcome, of frame: RTCM3Frame, for receiver: AttachedReceiver) {
+    fileprivate func noted(_ outcome: DeviceWriteOutcome, of frame: RTCM3Frame, for receiver: AttachedReceiver) {
         state.withLock { state in
             switch outcome {
             case .written:
@@ -220,11 +228,20 @@ private final class AttachedReceiver: NMEAReaderDelegate, @unchecked Sendable {
     // Confined to the reader's queue.
     var wasWriting: Bool?
     var lastRefusal: DeviceWriteRefusal?
+    /// The frames on their way to the reader's queue, where they are written. Set once, in
+    /// the initializer.
+    private(set) var frames: HandOff<RTCM3Frame>?
 
-    init(reader: NMEAReader, feed: CorrectionsFeed) {
+    init(reader: NMEAReader, feed: CorrectionsFeed, dropped: DropCounter) {
         self.reader = reader
         self.feed = feed
         name = reader.source.description
+        frames = HandOff(capacity: CorrectionsFeed.handOffCapacity, on: QueueScheduler(queue: reader.queue), dropped: dropped) {
+            [weak self] frame in
+            guard let self else { return }
+            let outcome = reader.writeToDevice(frame.bytes)
+            self.feed?.noted(outcome, of: frame, for: self)
+        }
     }
 
     func reader(_ reader: NMEAReader, didUpdate fix: Fix) {

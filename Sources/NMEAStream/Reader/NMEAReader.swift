@@ -324,14 +324,13 @@ public final class NMEAReader: @unchecked Sendable {
         if DispatchQueue.getSpecific(key: queueKey) != nil { halting() } else { queue.async(execute: halting) }
     }
 
-    /// Writes `bytes` to the open device, whole and after earlier ones, on the reader's queue,
-    /// and tells `outcome` there: for ``CorrectionsFeed`` alone (nothing else is ever written
-    /// to a receiver).
-    func writeToDevice(_ bytes: [UInt8], outcome: @escaping @Sendable (DeviceWriteOutcome) -> Void) {
-        queue.async { [self] in
-            guard let source = self.bytes, !isFinished else { return outcome(.dropped(.notOpen)) }
-            outcome(source.write(bytes))
-        }
+    /// Writes `bytes` to the open device, whole and after earlier ones; on the reader's queue,
+    /// which ``CorrectionsFeed`` (the one writer: nothing else is ever written to a receiver)
+    /// reaches through a ``HandOff``.
+    func writeToDevice(_ bytes: [UInt8]) -> DeviceWriteOutcome {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let source = self.bytes, !isFinished else { return .dropped(.notOpen) }
+        return source.write(bytes)
     }
 
     @discardableResult
