@@ -29,6 +29,9 @@ public struct NTRIPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Reads `text`; throws what is wrong with it.
     public init(parsing text: String) throws(NTRIPEndpointError) {
         guard text.hasPrefix("ntrip://") else { throw NTRIPEndpointError(text, "not an ntrip:// URL") }
+        if let bad = URLAuthority.firstControlCharacter(in: text) {
+            throw NTRIPEndpointError(text, "a control character (\(bad)) in the URL")
+        }
         var rest = Substring(text.dropFirst("ntrip://".count))
         var user: String?, password: String?
         if let at = rest.lastIndex(of: "@") {

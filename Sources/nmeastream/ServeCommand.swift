@@ -329,10 +329,12 @@ struct ServeCommand: ParsableCommand {
         case .networkConnected(let path, let reconnected):
             // Datagrams are received, not connected to.
             let said = path.hasPrefix("udp://") ? "listening on \(path)" : "connected to \(path)"
+            MessageLog.standardError.forget("network \(path)")
             if reconnected || verbose { printError(said) }
         case .networkInterrupted(let path, let interruption):
-            // A peer that fails over and over (a flood of bad datagrams) says so once a second.
-            MessageLog.standardError.say(interruption.description, coalescing: "network \(path)")
+            // A peer that keeps failing the same way (down for a day) is said once, not at
+            // every attempt; again when the reason changes or after it was back.
+            MessageLog.standardError.say(interruption.description, key: "network \(path)", reason: interruption.reason)
         case .candidateListening(let path, let reason):
             printError("\(path): \(reason): listening for NMEA or UBX (nothing is written to it)")
         case .candidateServed(let path, let reason), .candidateLeftAlone(let path, let reason):

@@ -17,6 +17,7 @@ struct NTRIPTests {
             ("http://host/M", "not an ntrip:// URL"), ("ntrip://host", "no mountpoint"), ("ntrip:///M", "no host"),
             ("ntrip://host:0/M", "from 1 to 65535"), ("ntrip://::1/M", "brackets"), ("ntrip://host/a/b", "one name"),
             ("ntrip://u:p%4@host/M", "two hexadecimal digits"),
+            ("ntrip://host/M\r\nX-Injected: 1", "a control character (U+000D)"), ("ntrip://host/M\u{1B}", "a control character (U+001B)"),
         ]
         for (url, reason) in wrong {
             do {

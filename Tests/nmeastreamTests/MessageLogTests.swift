@@ -31,6 +31,19 @@ struct MessageLogTests {
         #expect(coalescer.close(MessageCoalescer.overflowKey).say == "event 9999 (and 9994 more messages of other kinds in 1 s)")
     }
 
+    @Test("a peer failing the same way is said once; again when the reason changes, or after it was back")
+    func oncePerReason() {
+        var coalescer = MessageCoalescer()
+        var said = [coalescer.takeOnChange(key: "network a", reason: "connection refused")]
+        for _ in 0..<10 { said.append(coalescer.takeOnChange(key: "network a", reason: "connection refused")) }
+        // Another peer; a new reason; after the peer was back.
+        said.append(coalescer.takeOnChange(key: "network b", reason: "connection refused"))
+        said.append(coalescer.takeOnChange(key: "network a", reason: "no route to host"))
+        coalescer.forget("network a")
+        said.append(coalescer.takeOnChange(key: "network a", reason: "no route to host"))
+        #expect(said == [true] + Array(repeating: false, count: 10) + [true, true, true])
+    }
+
     @Test("the same message heard by two paths is said once")
     func sameMessageOnce() {
         var coalescer = MessageCoalescer(interval: 1)

@@ -18,6 +18,8 @@ struct MessageCoalescer {
     /// held under ``overflowKey``, so that distinct keys cannot escape the bound either.
     let maximumKeys: Int
     private var windows: [String: Window] = [:]
+    /// The reason last said for each key of ``takeOnChange(key:reason:)``.
+    private var reasons: [String: String] = [:]
     /// The identities of the last messages taken (``take(_:key:identity:)``), oldest first.
     private var recent: [Int] = []
     /// How many identities are remembered.
@@ -80,4 +82,19 @@ struct MessageCoalescer {
 
     /// Keys with an interval open.
     var openKeys: Int { windows.count }
+
+    /// Whether a message of `key` failing for `reason` is to be said: only when the reason is
+    /// not the one last said for that key (a peer that keeps failing the same way is said
+    /// once, not at every attempt). At most ``maximumKeys`` keys are remembered.
+    mutating func takeOnChange(key: String, reason: String) -> Bool {
+        guard reasons[key] != reason else { return false }
+        if reasons[key] == nil, reasons.count >= maximumKeys, let any = reasons.keys.first { reasons[any] = nil }
+        reasons[key] = reason
+        return true
+    }
+
+    /// Forgets the reason last said for `key` (the peer is back): its next failure is said.
+    mutating func forget(_ key: String) {
+        reasons[key] = nil
+    }
 }

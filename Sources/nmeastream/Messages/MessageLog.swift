@@ -67,6 +67,17 @@ final class MessageLog: Sendable {
         act(on: decision)
     }
 
+    /// Says `message` unless the last message said for `key` had the same `reason` (a peer
+    /// failing again the same way); ``forget(_:)`` when it is back. Never waits.
+    func say(_ message: String, key: String, reason: String) {
+        if coalescer.withLock({ $0.takeOnChange(key: key, reason: reason) }) { lines.send(message) }
+    }
+
+    /// What `key` last failed for is forgotten: its next failure is said, whatever its reason.
+    func forget(_ key: String) {
+        coalescer.withLock { $0.forget(key) }
+    }
+
     private func act(on decision: MessageCoalescer.Decision) {
         if let line = decision.say { lines.send(line) }
         if let key = decision.closeLater {
