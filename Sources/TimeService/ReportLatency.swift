@@ -17,7 +17,7 @@ public struct ReportLatency: Sendable {
     private var count = 0
     private var minimum = Double.infinity
     private var maximum = -Double.infinity
-    private var random = SplitMix64(seed: 0x6E6D_6561_7374_7265)
+    private var random = SeededGenerator(seed: 0x6E6D_6561_7374_7265)
 
     /// An empty record.
     public init() {}
@@ -66,21 +66,5 @@ public struct ReportLatency: Sendable {
         public var p95: Double
         /// The greatest latency.
         public var maximum: Double
-    }
-}
-
-/// A small, fast pseudo-random generator (SplitMix64) with a seed, for samples that are
-/// repeatable from run to run.
-struct SplitMix64: Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -290,7 +290,7 @@ struct FleetUnitTests {
         let store = try SQLiteDatabase(path: folder + "/" + MessageQueue.fileName)
         // No constraints: a database written by something else.
         try store.execute("DROP TABLE messages; CREATE TABLE messages (sequence INTEGER PRIMARY KEY, topic, payload, retain)")
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
         let sequences = ["-9223372036854775808", "-1", "0", "1", "9223372036854775807", "4611686018427387904"]
         let topics = ["'fleet/van/tpv'", "''", "'fleet/+/tpv'", "'#'", "NULL", "x'00'", "'a' || char(0) || 'b'", "42", "3.5",
@@ -445,20 +445,5 @@ extension FleetUnitTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { $0.hasPrefix(MessageQueue.fileName) })
         _ = queue.append([.init(topic: "t", payload: [1], retain: false)])
         #expect(queue.messages.last?.sequence == 8, "sequence numbers go on after the imported ones")
-    }
-}
-
-/// A repeatable stream of random numbers (SplitMix64), for tests that draw their inputs.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,17 @@
+/// A small, fast pseudo-random generator (SplitMix64) started from a seed: the same numbers
+/// on every run, for a sample that must be repeatable (``ReportLatency``'s reservoir) and
+/// for tests that draw their inputs and must replay a failure.
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator whose numbers follow from `seed`.
+    package init(seed: UInt64) { state = seed }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
