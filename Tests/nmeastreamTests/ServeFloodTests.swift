@@ -59,6 +59,7 @@ struct ServeFloodTests {
         serve.process.terminate()
         let stopped = eventually(seconds: 5) { !serve.process.isRunning }
         #expect(stopped, "stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
+        print("serve stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
         if !stopped { kill(serve.process.pid, SIGKILL) }
     }
 

@@ -85,6 +85,7 @@ struct ServeMessageFaultTests {
         serve.terminate()
         let stopped = eventually(seconds: 5) { !serve.isRunning }
         #expect(stopped, "stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
+        print("serve stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
         if !stopped { kill(serve.pid, SIGKILL) }
     }
 
