@@ -18,13 +18,21 @@ extension Signal {
     /// Nothing is delivered after the subscription is disposed, even an event already on its
     /// way to the main queue. The main queue must be running (an app, `dispatchMain()`, or
     /// an `async` main).
+    ///
+    /// The events reach the main queue through a buffer of `capacity` values
+    /// (``BufferPolicy/newest(capacity:)``): while the main actor is busy (a modal dialog, a
+    /// long layout), a sender faster than it pushes out the oldest waiting values, each
+    /// counted in `dropped`, and never fills the main queue; the end of the stream is never
+    /// dropped.
     @discardableResult
     public func observeOnMainActor(
+        capacity: Int = 256,
+        dropped: DropCounter? = nil,
         next: (@MainActor @Sendable (Value) -> Void)? = nil,
         failed: (@MainActor @Sendable (Failure) -> Void)? = nil,
         completed: (@MainActor @Sendable () -> Void)? = nil
     ) -> Disposable {
-        receive(on: QueueScheduler(queue: .main)).observe { event in
+        buffer(.newest(capacity: capacity), on: QueueScheduler(queue: .main), dropped: dropped).observe { event in
             MainActor.assumeIsolated {
                 switch event {
                 case .next(let value): next?(value)

@@ -1,6 +1,11 @@
 extension Signal {
     /// Delivers every event on `scheduler`, in order when the scheduler runs its work in
     /// order (a serial queue, the test scheduler).
+    ///
+    /// Each event waits for the scheduler without bound: for a sender that can outrun the
+    /// scheduler (a device, anything from a network), hand over through
+    /// ``buffer(_:on:dropped:)`` instead (or a ``HandOff`` outside a signal), whose policy
+    /// bounds what waits. nmeastream's own modules cross threads only through those.
     public func receive(on scheduler: some Scheduler) -> Signal {
         Signal { observer in
             observe { event in scheduler.schedule { observer.on(event) } }
