@@ -21,8 +21,10 @@ final class MessageLog: Sendable {
 
     /// How many lines may wait: 256.
     static let capacity = 256
-    /// How long exit waits for the lines still waiting: 1 s.
-    static let exitAllowance: Duration = .seconds(1)
+    /// How long exit waits for the lines still waiting: 250 ms. Plenty for an output that
+    /// moves (a terminal, a file, journald); an output that does not move will not in a
+    /// second either, and a stop asked for is not held up by it.
+    static let exitAllowance: Duration = .milliseconds(250)
     /// The longest line written, in bytes (a longer one is cut, and says so).
     static let maximumLineBytes = 4096
 
