@@ -67,7 +67,7 @@ struct CorrectionsFeedTests {
 
         var watcher: Disposable? = monitor.fixes.observe { _ in }
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         // The caster relays its input from when it has accepted the client.
         usleep(300_000)
         let frames = (100..<400).map(RTCM3TestFrames.numbered)
@@ -101,7 +101,7 @@ struct CorrectionsFeedTests {
         let monitor = GPSMonitor(source: .serial(path: terminal.devicePath, speed: .bitsPerSecond(9600)), corrections: feed)
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
-        try #require(eventually { recorder.streamings == 1 })
+        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         usleep(300_000)
         let before = (0..<50).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(before, through: try LineClient(port: caster.input), to: terminal))
@@ -126,7 +126,7 @@ struct CorrectionsFeedTests {
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually { recorder.streamings == 1 })
+        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         for second in 0..<4 {
             terminal.write(SyntheticEpochs.epoch(second))
             usleep(250_000)
@@ -164,7 +164,7 @@ struct CorrectionsFeedTests {
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually { recorder.streamings == 1 })
+        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         usleep(300_000)
         let reader = try #require(monitor.currentReader)
         let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
@@ -194,7 +194,7 @@ struct CorrectionsFeedTests {
         let monitor = GPSMonitor(source: .serial(path: terminal.devicePath, speed: .bitsPerSecond(9600)), corrections: feed)
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
-        try #require(eventually { recorder.streamings == 1 })
+        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         usleep(300_000)
         // Nobody reads the terminal's other side: its buffer fills, then the writer's backlog.
         let frames = (0..<2000).map(RTCM3TestFrames.numbered)
