@@ -38,11 +38,7 @@ struct ServeFaultTests {
         var said: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
 
         /// A line of /proc/PID/status (`VmHWM`, `VmRSS`) in kilobytes.
-        func status(_ field: String) -> Int {
-            let text = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-                .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
-        }
+        func status(_ field: String) -> Int { process.status(field) }
 
         /// CPU time used so far (user and system), in seconds.
         var cpuSeconds: Double {

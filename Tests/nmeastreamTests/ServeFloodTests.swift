@@ -19,13 +19,6 @@ struct ServeFloodTests {
         return bytes
     }
 
-    /// A kilobyte figure of /proc/PID/status (`VmHWM`, the peak resident memory).
-    static func status(_ pid: pid_t, _ field: String) -> Int {
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
-    }
-
     /// Sends datagrams of ten epochs each to `port` on loopback, as fast as the kernel takes
     /// them, for `seconds`: anyone on the network who floods a `udp://` source. How many sent.
     static func flood(port: Int, seconds: Double) -> Int {
@@ -76,7 +69,7 @@ struct ServeFloodTests {
         client.send("?WATCH={\"enable\":true,\"json\":true,\"device\":\"best:\"};")
         #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15) != nil, "\(serve.said)")
         let sent = Self.flood(port: port, seconds: 8)
-        let peak = Self.status(serve.process.pid, "VmHWM")
+        let peak = serve.process.status("VmHWM")
         print("serve --best under floods: peak \(peak) kB, \(sent) datagrams sent")
         #expect(peak > 0 && peak < 64 * 1024, "peak \(peak) kB")
         let newcomer = try LineClient(port: serve.port)
@@ -98,7 +91,7 @@ struct ServeFloodTests {
         #expect(eventually { serve.said.contains("NMEA datagrams to") })
         let sent = Self.flood(port: port, seconds: 8)
         #expect(destination.receive(seconds: 5) != nil, "\(serve.said)")
-        let peak = Self.status(serve.process.pid, "VmHWM")
+        let peak = serve.process.status("VmHWM")
         print("serve --nmea-udp under a flood: peak \(peak) kB, \(sent) datagrams sent")
         #expect(peak > 0 && peak < 64 * 1024, "peak \(peak) kB")
         let client = try LineClient(port: serve.port)

@@ -48,3 +48,13 @@ struct ServeProcessError: Error, CustomStringConvertible {
     var said: String
     var description: String { "serve did not start listening: \(said)" }
 }
+
+extension ChildProcess {
+    /// A kilobyte figure of its /proc/PID/status (`VmRSS`, `VmHWM` the peak resident memory);
+    /// 0 once it has ended.
+    func status(_ field: String) -> Int {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    }
+}
