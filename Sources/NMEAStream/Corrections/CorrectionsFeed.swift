@@ -59,12 +59,9 @@ public final class CorrectionsFeed: Sendable {
     /// What the feed has done so far.
     public var status: CorrectionsStatus {
         var (status, client) = state.withLock { ($0.status, $0.client) }
-        guard let counts = client?.counts else {
-            status.framesDropped += handOffDrops.count
-            return status
-        }
+        status.framesDropped += handOffDrops.count
+        guard let counts = client?.counts else { return status }
         var total = status
-        total.framesDropped += handOffDrops.count
         total.framesCorrupt += counts.badChecksums
         total.bytesSkipped += counts.bytesSkipped
         return total

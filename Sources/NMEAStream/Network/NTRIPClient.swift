@@ -229,13 +229,9 @@ public final class NTRIPClient: @unchecked Sendable {
             switch head {
             case .stream?:
                 var frames: [RTCM3Frame] = []
-                var sinceLastFrame = self.sinceLastFrame
-                framer.feed(bytes) { frame in
-                    frames.append(frame)
-                    sinceLastFrame = 0
-                }
-                // Bytes after the last frame (roughly: the chunk's, when it held none).
-                self.sinceLastFrame = frames.isEmpty ? sinceLastFrame + bytes.count : 0
+                framer.feed(bytes) { frames.append($0) }
+                // Bytes since the last frame (counted by whole chunks: a chunk with one resets it).
+                sinceLastFrame = frames.isEmpty ? sinceLastFrame + bytes.count : 0
                 let counts = earlier.adding(framer.counts)
                 tally.withLock { $0 = counts }
                 for frame in frames { events(.frame(frame)) }
