@@ -3,7 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOWebSocket
-import Synchronization
+import Signals
 import Testing
 @testable import NMEAServer
 
@@ -204,7 +204,7 @@ struct ChannelHandlerTests {
 
 /// A count bumped from a handler's callback.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Protected(0)
     var value: Int { count.withLock { $0 } }
     func add() { count.withLock { $0 += 1 } }
 }

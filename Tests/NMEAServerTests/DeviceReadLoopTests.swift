@@ -1,6 +1,7 @@
 import Dispatch
 import NIOPosix
 import Synchronization
+import Signals
 import Testing
 import TestSupport
 @testable import NMEAServer
@@ -17,7 +18,7 @@ struct DeviceReadLoopTests {
             var fixesOffLoop = 0
             var failure: GPSError?
         }
-        private let seen = Mutex(Seen())
+        private let seen = Protected(Seen())
         /// Called on each fix, on the reader's queue.
         let onFix: @Sendable (NMEAReader) -> Void
 

@@ -1,5 +1,5 @@
-import Synchronization
 import SignalsTesting
+import Signals
 import Testing
 @testable import NMEAStream
 
@@ -16,7 +16,7 @@ struct MergedMonitorTests {
         let monitor: GPSMonitor
 
         final class Counts: Sendable {
-            let value = Mutex((opened: 0, closed: 0))
+            let value = Protected((opened: 0, closed: 0))
         }
 
         var opened: Int { counts.value.withLock { $0.opened } }
@@ -51,10 +51,10 @@ struct MergedMonitorTests {
     /// What the merged monitor sent: each epoch's second and the member it came from (the
     /// last source change before it).
     final class Record: Sendable {
-        let entries = Mutex<[(second: Int, source: String)]>([])
-        let changes = Mutex<[SourceChange]>([])
-        let integrity = Mutex<[IntegrityEvent]>([])
-        let current = Mutex<String?>(nil)
+        let entries = Protected<[(second: Int, source: String)]>([])
+        let changes = Protected<[SourceChange]>([])
+        let integrity = Protected<[IntegrityEvent]>([])
+        let current = Protected<String?>(nil)
 
         func take(_ event: GPSEvent) {
             switch event {
@@ -193,7 +193,7 @@ struct MergedMonitorTests {
         let a = Member("/dev/a"), b = Member("/dev/b")
         let merged = GPSMonitor(merging: [a.monitor, b.monitor], names: ["mast", "ais"], scheduler: scheduler)
         let record = Record()
-        let flags = Mutex<[IntegrityFlags]>([])
+        let flags = Protected<[IntegrityFlags]>([])
         let subscription = merged.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe { event in
             if case .next(let event) = event {
                 record.take(event)

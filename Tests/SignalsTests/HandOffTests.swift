@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 import Signals
 import SignalsTesting
@@ -9,7 +8,7 @@ struct HandOffTests {
     @Test("a sender faster than the scheduler never waits: at most the capacity waits, the oldest pushed out and counted, the newest delivered in order")
     func boundedUnderFlood() {
         let scheduler = TestScheduler()
-        let delivered = Mutex<[Int]>([])
+        let delivered = Protected<[Int]>([])
         let dropped = DropCounter()
         let handOff = HandOff<Int>(capacity: 4, on: scheduler, dropped: dropped) { value in delivered.withLock { $0.append(value) } }
         for value in 1...1_000_000 { handOff.send(value) }
@@ -26,7 +25,7 @@ struct HandOffTests {
     @Test("nothing is delivered after close, and what waited is discarded")
     func closeDiscards() {
         let scheduler = TestScheduler()
-        let delivered = Mutex<[Int]>([])
+        let delivered = Protected<[Int]>([])
         let handOff = HandOff<Int>(capacity: 8, on: scheduler) { value in delivered.withLock { $0.append(value) } }
         handOff.send(1)
         handOff.send(2)
@@ -40,7 +39,7 @@ struct HandOffTests {
     func blockedReceiver() {
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let delivered = Mutex<[Int]>([])
+        let delivered = Protected<[Int]>([])
         let dropped = DropCounter()
         let handOff = HandOff<Int>(capacity: 16, on: QueueScheduler(), dropped: dropped) { value in
             if value == 0 {

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Signals
 import Testing
 @testable import nmeastream
 
@@ -55,7 +55,7 @@ struct MessageLogTests {
     @Test("an output that does not move holds up no caller: lines past the capacity are dropped, and the count is said once it moves")
     func blockedOutput() {
         let gate = DispatchSemaphore(value: 0), writing = DispatchSemaphore(value: 0)
-        let written = Mutex<[String]>([])
+        let written = Protected<[String]>([])
         let log = MessageLog { bytes in
             let line = String(decoding: bytes, as: UTF8.self)
             if line.contains("first") {
@@ -81,7 +81,7 @@ struct MessageLogTests {
 
     @Test("a line longer than the bound is cut on a character's boundary and says so")
     func longLine() {
-        let written = Mutex<[String]>([])
+        let written = Protected<[String]>([])
         let log = MessageLog { bytes in written.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
         log.say(String(repeating: "é", count: 10_000))
         log.flush(waitingAtMost: .seconds(10))
