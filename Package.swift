@@ -19,12 +19,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
+        // The operating system as the package uses it, and the only target that imports it:
+        // system calls with a typed Errno, the one lock type, clocks, sleeping, libm.
+        .target(name: "Platform", dependencies: ["CPlatform"]),
         // Bytes in; sentences, epochs and fixes out. No I/O, no Foundation.
-        .target(name: "NMEA"),
+        .target(name: "NMEA", dependencies: ["Platform"]),
         // Fixes and satellite views as gpsd JSON, GPX and CSV. No I/O.
         .target(name: "NMEARendering", dependencies: ["NMEA"]),
         // Signals, disposables, subjects, multicast with reference counting. Knows no GPS.
-        .target(name: "Signals"),
+        .target(name: "Signals", dependencies: ["Platform"]),
         .target(name: "SignalsTesting", dependencies: ["Signals"]),
         // The libudev C API: device discovery and hotplug.
         // gpsd's client protocol: requests, one client's session, the replies. No I/O.
@@ -37,7 +40,7 @@ let package = Package(
         // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
         .target(name: "CPlatform"),
         // Devices, discovery, sources and the reader, the NTRIP client; re-exports NMEA, NMEARendering, NTRIP and Signals.
-        .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "NTRIP", "Signals", "CUdev", "CPlatform"]),
+        .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "NTRIP", "Signals", "CUdev", "Platform"]),
         // The gpsd-protocol server: listeners and client connections on SwiftNIO; one
         // subscription to a device's GPSMonitor while any client watches it, each epoch
         // rendered once and handed to every watcher. The live web page: NIO's HTTP/1.1 and
@@ -45,7 +48,7 @@ let package = Package(
         .target(
             name: "NMEAServer",
             dependencies: [
-                "NMEAStream", "GPSDProtocol", "TimeService", "CPlatform",
+                "NMEAStream", "GPSDProtocol", "TimeService", "Platform", "CPlatform",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -60,7 +63,7 @@ let package = Package(
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         // Time service: receivers as reference clocks for chrony (SOCK samples of serial time
         // and of PPS), each feed one more subscriber of a device's GPSMonitor.
-        .target(name: "TimeService", dependencies: ["NMEAStream", "CPlatform"]),
+        .target(name: "TimeService", dependencies: ["NMEAStream", "Platform", "CPlatform"]),
         // Eclipse's libmosquitto (headers from libmosquitto-dev), and fleets over MQTT on it:
         // a publisher of a device's fixes with store and forward, and a subscriber. Loaded by
         // the first connection, not linked: the commands that speak no MQTT do not map it and
@@ -69,7 +72,7 @@ let package = Package(
         // SQLite (headers from libsqlite3-dev), for the publisher's store-and-forward queue on
         // disk; loaded by the first database opened, in the same way.
         .target(name: "CSQLite", dependencies: ["CPlatform"]),
-        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "CPlatform"]),
+        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "Platform", "CPlatform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
@@ -78,7 +81,7 @@ let package = Package(
                 "TimeService",
                 "Fleet",
                 "GPSDProtocol",
-                "CPlatform",
+                "Platform", "CPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Resident memory (Benchmarks/README.md, "Resident memory"): linked by lld with
@@ -98,7 +101,7 @@ let package = Package(
         // beside the project: for the tests of the core, the reader and the command.
         .target(
             name: "TestSupport",
-            dependencies: ["CPlatform", "NMEA", "Signals"],
+            dependencies: ["CPlatform", "Platform", "NMEA", "Signals"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import NMEA
 import Signals
+import Platform
 
 /// Reads a fleet's reports from an MQTT broker: the `TPV` (and `SKY`) lines that
 /// ``FixPublisher``s publish, each tagged with its vehicle, repeats dropped (QoS 1 may

@@ -1,4 +1,5 @@
 import Signals
+import Platform
 
 /// Lets callbacks made before their owner exists reach it once it does, weakly: a connection's
 /// handlers are given at its creation, inside the init of the object that will hold the

@@ -1,5 +1,6 @@
 import CMosquitto
 import CPlatform
+import Platform
 import Dispatch
 import NMEAStream
 

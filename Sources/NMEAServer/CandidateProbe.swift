@@ -1,6 +1,7 @@
 import Dispatch
 import NMEA
 import NMEAStream
+import Platform
 
 /// Listens to a port that discovery classes as a ``PortKind/candidate`` (a USB-serial bridge:
 /// a GlobalSat BU-353 behind a PL2303, a receiver board behind a CP210x or CH340, or an Arduino

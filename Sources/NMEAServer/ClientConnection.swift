@@ -2,6 +2,7 @@ import GPSDProtocol
 import NIOCore
 import NMEAStream
 import Synchronization
+import Platform
 
 /// One connected client: its requests through gpsd's protocol (``ClientSession``), the
 /// devices it watches, and the lines sent to it.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import NMEAStream
 import Synchronization
+import Platform
 
 /// Reads served devices on the server's event loops, as gpsd reads its devices in its one
 /// select loop: the thread the device's bytes wake is the one that decodes them and writes

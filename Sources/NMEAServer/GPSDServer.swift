@@ -4,6 +4,7 @@ import Synchronization
 import NIOPosix
 import NMEAStream
 import TimeService
+import Platform
 
 /// A gpsd-protocol server: shares each receiver with every client on the machine (and every
 /// existing gpsd client), opening it when the first client watches and closing it when the

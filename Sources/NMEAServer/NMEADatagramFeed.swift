@@ -2,6 +2,7 @@ import Dispatch
 import NIOCore
 import NIOPosix
 import NMEAStream
+import Platform
 
 /// The served devices' sentences as UDP datagrams (``GPSDServer/Configuration/nmeaDatagrams``),
 /// as a boat's multiplexer sends them: each valid sentence unchanged, with CR LF, one per

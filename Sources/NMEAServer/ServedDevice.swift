@@ -3,6 +3,7 @@ import GPSDProtocol
 import NIOCore
 import NMEAStream
 import TimeService
+import Platform
 
 /// One receiver the server shares: its ``GPSMonitor``, the clients that watch it, and what it
 /// said last. The device opens when its first watcher comes (it subscribes to the monitor:

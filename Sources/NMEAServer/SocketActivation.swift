@@ -1,4 +1,5 @@
 import CPlatform
+import Platform
 
 /// The listening sockets systemd passes a service it activates from a socket unit
 /// (`LISTEN_PID` naming this process, `LISTEN_FDS` sockets from descriptor 3 on), sorted by

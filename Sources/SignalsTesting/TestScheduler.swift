@@ -1,4 +1,5 @@
 import Signals
+import Platform
 
 /// A scheduler with a virtual clock: nothing runs until the test advances time.
 ///

@@ -1,4 +1,5 @@
 import CPlatform
+import Platform
 import NMEAStream
 
 /// Sends ``TimeSample``s to chronyd's `SOCK` sockets: one unbound datagram socket, each

@@ -1,4 +1,5 @@
 import NMEAStream
+import Platform
 
 /// A receiver as a reference clock for ntpd, ntpsec or chronyd, through ntpd's shared-memory
 /// segments in gpsd's layout and numbering: its serial time in one unit, its pulse per second

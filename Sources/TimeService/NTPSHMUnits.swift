@@ -1,4 +1,5 @@
 import CPlatform
+import Platform
 import Synchronization
 
 /// Which NTP shared-memory units a process's receivers use, handed out as gpsd does: each

@@ -1,5 +1,6 @@
 import Dispatch
 import NMEAStream
+import Platform
 
 /// A receiver's time samples, for whichever time service takes them (chronyd's sockets,
 /// ntpd's shared memory, gpsd's `TOFF` and `PPS` reports): one more subscriber of its

@@ -1,6 +1,7 @@
 import Dispatch
 import NMEAStream
 import TimeService
+import Platform
 
 /// Prints what a reader delivers, and tells the command when to stop.
 final class FixPrinter: NMEAReaderDelegate, @unchecked Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import NMEAStream
+import Platform
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import CPlatform
+import Platform
 import NMEAStream
 
 /// The `text` format on a terminal: the current fix and a satellite table, redrawn in place

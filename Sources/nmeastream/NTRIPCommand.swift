@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import NMEAStream
+import Platform
 
 /// `nmeastream ntrip`: a caster's sourcetable, or a check of one of its mountpoints, before a
 /// receiver is pointed at it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NMEAStream
+import Platform
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import GPSDProtocol
 import NMEAServer
 import NMEAStream
 import TimeService
+import Platform
 
 /// `nmeastream serve`: gpsd's protocol on gpsd's port, so that every program on the machine
 /// (and every gpsd client) shares the receivers.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CPlatform
+import Platform
 import Dispatch
 import NMEAStream
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Fleet
 import NMEAStream
+import Platform
 
 /// `nmeastream subscribe`: a fleet's fixes from an MQTT broker, printed as the other commands
 /// print them.

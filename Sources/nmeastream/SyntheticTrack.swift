@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import NMEAStream
 
 /// A made-up receiver's output: a vehicle going round a circle at constant speed, one epoch

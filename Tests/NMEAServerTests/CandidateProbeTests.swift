@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import NMEAServer
 @testable import NMEAStream
+import Platform
 
 /// Listening to a USB-serial bridge to tell whether a receiver sits behind it, on a
 /// pseudo-terminal (the speed hunt behind a mocked udev is in the hotplug tests).

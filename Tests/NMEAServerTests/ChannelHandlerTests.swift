@@ -6,6 +6,7 @@ import NIOWebSocket
 import Signals
 import Testing
 @testable import NMEAServer
+import Platform
 
 /// The server's NIO handlers alone, each on an `EmbeddedChannel`: what each writes, passes on
 /// and closes, with the time advanced by hand where it has a timer.

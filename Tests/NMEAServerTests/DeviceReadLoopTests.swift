@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 @testable import NMEAServer
 @testable import NMEAStream
+import Platform
 
 /// A device read on an event loop (what `serve` does): decoded on the loop's thread, lost
 /// when its other end goes, closed by stop, and stoppable from its own delegate call.

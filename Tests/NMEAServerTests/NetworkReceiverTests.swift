@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import NMEAServer
 @testable import NMEAStream
+import Platform
 
 /// A served network receiver whose connection drops: its watchers told, and the reconnection.
 @Suite("network receivers served")

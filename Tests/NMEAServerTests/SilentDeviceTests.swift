@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import NMEAServer
 @testable import NMEAStream
+import Platform
 
 /// The server's watchdog (``GPSDServer/Configuration/staleLimit``): a served device that stays
 /// open and sends nothing, with real sockets and a pseudo-terminal for the receiver.

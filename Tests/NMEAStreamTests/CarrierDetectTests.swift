@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Platform
 #endif
 import CPlatform
 import Dispatch

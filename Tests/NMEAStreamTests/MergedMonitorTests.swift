@@ -2,6 +2,7 @@ import SignalsTesting
 import Signals
 import Testing
 @testable import NMEAStream
+import Platform
 
 /// The merged monitor on a virtual clock: members fed by hand, the timer on the test
 /// scheduler. It carries the best member's epochs, fails over at the silent one's deadline

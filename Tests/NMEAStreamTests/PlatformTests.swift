@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NMEAStream
 import TestSupport
+import Platform
 
 /// The error `body` threw, or `nil` when it threw none.
 private func errno<T>(_ body: () throws(Errno) -> T) -> Errno? {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Signals
 import TestSupport
+import Platform
 
 @Suite("Async bridges")
 struct BridgeTests {

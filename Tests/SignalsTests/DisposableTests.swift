@@ -1,5 +1,6 @@
 import Testing
 import Signals
+import Platform
 
 @Suite("Disposables")
 struct DisposableTests {

@@ -1,5 +1,6 @@
 import Testing
 import Signals
+import Platform
 
 // The delegate bridge of `Signals.docc/Signals.md`, compiled and run.
 

@@ -1,5 +1,6 @@
 import Testing
 import Signals
+import Platform
 
 @Suite("Errors and side effects")
 struct ErrorOperatorTests {

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import Signals
 import SignalsTesting
+import Platform
 
 @Suite("HandOff")
 struct HandOffTests {

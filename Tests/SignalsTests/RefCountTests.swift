@@ -1,6 +1,7 @@
 import Testing
 import Signals
 import SignalsTesting
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Testing
 import Signals
+import Platform
 
 @Suite("Signal and its observer")
 struct SignalTests {

@@ -1,6 +1,7 @@
 import CPlatform
 import Dispatch
 import Signals
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Dispatch
 import Signals
 import Testing
 @testable import nmeastream
+import Platform
 
 @Suite("Messages on standard error")
 struct MessageLogTests {

@@ -1,4 +1,5 @@
 import CPlatform
+import Platform
 import NMEAStream
 
 /// Messages waiting for the broker, oldest first, bounded in bytes: past the bound the oldest

@@ -1,4 +1,5 @@
 import CPlatform
+import Platform
 import CSQLite
 import NMEAStream
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Dilutions of precision computed from the directions of the satellites used in a fix, as
 /// gpsd computes them for its `SKY` (`xdop`, `ydop`, `tdop`, `gdop`, and `hdop`, `vdop`,

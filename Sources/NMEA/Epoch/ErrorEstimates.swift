@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// How far off a fix may be, field by field, as gpsd reports it in a `TPV` (`ept`, `epx`,
 /// `epy`, `eph`, `epv`, `sep`, `eps`, `epd`, `epc`). Each value is `nil` when neither the

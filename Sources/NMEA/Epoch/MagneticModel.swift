@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The World Magnetic Model 2025 (NOAA and the British Geological Survey, public domain):
 /// the magnetic declination anywhere on Earth from 2025.0 to 2030.0, the figure a receiver

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Metres between two positions (degrees) along the WGS-84 ellipsoid: Vincenty's inverse
 /// formula, as gpsd uses for the speed it derives, so that a derived speed agrees with gpsd's

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import Platform
 
 extension GPSDServer {
     /// The live page's listener: `GET /` and its files, and the feed (`/feed`), a WebSocket

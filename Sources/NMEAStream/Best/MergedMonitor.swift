@@ -1,6 +1,7 @@
 import Dispatch
 import NMEA
 import Signals
+import Platform
 
 extension GPSMonitor {
     /// A monitor of several receivers merged into one stream: at each epoch, the epoch (fix

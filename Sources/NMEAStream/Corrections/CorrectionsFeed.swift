@@ -2,6 +2,7 @@ import Dispatch
 import NMEA
 import NMEARendering
 import Signals
+import Platform
 
 /// RTK corrections from an NTRIP caster, written to the receivers attached to it: the one
 /// thing nmeastream ever writes to a receiver.

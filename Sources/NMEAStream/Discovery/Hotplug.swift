@@ -1,6 +1,7 @@
 import CUdev
 import Dispatch
 import Signals
+import Platform
 
 /// A serial port arriving or leaving.
 public enum HotplugEvent: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 
 /// A serial port as discovery sees it: its node, the USB device behind it, and what it is.
 public struct SerialPortInfo: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 
 /// Why a GPS source could not be opened or read; its ``description`` says what happened.
 public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -87,8 +87,8 @@ public enum GPSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The name of the group that owns `path`, or `nil`.
     static func owningGroup(of path: String) -> String? {
-        guard let status = try? Syscall.status(path), let group = getgrgid(status.groupID), let name = group.pointee.gr_name else { return nil }
-        return String(cString: name)
+        guard let status = try? Syscall.status(path) else { return nil }
+        return Syscall.groupName(status.groupID)
     }
 
     /// The processes with `path` open, as `name (pid N)`, found through `/proc` (only those

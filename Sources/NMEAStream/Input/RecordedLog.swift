@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 
 /// A recorded NMEA log (a file, or standard input), read in chunks.
 ///
@@ -102,11 +102,11 @@ extension RecordedLog {
     func openDescriptor() throws(RecordedLogError) -> Int32 {
         switch location {
         case .standardInput:
-            return STDIN_FILENO
+            return Syscall.standardInput
         case .file(let path):
             let fd: Int32
             do throws(Errno) {
-                fd = try Syscall.open(path, O_RDONLY | O_CLOEXEC)
+                fd = try Syscall.open(path, [.readOnly, .closeOnExec])
             } catch {
                 throw RecordedLogError(location: location, errno: error, operation: .open)
             }

@@ -1,6 +1,7 @@
 import Dispatch
 import Signals
 import Synchronization
+import Platform
 
 /// A client of an NTRIP caster: it connects to a mountpoint, checks what arrives as RTCM 3
 /// frames, and hands each good frame on, unchanged and in order, for a receiver to be written

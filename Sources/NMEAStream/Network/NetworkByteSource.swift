@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import Dispatch
 
 /// A receiver over the network (``NetworkEndpoint``), read by the same ``DeviceReadLoop`` as a
@@ -23,7 +23,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var deliver: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private var reading: (any DeviceReading)?
     private var pending: (fd: Int32, writable: DispatchSourceWrite, deadline: DispatchSourceTimer)?
-    private var addresses: [SocketAddress] = []
+    private var addresses: [ResolvedAddress] = []
     private var retry: DispatchSourceTimer?
     private var backoff = ReconnectBackoff()
     private var hasData = false
@@ -131,7 +131,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         deadline.setEventHandler { [weak self] in
             guard let self, let pending, pending.fd == fd else { return }
             abandonPending()
-            connectNext(lastError: Errno(rawValue: ETIMEDOUT))
+            connectNext(lastError: .timedOut)
         }
         deadline.schedule(deadline: .now() + Self.connectTimeout)
         writable.resume()
@@ -153,14 +153,14 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     }
 
     private func listen(group: String?, port: Int) {
-        let addresses: [SocketAddress]
+        let addresses: [ResolvedAddress]
         do throws(ResolveFailure) {
             addresses = try Syscall.resolve(group, port: port, datagram: true)
         } catch {
             return failed("cannot resolve \(group ?? "the local address"): \(error.message)")
         }
         // With no group: IPv4 first, where broadcasts arrive.
-        guard let address = addresses.first(where: { $0.family == AF_INET }) ?? addresses.first else {
+        guard let address = addresses.first(where: { $0.isIPv4 }) ?? addresses.first else {
             return failed("no address to listen on")
         }
         let fd: Int32

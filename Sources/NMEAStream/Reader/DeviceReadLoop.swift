@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 
 /// What waits for a serial device's bytes and reads them.
 ///

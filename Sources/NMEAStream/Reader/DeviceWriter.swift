@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 
 /// What became of bytes given to a receiver (RTCM corrections, the one thing nmeastream
 /// writes to a device).

@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import Dispatch
 
 /// A recorded log (or standard input) read in chunks, one queue turn per chunk, so that a
@@ -47,7 +47,7 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
         guard let buffer else { return }
         self.buffer = nil
         buffer.deallocate()
-        if descriptor != STDIN_FILENO { Syscall.close(descriptor) }
+        if descriptor != Syscall.standardInput { Syscall.close(descriptor) }
         released.leave()
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Platform
 
 /// Reads a ``GPSSource`` and tells its delegates about fixes, satellite views, sentences,
 /// rejects, failures and the end of the stream.

@@ -1,5 +1,5 @@
 import Dispatch
-import CPlatform
+import Platform
 
 /// A recorded log replayed at the pace of its own timestamps (see ``LogPace``): each line, or
 /// UBX frame, goes out when its time comes, with one timed wait on the reader's queue between
@@ -103,7 +103,7 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         isStopped = true
         guard isOpen else { return }
         isOpen = false
-        if descriptor >= 0, descriptor != STDIN_FILENO { Syscall.close(descriptor) }
+        if descriptor >= 0, descriptor != Syscall.standardInput { Syscall.close(descriptor) }
         released.leave()
     }
 }

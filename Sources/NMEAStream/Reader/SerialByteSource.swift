@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import Dispatch
 
 /// A serial device, read by a ``DeviceReadLoop`` (by default a Dispatch read source: the

@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import Synchronization
 
 /// The pulse per second of a receiver that signals it on its serial line's DCD (carrier
@@ -10,12 +10,12 @@ import Synchronization
 /// lets only root do it; a process that is not root gets `EBUSY`, and can use the kernel's
 /// line discipline instead (`ldattach PPS /dev/ttyS0` makes a `/dev/ppsN`). A wait has no
 /// time-out: ``stop()`` ends it with a signal to the waiting thread (SIGRTMIN + 7, whose
-/// handler does nothing: see `nmeastream_prepare_interrupt`).
+/// handler does nothing: see `InterruptibleThread`).
 public final class CarrierDetectPulses: Sendable {
     /// The device's path.
     public let path: String
     private let descriptor: Int32
-    private let waiting = Mutex<pthread_t?>(nil)
+    private let waiting = Protected<InterruptibleThread?>(nil)
     private let stopped = Atomic<Bool>(false)
 
     /// Opens `path` for its modem lines; fails when it cannot be opened (`EBUSY` for a
@@ -25,20 +25,20 @@ public final class CarrierDetectPulses: Sendable {
         self.path = path
         let fd: Int32
         do throws(Errno) {
-            fd = try Syscall.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            fd = try Syscall.open(path, [.readOnly, .noControllingTerminal, .nonBlocking, .closeOnExec])
         } catch {
             throw CarrierDetectError(path: path, errno: error)
         }
         // Checked before the descriptor is the object's: an initializer that throws once every
         // property is set runs deinit, which would close it a second time (and with it
         // whatever another thread had opened under the same number meanwhile).
-        guard nmeastream_has_modem_lines(fd) == 1 else {
-            let error = Errno.current
+        do throws(Errno) {
+            try Syscall.checkModemLines(fd)
+        } catch {
             Syscall.close(fd)
             throw CarrierDetectError(path: path, errno: error, hasNoModemLines: true)
         }
         descriptor = fd
-        nmeastream_prepare_interrupt()
     }
 
     deinit { Syscall.close(descriptor) }
@@ -46,17 +46,16 @@ public final class CarrierDetectPulses: Sendable {
     /// Waits for DCD's next assert edge: its system time; `nil` once stopped. Throws what the
     /// line failed with.
     public func nextAssert() throws(Errno) -> UTCTime? {
-        waiting.withLock { $0 = pthread_self() }
+        waiting.withLock { $0 = InterruptibleThread.current }
         defer { waiting.withLock { $0 = nil } }
         while !stopped.load(ordering: .acquiring) {
-            var when = timespec()
-            var asserted: Int32 = 0
-            guard nmeastream_wait_dcd_change(descriptor, &when, &asserted) == 0 else {
-                let error = Errno.current
-                if error == .interrupted { continue }
-                throw error
+            let change: (seconds: Int64, nanoseconds: Int64, asserted: Bool)
+            do throws(Errno) {
+                change = try Syscall.waitForCarrierChange(descriptor)
+            } catch where error == .interrupted {
+                continue
             }
-            if asserted != 0 { return UTCTime(posixSeconds: Int64(when.tv_sec), nanoseconds: Int64(when.tv_nsec)) }
+            if change.asserted { return UTCTime(posixSeconds: change.seconds, nanoseconds: change.nanoseconds) }
         }
         return nil
     }
@@ -67,8 +66,8 @@ public final class CarrierDetectPulses: Sendable {
     public func stop() {
         stopped.store(true, ordering: .releasing)
         while let thread = waiting.withLock({ $0 }) {
-            _ = nmeastream_interrupt_thread(thread)
-            usleep(1_000)
+            thread.interrupt()
+            ThreadPause.sleep(.milliseconds(1))
         }
     }
 }

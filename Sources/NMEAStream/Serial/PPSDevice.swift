@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import NMEA
 
 /// A kernel pulse-per-second device (`/dev/ppsN`, the Linux PPS API of `linux/pps.h`): the
@@ -22,7 +22,7 @@ public final class PPSDevice: Sendable {
     public init(path: String) throws(GPSError) {
         self.path = path
         do throws(Errno) {
-            descriptor = try Syscall.open(path, O_RDONLY | O_CLOEXEC)
+            descriptor = try Syscall.open(path, [.readOnly, .closeOnExec])
         } catch {
             throw .openFailed(path: path, errno: error)
         }
@@ -32,13 +32,7 @@ public final class PPSDevice: Sendable {
 
     /// Waits up to `timeout` seconds for the next pulse; `nil` when none came.
     public func nextPulse(timeout: Double) throws(Errno) -> Pulse? {
-        var time = timespec()
-        var sequence: UInt32 = 0
-        guard nmeastream_pps_fetch(descriptor, timeout, &time, &sequence) == 0 else {
-            let error = Errno.current
-            if error.rawValue == ETIMEDOUT { return nil }
-            throw error
-        }
-        return Pulse(time: UTCTime(posixSeconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec)), sequence: sequence)
+        guard let pulse = try Syscall.fetchPulse(descriptor, timeout: timeout) else { return nil }
+        return Pulse(time: UTCTime(posixSeconds: pulse.seconds, nanoseconds: pulse.nanoseconds), sequence: pulse.sequence)
     }
 }

@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 
 /// An open serial device, set up for a GPS receiver: raw 8N1, no flow control, held
 /// exclusively.
@@ -15,7 +15,7 @@ final class SerialPort {
     let descriptor: Int32
     /// `false` when the device could only be opened for reading.
     let isWritable: Bool
-    private let saved: termios
+    private let saved: TerminalSettings
     private var isRestored = false
     /// Until it is closed or handed over.
     private var ownsDescriptor = true
@@ -24,15 +24,15 @@ final class SerialPort {
     /// current speed).
     init(path: String, speed: Int?) throws(GPSError) {
         self.path = path
-        if let speed, SerialSpeed.termiosSpeed(speed) == nil { throw .unsupportedSpeed(path: path, speed: speed) }
+        if let speed, Syscall.terminalSpeedConstant(speed) == nil { throw .unsupportedSpeed(path: path, speed: speed) }
         var writable = true
         let fd: Int32
         do throws(Errno) {
             do throws(Errno) {
-                fd = try Syscall.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+                fd = try Syscall.open(path, [.readWrite, .noControllingTerminal, .nonBlocking, .closeOnExec])
             } catch where error == .permissionDenied || error == .readOnlyFileSystem {
                 // Some setups allow reading only; a GPS needs nothing written to it.
-                fd = try Syscall.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+                fd = try Syscall.open(path, [.readOnly, .noControllingTerminal, .nonBlocking, .closeOnExec])
                 writable = false
             }
         } catch {
@@ -40,7 +40,7 @@ final class SerialPort {
         }
         // A terminal is what answers tcgetattr (isatty asks the same question, but inside
         // glibc, where umockdev's emulated devices cannot answer it).
-        let settings: termios
+        let settings: TerminalSettings
         do throws(Errno) {
             settings = try Syscall.terminalSettings(fd)
         } catch {
@@ -85,7 +85,7 @@ final class SerialPort {
             do throws(Errno) {
                 return try Syscall.lockExclusively(fd)
             } catch where error == .wouldBlock && ContinuousClock.now < deadline {
-                usleep(2_000)
+                ThreadPause.sleep(.milliseconds(2))
             }
         }
     }
@@ -93,21 +93,7 @@ final class SerialPort {
     /// Sets raw 8N1 with the receiver enabled and modem lines ignored, no flow control, at
     /// `speed` bits per second (`nil`: the current speed), and drops unread input.
     func configure(speed: Int?) throws(GPSError) {
-        var settings = saved
-        cfmakeraw(&settings)
-        settings.c_cflag &= ~(tcflag_t(CSIZE) | tcflag_t(PARENB) | tcflag_t(CSTOPB) | tcflag_t(CRTSCTS))
-        settings.c_cflag |= tcflag_t(CS8) | tcflag_t(CLOCAL) | tcflag_t(CREAD)
-        settings.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(IXOFF) | tcflag_t(IXANY))
-        // With the read source, a read returns what is there: no minimum, no timer.
-        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        if let speed {
-            guard let constant = SerialSpeed.termiosSpeed(speed) else { throw .unsupportedSpeed(path: path, speed: speed) }
-            cfsetispeed(&settings, constant)
-            cfsetospeed(&settings, constant)
-        }
+        guard let settings = Syscall.raw8N1(saved, bitsPerSecond: speed) else { throw .unsupportedSpeed(path: path, speed: speed ?? 0) }
         do throws(Errno) {
             try Syscall.setTerminalSettings(descriptor, settings)
         } catch {
@@ -118,8 +104,8 @@ final class SerialPort {
 
     /// The speed the device is set to now, or `nil` for one outside ``SerialSpeed/supported``.
     var currentSpeed: Int? {
-        guard var settings = try? Syscall.terminalSettings(descriptor) else { return nil }
-        return SerialSpeed.bitsPerSecond(termios: cfgetispeed(&settings))
+        guard let settings = try? Syscall.terminalSettings(descriptor) else { return nil }
+        return Syscall.terminalSpeed(settings)
     }
 
     /// Waits until the line's DCD (carrier detect) changes (`TIOCMIWAIT`), for receivers
@@ -127,10 +113,8 @@ final class SerialPort {
     /// and whether DCD is now asserted. Fails with the error the line gave (a pseudo-terminal
     /// has no modem lines).
     func waitForCarrierChange() throws(Errno) -> (time: UTCTime, asserted: Bool) {
-        var when = timespec()
-        var asserted: Int32 = 0
-        guard nmeastream_wait_dcd_change(descriptor, &when, &asserted) == 0 else { throw Errno.current }
-        return (UTCTime(posixSeconds: Int64(when.tv_sec), nanoseconds: Int64(when.tv_nsec)), asserted != 0)
+        let change = try Syscall.waitForCarrierChange(descriptor)
+        return (UTCTime(posixSeconds: change.seconds, nanoseconds: change.nanoseconds), change.asserted)
     }
 
     /// Releases exclusivity and restores the settings found on opening, leaving the descriptor

@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 
 /// The speed of a serial line, in bits per second, or a request to find it.
 ///
@@ -28,25 +28,4 @@ public enum SerialSpeed: Sendable, Hashable, ExpressibleByIntegerLiteral, Custom
         }
     }
 
-    /// The termios constant for `bitsPerSecond`, or `nil` for a speed that is not supported.
-    static func termiosSpeed(_ bitsPerSecond: Int) -> speed_t? {
-        switch bitsPerSecond {
-        case 4800: speed_t(B4800)
-        case 9600: speed_t(B9600)
-        case 19200: speed_t(B19200)
-        case 38400: speed_t(B38400)
-        case 57600: speed_t(B57600)
-        case 115200: speed_t(B115200)
-        case 230400: speed_t(B230400)
-        case 460800: speed_t(B460800)
-        case 921600: speed_t(B921600)
-        default: nil
-        }
-    }
-
-    /// The speed in bits per second that a termios constant stands for, or `nil` for one that
-    /// no supported speed uses.
-    static func bitsPerSecond(termios speed: speed_t) -> Int? {
-        supported.first { termiosSpeed($0) == speed }
-    }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import CPlatform
+import Platform
 
 /// A receiver that is not there: a pseudo-terminal whose device side any program can open as
 /// if it were a serial GPS (nmeastream, gpsd, minicom…), fed with NMEA by this object.
@@ -38,22 +38,25 @@ public final class VirtualReceiver: @unchecked Sendable {
     /// Creates the pseudo-terminal, and a symbolic link to its device side at `link` when given
     /// (replacing a link already there, never another file).
     public init(link: String? = nil) throws(GPSError) {
-        var number: UInt32 = 0
-        let fd = nmeastream_open_pseudoterminal(&number)
-        guard fd >= 0 else { throw .openFailed(path: "/dev/ptmx", errno: .current) }
+        let fd: Int32
+        let number: UInt32
+        do throws(Errno) {
+            (fd, number) = try Syscall.openPseudoterminal()
+        } catch {
+            throw .openFailed(path: "/dev/ptmx", errno: error)
+        }
         // Writes never block: with nobody reading, the data is dropped.
-        _ = nmeastream_set_nonblocking(fd)
+        try? Syscall.setNonBlocking(fd)
         master = fd
         devicePath = "/dev/pts/\(number)"
         do throws(Errno) {
-            deviceHold = try Syscall.open(devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            deviceHold = try Syscall.open(devicePath, [.readWrite, .noControllingTerminal, .nonBlocking, .closeOnExec])
         } catch {
             Syscall.close(fd)
             throw .openFailed(path: devicePath, errno: error)
         }
-        if var settings = try? Syscall.terminalSettings(deviceHold) {
-            cfmakeraw(&settings)
-            try? Syscall.setTerminalSettings(deviceHold, settings)
+        if let settings = try? Syscall.terminalSettings(deviceHold) {
+            try? Syscall.setTerminalSettings(deviceHold, Syscall.raw(settings))
         }
         if let link {
             if (try? Syscall.linkStatus(link))?.kind == .symbolicLink { try? Syscall.remove(link) }

@@ -2,6 +2,7 @@ import Dispatch
 import NMEA
 import Signals
 import Synchronization
+import Platform
 
 /// A source's fixes, satellite views, sentences and rejects as signals that share one reader.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 
 extension Signal {
     /// The values as an `AsyncSequence` that throws the signal's failure (a plain `for await`

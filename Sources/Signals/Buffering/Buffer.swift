@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 
 extension Signal {
     /// Delivers this signal's events on `scheduler` through a buffer, so that the observer

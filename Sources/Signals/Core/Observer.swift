@@ -1,4 +1,5 @@
 import Synchronization
+import Platform
 
 /// The receiving end of one subscription: what a signal's body sends events to.
 ///

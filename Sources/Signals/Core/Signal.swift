@@ -1,3 +1,4 @@
+import Platform
 /// A cold stream of events: its body runs once for each subscription.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import Platform
 /// A list of delegates held weakly, for a type that tells several listeners.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import Platform
 /// Runs an action the first time it is disposed, and never again.
 public final class BlockDisposable: Disposable {
     private let action: Protected<(@Sendable () -> Void)?>

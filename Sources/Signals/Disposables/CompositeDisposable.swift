@@ -1,3 +1,4 @@
+import Platform
 /// Disposes many disposables together.
 ///
 /// Anything added after the compound was disposed is disposed at once. Children are disposed

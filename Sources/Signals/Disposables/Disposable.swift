@@ -1,3 +1,4 @@
+import Platform
 /// Something that can be cancelled or released: a subscription, a connection, a timer.
 ///
 /// `dispose()` is idempotent and thread-safe: the first call releases, later calls do nothing.

@@ -1,3 +1,4 @@
+import Platform
 /// Holds one inner disposable at a time: setting a new one disposes the old one.
 ///
 /// Once the serial disposable is disposed, whatever is set afterwards is disposed at once.

@@ -1,3 +1,4 @@
+import Platform
 /// One upstream subscription shared through a subject, connected by hand.
 ///
 /// Observers subscribe to ``signal``; ``connect()`` subscribes the upstream once and forwards

@@ -1,3 +1,4 @@
+import Platform
 /// Connects a ``MulticastConnection`` while it has observers.
 ///
 /// The first observer connects; the last observer's dispose disconnects (after `linger`, when

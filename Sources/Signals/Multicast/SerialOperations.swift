@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Runs connect and disconnect operations one at a time, in the order they were queued,
 /// without holding any lock while they run.
@@ -22,32 +16,22 @@ final class SerialOperations: @unchecked Sendable {
     /// The place of an operation in the queue.
     @usableFromInline typealias Ticket = Int
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
+    private let lock = Lock()
+    private let condition: Condition
+    // Guarded by `lock`.
     private var queue: [@Sendable () -> Void] = []
     private var nextTicket: Ticket = 0
     private var completed: Ticket = 0
-    private var runner: pthread_t?
+    private var runner: UInt?
 
     @usableFromInline
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
+    init() { condition = Condition(lock) }
 
     /// Queues `operation` without running it; safe to call with other locks held.
     @usableFromInline
     func enqueue(_ operation: @escaping @Sendable () -> Void) -> Ticket {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         queue.append(operation)
         nextTicket += 1
         return nextTicket - 1
@@ -61,26 +45,26 @@ final class SerialOperations: @unchecked Sendable {
     /// terminal event.
     @usableFromInline
     func complete(through ticket: Ticket, wait: Bool = true) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         while completed <= ticket {
             if let runner {
                 // Nested call from inside an operation: it runs after the current one.
-                if !wait || pthread_equal(runner, pthread_self()) != 0 { return }
-                pthread_cond_wait(condition, mutex)
+                if !wait || runner == CurrentThread.identity { return }
+                condition.wait()
                 continue
             }
-            runner = pthread_self()
+            runner = CurrentThread.identity
             while !queue.isEmpty {
                 let operation = queue.removeFirst()
-                pthread_mutex_unlock(mutex)
+                lock.unlock()
                 operation()
-                pthread_mutex_lock(mutex)
+                lock.lock()
                 completed += 1
-                pthread_cond_broadcast(condition)
+                condition.broadcast()
             }
             runner = nil
-            pthread_cond_broadcast(condition)
+            condition.broadcast()
         }
     }
 }

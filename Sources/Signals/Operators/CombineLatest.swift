@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Once both signals have sent a value, sends `reduce` of the latest value of each,
     /// whenever either sends.

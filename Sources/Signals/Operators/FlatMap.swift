@@ -1,3 +1,4 @@
+import Platform
 /// How ``Signal/flatMap(_:_:)`` combines the inner signals it makes.
 public enum FlattenStrategy: Sendable {
     /// Subscribes every inner signal at once and forwards all their values as they come.

@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Forwards the values of all `signals` as they come; completes when all of them have
     /// completed, and fails (disposing the others) as soon as one fails.

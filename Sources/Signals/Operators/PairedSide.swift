@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Observes this signal as one side of an operator that combines two signals: its values
     /// and its completion go to `next` and `completed` with `lock` held (the operator's state

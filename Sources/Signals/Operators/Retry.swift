@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// On failure, subscribes again, up to `count` more times; then forwards the failure.
     ///

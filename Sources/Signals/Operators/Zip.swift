@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Pairs the values of both signals in order (the first with the first, the second with
     /// the second...) and sends `reduce` of each pair.

@@ -1,3 +1,4 @@
+import Platform
 /// A hot signal fed by hand (``EventReceiver/on(_:)``), as ``Subject`` is: multicasting takes any of them.
 public protocol EventSubject<Value, Failure>: EventReceiver, AnyObject, Sendable {
     /// The subject as a signal.

@@ -1,3 +1,4 @@
+import Platform
 /// A current value that can be read, written and observed.
 ///
 /// Its ``signal`` sends the current value at once to each new observer, then every new value.

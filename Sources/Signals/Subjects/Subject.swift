@@ -1,3 +1,4 @@
+import Platform
 /// A hot signal that you drive by hand: every current observer receives what you send.
 ///
 /// A subject delivers one event at a time, to its observers in the order they subscribed,

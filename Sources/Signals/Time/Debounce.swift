@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Sends a value only once `interval` has passed without a newer one, on `scheduler`.
     ///

@@ -1,3 +1,4 @@
+import Platform
 /// The pending timers of one subscription: disposing cancels those not yet run.
 ///
 /// Timers count as disposed once they have run (see ``Scheduler``). Finished timers are

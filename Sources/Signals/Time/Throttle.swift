@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Sends at most one value per `interval`, on `scheduler`'s clock: a value that comes
     /// when the last one sent is at least `interval` old goes out at once; values that come

@@ -1,3 +1,4 @@
+import Platform
 extension Signal {
     /// Fails with `error` when `interval` passes, on `scheduler`'s clock, without a value:
     /// counted from the subscription, then from each value. Disposes the upstream then.

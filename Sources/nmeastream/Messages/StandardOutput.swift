@@ -1,5 +1,6 @@
 import ArgumentParser
 import CPlatform
+import Platform
 import NMEAStream
 
 /// A buffered writer to a file descriptor: one `write(2)` per 64 KiB, not per line.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TestSupport
 @testable import NMEAStream
+import Platform
 
 /// A delegate that records what a reader tells it, and signals when the reader ends.
 final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Platform
 #endif
 import Foundation
 @testable import NMEAStream
@@ -29,9 +30,8 @@ final class SimulatedReceiver: @unchecked Sendable {
 
     /// The device side's speed now.
     static func deviceSpeed(_ terminal: PseudoTerminal) -> Int? {
-        var settings = termios()
-        guard tcgetattr(terminal.master, &settings) == 0 else { return nil }
-        return SerialSpeed.bitsPerSecond(termios: cfgetispeed(&settings))
+        guard let settings = try? Syscall.terminalSettings(terminal.master) else { return nil }
+        return Syscall.terminalSpeed(settings)
     }
 
     /// Stops talking; returns once the thread is done.

@@ -49,3 +49,28 @@ extension Syscall {
     /// This process's ID.
     package static var processID: Int32 { getpid() }
 }
+
+extension Syscall {
+    /// Opens a new pseudo-terminal's master side (read-write, no controlling terminal, closed on
+    /// exec) and unlocks its device side: the master's descriptor and the device's number
+    /// (`/dev/pts/N`).
+    package static func openPseudoterminal() throws(Errno) -> (master: Int32, number: UInt32) {
+        var number: UInt32 = 0
+        let fd = nmeastream_open_pseudoterminal(&number)
+        guard fd >= 0 else { throw Errno.current }
+        return (fd, number)
+    }
+
+    /// Adds `O_NONBLOCK` to `fd`'s status flags.
+    package static func setNonBlocking(_ fd: Int32) throws(Errno) {
+        _ = try retrying { nmeastream_set_nonblocking(fd) }
+    }
+
+    /// `settings` made raw (`cfmakeraw`): no echo, no line editing, no translation. Builds a
+    /// value only.
+    package static func raw(_ settings: TerminalSettings) -> TerminalSettings {
+        var settings = settings
+        cfmakeraw(&settings)
+        return settings
+    }
+}

@@ -44,4 +44,6 @@ public struct Errno: Error, Sendable, Hashable, RawRepresentable, CustomStringCo
     public static let isDirectory = Errno(rawValue: EISDIR)
     /// `ENOSYS`: the kernel does not have the call (System V shared memory left out).
     public static let notImplemented = Errno(rawValue: ENOSYS)
+    /// `ETIMEDOUT`: the time given ran out.
+    public static let timedOut = Errno(rawValue: ETIMEDOUT)
 }

@@ -1,14 +1,17 @@
 import CPlatform
 
 /// A socket address as `getaddrinfo` gave it, kept as its bytes.
-struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
+package struct ResolvedAddress: Sendable, Hashable, CustomStringConvertible {
     /// `AF_INET` or `AF_INET6`.
-    var family: Int32
+    package var family: Int32
     /// The `sockaddr_in` or `sockaddr_in6`.
-    var bytes: [UInt8]
+    package var bytes: [UInt8]
+
+    /// Whether it is an IPv4 address (`AF_INET`).
+    package var isIPv4: Bool { family == AF_INET }
 
     /// The numeric address and port, as `192.0.2.1:10110` or `[2001:db8::1]:10110`.
-    var description: String {
+    package var description: String {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         let status = withSockaddr { address, length in
@@ -22,12 +25,12 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether it is a multicast group's address (224.0.0.0/4, ff00::/8).
-    var isMulticast: Bool {
+    package var isMulticast: Bool {
         if family == AF_INET6 { return bytes.count >= 9 && bytes[8] == 0xFF }
         return bytes.count >= 5 && bytes[4] & 0xF0 == 0xE0
     }
 
-    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    package func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         bytes.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count)) }
     }
 }
@@ -36,7 +39,7 @@ struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 extension Syscall {
     /// The addresses of `host` (`nil`: this machine's any-address) for `port`, for a stream
     /// or a datagram socket; throws `getaddrinfo`'s own message.
-    static func resolve(_ host: String?, port: Int, datagram: Bool) throws(ResolveFailure) -> [SocketAddress] {
+    package static func resolve(_ host: String?, port: Int, datagram: Bool) throws(ResolveFailure) -> [ResolvedAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(datagram ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue)
@@ -45,12 +48,12 @@ extension Syscall {
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0 else { throw ResolveFailure(message: String(cString: gai_strerror(status))) }
         defer { freeaddrinfo(list) }
-        var addresses: [SocketAddress] = []
+        var addresses: [ResolvedAddress] = []
         var entry = list
         while let current = entry {
             if let address = current.pointee.ai_addr, current.pointee.ai_family == AF_INET || current.pointee.ai_family == AF_INET6 {
                 let bytes = Array(UnsafeRawBufferPointer(start: address, count: Int(current.pointee.ai_addrlen)))
-                let found = SocketAddress(family: current.pointee.ai_family, bytes: bytes)
+                let found = ResolvedAddress(family: current.pointee.ai_family, bytes: bytes)
                 if !addresses.contains(found) { addresses.append(found) }
             }
             entry = current.pointee.ai_next
@@ -59,7 +62,7 @@ extension Syscall {
     }
 
     /// A non-blocking socket of `family`, closed on exec.
-    static func networkSocket(family: Int32, datagram: Bool) throws(Errno) -> Int32 {
+    package static func networkSocket(family: Int32, datagram: Bool) throws(Errno) -> Int32 {
         let type = Int32(datagram ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue)
         return try retrying { CPlatform.socket(family, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }
@@ -67,7 +70,7 @@ extension Syscall {
     /// Starts connecting `fd` to `address`: `true` when connected at once, `false` when the
     /// connection is under way (the socket turns writable when it is done; see
     /// ``pendingError(_:)``).
-    static func connect(_ fd: Int32, to address: SocketAddress) throws(Errno) -> Bool {
+    package static func connect(_ fd: Int32, to address: ResolvedAddress) throws(Errno) -> Bool {
         let result = address.withSockaddr { CPlatform.connect(fd, $0, $1) }
         if result == 0 { return true }
         let error = Errno.current
@@ -78,13 +81,13 @@ extension Syscall {
     /// Sends as much of `bytes` as the connected socket takes at once: the count sent. A peer
     /// that has gone fails with `EPIPE` rather than raising SIGPIPE, which would end the whole
     /// process (`MSG_NOSIGNAL`).
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         try retrying { CPlatform.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Sends all of `bytes`, or throws with what stopped it (``Errno/wouldBlock`` on a full
     /// non-blocking socket).
-    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    package static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
             offset += try send(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
@@ -92,7 +95,7 @@ extension Syscall {
     }
 
     /// The error a connection under way ended with, `nil` when it succeeded (`SO_ERROR`).
-    static func pendingError(_ fd: Int32) -> Errno? {
+    package static func pendingError(_ fd: Int32) -> Errno? {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return Errno.current }
@@ -101,7 +104,7 @@ extension Syscall {
 
     /// Binds `fd` to `address`, letting other programs bind the same port too
     /// (`SO_REUSEADDR`: a chart plotter may listen for the same datagrams).
-    static func bind(_ fd: Int32, to address: SocketAddress) throws(Errno) {
+    package static func bind(_ fd: Int32, to address: ResolvedAddress) throws(Errno) {
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         if address.isMulticast || address.family == AF_INET6 {
@@ -112,7 +115,7 @@ extension Syscall {
     }
 
     /// Joins the multicast `group` on `fd`, on the interface the system chooses.
-    static func join(_ fd: Int32, group: SocketAddress) throws(Errno) {
+    package static func join(_ fd: Int32, group: ResolvedAddress) throws(Errno) {
         let result: Int32 = group.bytes.withUnsafeBytes { raw in
             if group.family == AF_INET6 {
                 var request = ipv6_mreq()
@@ -129,6 +132,6 @@ extension Syscall {
 }
 
 /// A host name that could not be resolved: `getaddrinfo`'s message.
-struct ResolveFailure: Error, Sendable {
-    var message: String
+package struct ResolveFailure: Error, Sendable {
+    package var message: String
 }

@@ -52,7 +52,7 @@ package enum Syscall {
     }
 
     /// Calls `body` until a signal does not interrupt it: its result, or the error it set.
-    static func retrying<Result: BinaryInteger>(_ body: () -> Result) throws(Errno) -> Result {
+    package static func retrying<Result: BinaryInteger>(_ body: () -> Result) throws(Errno) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }

@@ -142,3 +142,34 @@ package enum CurrentThread {
         #endif
     }
 }
+
+/// A condition variable over a plain (not recursive) ``Lock``: a thread holding the lock waits
+/// until another one, having changed the state the lock guards, broadcasts.
+package final class Condition: @unchecked Sendable {
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock: Lock
+
+    /// Creates a condition over `lock`, which must not be recursive.
+    package init(_ lock: Lock) {
+        precondition(!lock.recursive, "a condition needs a plain lock")
+        self.lock = lock
+        condition = .allocate(capacity: 1)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Releases the lock, waits for a broadcast and takes the lock again. The caller holds the
+    /// lock, and checks its state again after (a wait may end without a broadcast).
+    package func wait() {
+        pthread_cond_wait(condition, lock.mutex)
+    }
+
+    /// Wakes every thread waiting; the caller holds the lock.
+    package func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
+}
