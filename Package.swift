@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "NMEAServer",
             dependencies: [
-                "NMEAStream", "GPSDProtocol", "TimeService", "Platform", "CPlatform",
+                "NMEAStream", "GPSDProtocol", "TimeService", "Platform",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -63,7 +63,7 @@ let package = Package(
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         // Time service: receivers as reference clocks for chrony (SOCK samples of serial time
         // and of PPS), each feed one more subscriber of a device's GPSMonitor.
-        .target(name: "TimeService", dependencies: ["NMEAStream", "Platform", "CPlatform"]),
+        .target(name: "TimeService", dependencies: ["NMEAStream", "Platform"]),
         // Eclipse's libmosquitto (headers from libmosquitto-dev), and fleets over MQTT on it:
         // a publisher of a device's fixes with store and forward, and a subscriber. Loaded by
         // the first connection, not linked: the commands that speak no MQTT do not map it and
@@ -72,7 +72,7 @@ let package = Package(
         // SQLite (headers from libsqlite3-dev), for the publisher's store-and-forward queue on
         // disk; loaded by the first database opened, in the same way.
         .target(name: "CSQLite", dependencies: ["CPlatform"]),
-        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "Platform", "CPlatform"]),
+        .target(name: "Fleet", dependencies: ["NMEAStream", "CMosquitto", "CSQLite", "Platform"]),
         .executableTarget(
             name: "nmeastream",
             dependencies: [
@@ -81,7 +81,7 @@ let package = Package(
                 "TimeService",
                 "Fleet",
                 "GPSDProtocol",
-                "Platform", "CPlatform",
+                "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Resident memory (Benchmarks/README.md, "Resident memory"): linked by lld with
@@ -119,6 +119,9 @@ let package = Package(
                            .product(name: "NIOWebSocket", package: "swift-nio")]
         ),
         .testTarget(name: "NTRIPTests", dependencies: ["NTRIP"]),
+        // CONTRIBUTING's rules, read from the sources: one lock type, the C library only in
+        // Platform, no sleeps, the server on its event loops, no hub past its size.
+        .testTarget(name: "ProjectRulesTests"),
         .testTarget(
             name: "GPSDProtocolTests",
             dependencies: ["GPSDProtocol", "NMEA", "NMEARendering"]

@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import Dispatch
 import NMEAStream
@@ -168,7 +167,7 @@ public final class FixPublisher: Sendable {
         let deadline = DispatchTime.now() + seconds
         while DispatchTime.now() < deadline {
             if state.withLock({ $0.queue.messages.isEmpty || $0.status.refusal != nil || $0.stopped }) { break }
-            usleep(20_000)
+            ThreadPause.sleep(.milliseconds(20))
         }
         return state.withLock { $0.queue.messages.isEmpty }
     }

@@ -1,5 +1,4 @@
 import CMosquitto
-import CPlatform
 import Platform
 import Dispatch
 import NMEAStream

@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import NIOCore
 import NMEAStream
@@ -15,15 +14,7 @@ enum DescriptorLimit {
     /// `wanted`, or fewer when the limit, less the descriptors open now and ``reserve``, is
     /// smaller (at least 1).
     static func connections(wanted: Int) -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return wanted }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-        }
-        // RLIM_INFINITY is all ones: clamped, it is more than any count.
-        let soft = Int(clamping: limit.rlim_cur)
+        guard let soft = Syscall.raiseDescriptorLimit() else { return wanted }
         return max(1, min(wanted, soft - openDescriptors() - reserve))
     }
 

@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import Dispatch
 import NMEAStream

@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import NMEAStream
 
@@ -45,14 +44,7 @@ extension TimeSample {
     /// by this platform's C compiler, as chronyd's own build does.
     func encoded() -> [UInt8] {
         let (seconds, nanoseconds) = systemTime.posixTime
-        var sample = nmeastream_sock_sample()
-        sample.tv.tv_sec = time_t(seconds)
-        sample.tv.tv_usec = suseconds_t(nanoseconds / 1_000)
-        sample.offset = offset
-        sample.pulse = pulse ? 1 : 0
-        sample.leap = announcedLeap.rawValue
-        sample.pad = 0
-        sample.magic = Self.chronyMagic
-        return withUnsafeBytes(of: &sample) { Array($0) }
+        return ChronySockSample.encoded(seconds: seconds, nanoseconds: nanoseconds, offset: offset, pulse: pulse,
+                                        leap: announcedLeap.rawValue, magic: Self.chronyMagic)
     }
 }

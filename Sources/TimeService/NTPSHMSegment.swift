@@ -1,7 +1,5 @@
-import CPlatform
 import Platform
 import NMEAStream
-import Synchronization
 
 /// One of ntpd's shared-memory reference-clock segments, attached: `NTP<unit>`, as ntpd's and
 /// ntpsec's `refclock shm` and chronyd's `refclock SHM <unit>` read it.
@@ -13,7 +11,7 @@ import Synchronization
 final class NTPSHMSegment: Sendable {
     /// The unit: the segment's key is "NTP0" plus it.
     let unit: Int
-    private let segment: Mutex<UnsafeMutablePointer<nmeastream_shm_time>>
+    private let segment: Protected<SharedTimeSegment>
 
     /// The leap field's "not in sync": readers ignore the segment.
     static let notInSync: Int32 = 3
@@ -23,17 +21,9 @@ final class NTPSHMSegment: Sendable {
     /// kernel without System V IPC).
     init(unit: Int) throws(Errno) {
         self.unit = unit
-        guard let pointer = nmeastream_shm_attach(Int32(unit), unit < 2 ? 0o600 : 0o666) else { throw Errno.current }
-        pointer.pointee = nmeastream_shm_time()
-        pointer.pointee.mode = 1
-        pointer.pointee.leap = Self.notInSync
-        pointer.pointee.precision = -20
-        pointer.pointee.nsamples = 3
-        segment = Mutex(pointer)
-    }
-
-    deinit {
-        segment.withLock { nmeastream_shm_detach($0) }
+        let attached = try SharedTimeSegment(unit: unit, permissions: unit < 2 ? 0o600 : 0o666)
+        attached.reset(mode: 1, leap: Self.notInSync, precision: -20, samples: 3)
+        segment = Protected(attached)
     }
 
     /// Writes `sample`, with `precision` (log2 seconds: -1 for a receiver's serial time, -20
@@ -41,9 +31,9 @@ final class NTPSHMSegment: Sendable {
     func write(_ sample: TimeSample, precision: Int32) {
         let (trueSeconds, trueNanoseconds) = sample.trueTime
         let (systemSeconds, systemNanoseconds) = sample.systemTime.posixTime
-        segment.withLock { pointer in
-            nmeastream_shm_write(pointer, trueSeconds, Int(trueNanoseconds), systemSeconds, Int(systemNanoseconds),
-                                 sample.announcedLeap.rawValue, precision)
+        segment.withLock { segment in
+            segment.write(trueSeconds: trueSeconds, trueNanoseconds: Int(trueNanoseconds), systemSeconds: systemSeconds,
+                          systemNanoseconds: Int(systemNanoseconds), leap: sample.announcedLeap.rawValue, precision: precision)
         }
     }
 }

@@ -1,6 +1,4 @@
-import CPlatform
 import Platform
-import Synchronization
 
 /// Which NTP shared-memory units a process's receivers use, handed out as gpsd does: each
 /// receiver takes the first free unit for its serial time and the next free one for its pulse,
@@ -12,12 +10,12 @@ public final class NTPSHMUnits: Sendable {
     public let first: Int
     /// How many units there are to hand out.
     public let count: Int
-    private let used = Mutex(Set<Int>())
+    private let used = Protected(Set<Int>())
 
     /// Units from 0 for root, else from 2 (or from `first` when given), `count` of them
     /// (gpsd's 12 by default: six receivers).
     public init(first: Int? = nil, count: Int = 12) {
-        self.first = first ?? (getuid() == 0 ? 0 : 2)
+        self.first = first ?? (Syscall.userID == 0 ? 0 : 2)
         self.count = count
     }
 

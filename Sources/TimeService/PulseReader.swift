@@ -1,3 +1,4 @@
+import Platform
 import Dispatch
 import NMEAStream
 import Synchronization
@@ -62,7 +63,7 @@ public enum PulseInput: Sendable, Hashable, CustomStringConvertible {
 package final class PulseReader: Sendable {
     private let running = Atomic<Bool>(true)
     /// The source once open, for ``stop()`` to interrupt.
-    private let source = Mutex<(any PulseSource)?>(nil)
+    private let source = Protected<(any PulseSource)?>(nil)
 
     /// Opens the source with `open` and reads it: `pulse` is told each pulse's edge;
     /// `unavailable`, once, why the source could not be opened or read any more.

@@ -1,6 +1,6 @@
+import Platform
 import ArgumentParser
 import NMEAStream
-import Synchronization
 
 /// `--corrections` and its companions, shared by `read`, `serve` and `publish`: RTK
 /// corrections from an NTRIP caster, written to the receiver while it is open.
@@ -59,7 +59,7 @@ struct CorrectionsOptions: ParsableArguments {
     /// it changes); `nil` without `--corrections`.
     func feed() throws -> CorrectionsFeed? {
         guard let corrections = try corrections() else { return nil }
-        let said = Mutex<String?>(nil)
+        let said = Protected<String?>(nil)
         return CorrectionsFeed(corrections: corrections) { event in
             let line = Self.describe(event)
             // A caster that stays down, or keeps answering in something other than NTRIP, is

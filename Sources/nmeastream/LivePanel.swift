@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import NMEAStream
 
@@ -14,7 +13,7 @@ final class LivePanel {
     init(title: String) { self.title = title }
 
     /// Whether standard output is a terminal (where the panel replaces the line per fix).
-    static var isWanted: Bool { Syscall.isTerminal(STDOUT_FILENO) }
+    static var isWanted: Bool { Syscall.isTerminal(Syscall.standardOutput) }
 
     /// Takes a satellite view; the table shows the latest view of each constellation and signal.
     func update(_ view: SatelliteView) {
@@ -31,7 +30,7 @@ final class LivePanel {
         }
         // As many lines as the terminal has rows (asked each time: it may have been resized),
         // the last without a line end, so that the screen never scrolls.
-        let rows = Syscall.terminalSize(STDOUT_FILENO)?.rows ?? 24
+        let rows = Syscall.terminalSize(Syscall.standardOutput)?.rows ?? 24
         output.write("\u{1B}[H" + render(rows: rows).map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J")
         output.flush()
     }

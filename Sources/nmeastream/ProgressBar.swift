@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import Dispatch
 import NMEAStream
@@ -14,7 +13,7 @@ final class ProgressBar {
     /// A bar for `path`, or `nil` when standard error is not a terminal or the size is unknown
     /// (standard input, a pipe).
     init?(path: String) {
-        guard Syscall.isTerminal(STDERR_FILENO), path != "-" else { return nil }
+        guard Syscall.isTerminal(Syscall.standardError), path != "-" else { return nil }
         guard let status = try? Syscall.status(path), status.kind == .regular, status.size > 0 else { return nil }
         total = status.size
     }
@@ -45,6 +44,6 @@ final class ProgressBar {
 
     private func write(_ text: String) {
         var text = text
-        text.withUTF8 { try? Syscall.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { try? Syscall.writeAll(Syscall.standardError, UnsafeRawBufferPointer($0)) }
     }
 }

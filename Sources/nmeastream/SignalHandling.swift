@@ -1,4 +1,4 @@
-import CPlatform
+import Platform
 import Platform
 import Dispatch
 import NMEAStream
@@ -17,10 +17,10 @@ enum HangUp {
 /// report, as if it had failed. SIGUSR1 and SIGUSR2, which no part of nmeastream uses and which would otherwise end
 /// the process without a word, are ignored. Cancel the sources to stop listening.
 func stopOnSignals(hangUp: HangUp = .stops, _ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-    nmeastream_ignore_signal(SIGUSR1)
-    nmeastream_ignore_signal(SIGUSR2)
-    let stopping = hangUp == .stops ? [SIGINT, SIGTERM, SIGQUIT, SIGHUP] : [SIGINT, SIGTERM, SIGQUIT]
-    for number in stopping + (hangUp == .ignored ? [SIGHUP] : []) { nmeastream_ignore_signal(number) }
+    ProcessSignal.ignore(ProcessSignal.user1)
+    ProcessSignal.ignore(ProcessSignal.user2)
+    let stopping = [ProcessSignal.interrupt, ProcessSignal.terminate, ProcessSignal.quit] + (hangUp == .stops ? [ProcessSignal.hangUp] : [])
+    for number in stopping + (hangUp == .ignored ? [ProcessSignal.hangUp] : []) { ProcessSignal.ignore(number) }
     let received = Protected(0)
     // A source listens only once Dispatch has registered it, after resume() returns; the
     // signal is ignored meanwhile, so one sent in between would be lost (a SIGTERM right after
@@ -39,13 +39,13 @@ func stopOnSignals(hangUp: HangUp = .stops, _ stop: @escaping @Sendable () -> Vo
                 count += 1
                 return count
             }
-            if count > 1 { _exit(130) }
+            if count > 1 { ProcessExit.immediately(130) }
             stop()
         }
         return listening(source)
     }
     if hangUp == .ignored {
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        let source = DispatchSource.makeSignalSource(signal: ProcessSignal.hangUp, queue: .global())
         source.setEventHandler { printError("SIGHUP: there is no configuration to reload; still running (SIGTERM stops)") }
         sources.append(listening(source))
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CPlatform
 import Platform
 import Dispatch
 import NMEAStream
@@ -69,7 +68,7 @@ struct SimulateCommand: ParsableCommand {
         if let recordInput {
             let record: Int32
             do throws(Errno) {
-                record = try Syscall.create(recordInput, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode: 0o644)
+                record = try Syscall.create(recordInput, OpenFlags([.writeOnly, .append, .closeOnExec]).rawValue, mode: 0o644)
             } catch {
                 receiver.close()
                 printError("--record-input: cannot open \(recordInput): \(error)")
@@ -131,7 +130,7 @@ struct SimulateCommand: ParsableCommand {
             var splitter = BoundedLineSplitter(maximumLength: 256)
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = (try? buffer.withUnsafeMutableBytes { bytes throws(Errno) in try Syscall.read(STDIN_FILENO, into: bytes) }) ?? 0
+                let count = (try? buffer.withUnsafeMutableBytes { bytes throws(Errno) in try Syscall.read(Syscall.standardInput, into: bytes) }) ?? 0
                 let lines = count > 0 ? splitter.take(buffer[..<count]) : splitter.finish().map { [$0] } ?? []
                 for line in lines { take(line, into: condition) }
                 if count <= 0 { return }

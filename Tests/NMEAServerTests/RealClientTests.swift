@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Platform
 import Glibc
 #endif
 import Foundation
@@ -31,7 +32,7 @@ struct RealClientTests {
         let server: GPSDServer
         let port: Int
         private let stopped = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
+        private let lock = Lock()
         private var stop = false
 
         init() throws {

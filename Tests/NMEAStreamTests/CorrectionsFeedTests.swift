@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Platform
 import Glibc
 #endif
 import Foundation
@@ -15,7 +16,7 @@ import TestSupport
 @Suite("Corrections feed", .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
 struct CorrectionsFeedTests {
     final class Recorder: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var stored: [CorrectionsEvent] = []
 
         func take(_ event: CorrectionsEvent) { lock.withLock { stored.append(event) } }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Platform
 import Glibc
 #endif
 import Foundation
@@ -14,7 +15,7 @@ import TestSupport
 struct NTRIPClientTests {
     /// What a client was told.
     final class Recorder: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var stored: [NTRIPClient.Event] = []
 
         func take(_ event: NTRIPClient.Event) { lock.withLock { stored.append(event) } }

@@ -1,3 +1,4 @@
+import Platform
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ public final class LoopbackNMEAServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
+    private let lock = Lock()
     private var accepted = 0
     private var held: [Int32] = []
     private var isListening = true

@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import NMEAStream
 

@@ -1,4 +1,3 @@
-import CPlatform
 import Platform
 import Dispatch
 import NMEAStream
@@ -15,8 +14,8 @@ import NMEAStream
 final class MessageLog: Sendable {
     /// The process's standard error, flushed at exit.
     static let standardError: MessageLog = {
-        let log = MessageLog { bytes in bytes.withUnsafeBytes { try? Syscall.writeAll(STDERR_FILENO, $0) } }
-        atexit { MessageLog.standardError.flush(waitingAtMost: MessageLog.exitAllowance) }
+        let log = MessageLog { bytes in bytes.withUnsafeBytes { try? Syscall.writeAll(Syscall.standardError, $0) } }
+        ProcessExit.atExit { MessageLog.standardError.flush(waitingAtMost: MessageLog.exitAllowance) }
         return log
     }()
 

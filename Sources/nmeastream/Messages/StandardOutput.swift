@@ -1,5 +1,4 @@
 import ArgumentParser
-import CPlatform
 import Platform
 import NMEAStream
 
@@ -13,7 +12,7 @@ final class BufferedOutput {
     private(set) var failure: Errno?
     var failed: Bool { failure != nil }
 
-    init(fd: Int32 = STDOUT_FILENO, capacity: Int = 65_536) {
+    init(fd: Int32 = Syscall.standardOutput, capacity: Int = 65_536) {
         self.fd = fd
         self.capacity = capacity
         buffer = .allocate(capacity: capacity)

@@ -1,10 +1,11 @@
+import Platform
 import Foundation
 import TestSupport
 @testable import NMEAStream
 
 /// Collects what one subscription to a signal receives.
 final class SignalRecorder<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storedValues: [Value] = []
     private var storedError: GPSError?
     private var storedCompleted = false

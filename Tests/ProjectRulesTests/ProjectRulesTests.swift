@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// The rules of CONTRIBUTING that the build keeps: each test reads the sources and fails on a
+/// file that breaks one. Where the tree still holds old breaches, they are listed here with
+/// their count, and the list may only shrink: a new breach fails, and so does a listed file
+/// that was mended without its entry going.
+@Suite("Project rules")
+struct ProjectRulesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Every `.swift` file under `folder` (relative to the package), with its lines outside
+    /// comments.
+    static func swiftFiles(under folder: String) throws -> [(path: String, lines: [Substring])] {
+        let base = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        var files: [(String, [Substring])] = []
+        while let file = walker.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let code = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            files.append((folder + "/" + file.path.dropFirst(base.path.count + 1), code))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    /// The files (with their count of matching lines) where `pattern` matches, leaving out
+    /// those under `exempt`.
+    static func breaches(of pattern: String, in folders: [String], exempt: [String] = []) throws -> [String: Int] {
+        let regex = try Regex(pattern)
+        var found: [String: Int] = [:]
+        for folder in folders {
+            for file in try swiftFiles(under: folder) where !exempt.contains(where: { file.path.hasPrefix($0) }) {
+                let count = file.lines.count { $0.contains(regex) }
+                if count > 0 { found[file.path] = count }
+            }
+        }
+        return found
+    }
+
+    static func describe(_ files: [String: Int]) -> String {
+        files.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    }
+
+    @Test("only Platform imports the C library: no other target imports Glibc, Musl, Darwin or CPlatform")
+    func platformImports() throws {
+        let found = try Self.breaches(of: #"^\s*(@_exported\s+|@testable\s+)?import\s+(Glibc|Musl|Darwin|CPlatform)\b|canImport\((Glibc|Musl|Darwin)\)"#,
+                                      in: ["Sources"], exempt: ["Sources/Platform/"])
+        #expect(found.isEmpty, "import the C library outside Sources/Platform: \(Self.describe(found))")
+    }
+
+    @Test("one lock type: Platform's Lock (and Protected, Condition); no Synchronization.Mutex, NSLock or raw pthread mutex elsewhere, tests included, where ThreadSanitizer would not see it")
+    func oneLockType() throws {
+        let found = try Self.breaches(of: #"\bMutex\s*[<(]|\bNS(Recursive)?Lock\b|\bNSCondition\b|os_unfair_lock|pthread_(mutex|rwlock|cond)_"#,
+                                      in: ["Sources", "Tests"], exempt: ["Sources/Platform/", "Tests/ProjectRulesTests/"])
+        #expect(found.isEmpty, "a second lock type: \(Self.describe(found))")
+    }
+
+    /// Sleeping a thread, outside `ThreadPause`. The Signals tests' leftovers are absences
+    /// shown by time (a sender that must stay blocked) and go when the buffers publish
+    /// their waiting senders.
+    static let sleepsAllowed = [
+        "Tests/SignalsTests/BridgeTests.swift": 2,
+        "Tests/SignalsTests/BufferTests.swift": 2,
+        "Tests/SignalsTests/RefCountTests.swift": 1,
+    ]
+
+    @Test("no thread sleeps outside Platform's ThreadPause in the sources, and none in the Signals tests, which run on virtual time")
+    func noSleeps() throws {
+        let found = try Self.breaches(of: #"\b(usleep|nanosleep|sleep)\(|Thread\.sleep|Task\.sleep"#,
+                                      in: ["Sources", "Tests/SignalsTests"], exempt: ["Sources/Platform/"])
+        #expect(found == Self.sleepsAllowed, "sleeps: \(Self.describe(found)); allowed: \(Self.describe(Self.sleepsAllowed))")
+    }
+
+    /// The server's timers that still run on a global queue instead of an event loop.
+    static let globalQueueAllowed = [
+        "Sources/NMEAServer/CandidateProbe.swift": 1,
+        "Sources/NMEAServer/NMEADatagramFeed.swift": 1,
+        "Sources/NMEAServer/ServedDevice.swift": 1,
+    ]
+
+    @Test("the server runs its work and timers on its event loops, not on DispatchQueue.global")
+    func serverOnEventLoops() throws {
+        let found = try Self.breaches(of: #"DispatchQueue\.global"#, in: ["Sources/NMEAServer"])
+        #expect(found == Self.globalQueueAllowed, "DispatchQueue.global: \(Self.describe(found)); allowed: \(Self.describe(Self.globalQueueAllowed))")
+    }
+
+    /// The size past which a file is a hub to split: 400 lines (with comments), about what a
+    /// reader holds in mind at once, and what every file but the listed ones keeps. A listed
+    /// file may shrink (then its entry goes or comes down) but not grow.
+    static let lineLimit = 400
+    static let largeFilesAllowed = [
+        "Sources/NMEA/Framing/NMEAFramer.swift": 584,
+        "Sources/NMEAServer/GPSDServer.swift": 620,
+        "Sources/NMEAServer/ServedDevice.swift": 404,
+        "Sources/NMEAStream/Reader/NMEAReader.swift": 427,
+        "Sources/NMEAStream/Shared/GPSMonitor.swift": 480,
+        "Sources/nmeastream/ServeCommand.swift": 419,
+    ]
+
+    @Test("no source file past 400 lines but the listed hubs, none of which grows")
+    func fileSizes() throws {
+        var large: [String: Int] = [:]
+        let base = Self.root.appendingPathComponent("Sources")
+        let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+        while let file = walker?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let count = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            if count > Self.lineLimit { large["Sources/" + file.path.dropFirst(base.path.count + 1)] = count }
+        }
+        let grown = large.filter { file, lines in Self.largeFilesAllowed[file].map { lines > $0 } ?? true }
+        let mended = Self.largeFilesAllowed.filter { (large[$0.key] ?? 0) < $0.value }
+        #expect(grown.isEmpty, "past \(Self.lineLimit) lines, or grown past its entry: \(Self.describe(grown))")
+        #expect(mended.isEmpty, "shrunk: bring its entry down (or remove it): now \(Self.describe(large.filter { mended[$0.key] != nil })), listed \(Self.describe(mended))")
+    }
+}
