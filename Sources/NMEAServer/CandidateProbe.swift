@@ -24,6 +24,8 @@ final class CandidateProbe: NMEAReaderDelegate, Sendable {
     /// How long a port at a speed given may take to send them, in seconds (a hunt ends on its
     /// own): a receiver sends several sentences a second.
     let patience: Int
+    /// Where the patience runs out.
+    private let timers: ServerTimers
 
     let path: String
     private let speed: SerialSpeed
@@ -39,8 +41,9 @@ final class CandidateProbe: NMEAReaderDelegate, Sendable {
 
     /// A probe of the port at `path`, at `speed` (``SerialSpeed/automatic``: found by
     /// listening); `decided` is told once, unless the probe is cancelled first.
-    init(path: String, speed: SerialSpeed, patience: Int = 10, decided: @escaping @Sendable (Outcome) -> Void) {
+    init(path: String, speed: SerialSpeed, patience: Int = 10, timers: ServerTimers, decided: @escaping @Sendable (Outcome) -> Void) {
         self.path = path
+        self.timers = timers
         self.speed = speed
         self.patience = patience
         self.decided = decided
@@ -53,7 +56,7 @@ final class CandidateProbe: NMEAReaderDelegate, Sendable {
         state.withLock { $0.reader = reader }
         reader.start()
         if case .bitsPerSecond(let given) = speed {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(patience)) { [weak self, patience] in
+            timers.schedule(after: .seconds(patience)) { [weak self, patience] in
                 self?.finish(.notAReceiver("no NMEA or UBX within \(patience) s at \(given) bit/s"))
             }
         }

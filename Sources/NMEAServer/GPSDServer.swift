@@ -133,7 +133,9 @@ public final class GPSDServer: Sendable {
     /// What the server was started with.
     public let configuration: Configuration
     let group: MultiThreadedEventLoopGroup
-    private let registry = Protected(Registry())
+    /// Every timer of the server's parts, shut down first when it stops.
+    let timers: ServerTimers
+    let registry = Protected(Registry())
     /// Held while clients are attached to devices or detached from them, so that a client's
     /// change of watch and a device's arrival never interleave.
     private let membership = Lock()
@@ -154,7 +156,7 @@ public final class GPSDServer: Sendable {
         public var total: Int { tooManyClients + acceptFailures + timedOut + slowClients }
     }
 
-    private struct Registry {
+    struct Registry {
         var channels: [Channel] = []
         /// Open connections, by listener.
         var admission = ConnectionAdmission(limit: 0)
@@ -192,12 +194,13 @@ public final class GPSDServer: Sendable {
         self.configuration = configuration
         limits = Protected(configuration.maximumClients)
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
+        timers = ServerTimers(on: group.next())
         var named = configuration.devices.map(makeDevice)
         let members = configuration.merged.compactMap { path in named.first { $0.path == path } }
         if members.count >= 2 {
             let monitor = GPSMonitor(merging: members.map(\.monitor), names: members.map(\.path), name: Self.mergedDevicePath,
                                      integrity: configuration.integrity)
-            named.append(ServedDevice(path: Self.mergedDevicePath, monitor: monitor, group: group, events: configuration.events))
+            named.append(ServedDevice(path: Self.mergedDevicePath, monitor: monitor, group: group, timers: timers, events: configuration.events))
         }
         registry.withLock { $0.devices = named }
     }
@@ -215,7 +218,7 @@ public final class GPSDServer: Sendable {
     private func makeDevice(_ path: String, speed: SerialSpeed, discovered: String?) -> ServedDevice {
         ServedDevice(path: path, speed: speed, linger: configuration.linger, staleLimit: configuration.staleLimit,
                      corrections: configuration.corrections, integrity: configuration.integrity,
-                     pulses: pulseOpener(for: path), group: group, events: configuration.events, discovered: discovered) { [weak self] in
+                     pulses: pulseOpener(for: path), group: group, timers: timers, events: configuration.events, discovered: discovered) { [weak self] in
             self?.silentStreams.add(1, ordering: .relaxed)
         }
     }
@@ -267,7 +270,7 @@ public final class GPSDServer: Sendable {
             state.nmeaFeedAddresses = feeds
         }
         if !configuration.nmeaDatagrams.isEmpty {
-            let datagrams = try NMEADatagramFeed(destinations: configuration.nmeaDatagrams, group: group)
+            let datagrams = try NMEADatagramFeed(destinations: configuration.nmeaDatagrams, group: group, timers: timers)
             registry.withLock { $0.datagramFeed = datagrams }
             subscribeToDevices { _, monitor in datagrams.send(monitor) }
         }
@@ -310,41 +313,6 @@ public final class GPSDServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
                 }
             }
-    }
-
-    /// An address that could not be listened on (taken, not this machine's, not allowed), or a
-    /// datagram feed's socket that could not be made.
-    public struct ListenError: Error, CustomStringConvertible {
-        /// Which of the server's listeners.
-        public enum Listener: Sendable {
-            /// The gpsd port's (``Configuration/listen``).
-            case gpsd
-            /// The live page's (``Configuration/http``).
-            case page
-            /// The plain NMEA feed's (``Configuration/nmeaFeed``).
-            case nmeaFeed
-            /// The NMEA datagrams' (``Configuration/nmeaDatagrams``): `address` is where they go.
-            case nmeaDatagrams
-        }
-
-        /// `HOST:PORT` as configured.
-        public var address: String
-        /// Whose address it is.
-        public var listener: Listener
-        /// What the system said.
-        public var reason: any Error
-
-        /// Whether it is the live page's (``Configuration/http``).
-        public var isPage: Bool { listener == .page }
-
-        public var description: String {
-            switch listener {
-            case .gpsd: "cannot listen on \(address): \(reason)"
-            case .page: "cannot listen on \(address) for the live page: \(reason)"
-            case .nmeaFeed: "cannot listen on \(address) for the NMEA feed: \(reason)"
-            case .nmeaDatagrams: "cannot send NMEA datagrams to \(address): \(reason)"
-            }
-        }
     }
 
     /// `address` as `HOST:PORT`, an IPv6 host in brackets (as `--listen` takes it).
@@ -407,6 +375,7 @@ public final class GPSDServer: Sendable {
     /// Stops listening, disconnects every client and closes every device; returns once they
     /// are closed. Not to be called on one of the server's event loops.
     public func stop() {
+        timers.shutDown()
         registry.withLock { state in
             defer { state.hotplug = nil }
             return state.hotplug
@@ -470,7 +439,7 @@ public final class GPSDServer: Sendable {
         addDevice(path, speed: configuration.speed, discovered: nil)
     }
 
-    private func addDevice(_ path: String, speed: SerialSpeed, discovered: String?) {
+    func addDevice(_ path: String, speed: SerialSpeed, discovered: String?) {
         let device = registry.withLock { state -> ServedDevice? in
             guard !state.devices.contains(where: { $0.path == path }) else { return nil }
             let device = makeDevice(path, speed: speed, discovered: discovered)
@@ -515,79 +484,6 @@ public final class GPSDServer: Sendable {
         }
         guard let device else { return }
         membership.withLock { device.retire() }
-    }
-
-    /// Serves the receivers plugged in now, and those plugged in later, until ``stop()``.
-    private func followHotplug() throws(GPSError) {
-        let named = Set(configuration.devices)
-        let failure = Protected<GPSError?>(nil)
-        // Listening first: a receiver plugged in while the ports are looked at is not missed
-        // (adding one twice does nothing).
-        let subscription = Hotplug.events().observe { [weak self] event in
-            switch event {
-            case .next(.added(let port)) where !named.contains(port.path): self?.found(port)
-            case .next(.removed(let path)) where !named.contains(path): self?.unplugged(path)
-            case .next: break
-            case .failed(let error): failure.withLock { $0 = error }
-            case .completed: break
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        registry.withLock { $0.hotplug = subscription }
-        for port in try PortDiscovery.ports() where !named.contains(port.path) { found(port) }
-    }
-
-    /// A port plugged in (or there at the start): a receiver is served; a candidate is
-    /// listened to; anything else is left alone, unsaid (`list` says what it is).
-    private func found(_ port: SerialPortInfo) {
-        switch port.kind {
-        case .gps: addDevice(port.path, speed: configuration.speed, discovered: port.reason + ": served")
-        case .candidate: listen(to: port)
-        case .other: break
-        }
-    }
-
-    private func listen(to port: SerialPortInfo) {
-        let probe = CandidateProbe(path: port.path, speed: configuration.speed) { [weak self] outcome in
-            self?.decided(port, outcome)
-        }
-        let isNew = registry.withLock { state -> Bool in
-            guard state.probes[port.path] == nil, !state.devices.contains(where: { $0.path == port.path }),
-                  !state.leftAlone.contains(where: { $0.path == port.path }) else { return false }
-            state.probes[port.path] = probe
-            return true
-        }
-        guard isNew else { return }
-        configuration.events?(.candidateListening(path: port.path, reason: port.reason))
-        probe.start()
-    }
-
-    /// A candidate's probe decided (its port is closed by now).
-    private func decided(_ port: SerialPortInfo, _ outcome: CandidateProbe.Outcome) {
-        let current = registry.withLock { state -> Bool in state.probes.removeValue(forKey: port.path) != nil }
-        // Unplugged meanwhile, or the server stopped.
-        guard current else { return }
-        switch outcome {
-        case .receiver(let bitsPerSecond):
-            let heard = bitsPerSecond.map { "valid NMEA or UBX at \($0) bit/s" } ?? "valid NMEA or UBX"
-            let reason = "\(port.reason): \(heard): served"
-            configuration.events?(.candidateServed(path: port.path, reason: reason))
-            addDevice(port.path, speed: bitsPerSecond.map(SerialSpeed.bitsPerSecond) ?? configuration.speed, discovered: reason)
-        case .notAReceiver(let why):
-            let reason = "\(port.reason): \(why): not a receiver, left alone"
-            registry.withLock { $0.leftAlone.append((port.path, reason)) }
-            configuration.events?(.candidateLeftAlone(path: port.path, reason: reason))
-        }
-    }
-
-    /// A port unplugged: no longer served, listened to, or left alone.
-    private func unplugged(_ path: String) {
-        let probe = registry.withLock { state -> CandidateProbe? in
-            state.leftAlone.removeAll { $0.path == path }
-            return state.probes.removeValue(forKey: path)
-        }
-        probe?.cancel()
-        removeDevice(path)
     }
 
     /// The devices served, then the candidates left alone (never opened for a client), with why.

@@ -33,6 +33,8 @@ public final class NMEADatagramFeed: Sendable {
     }
 
     private let routes: [Route]
+    /// Where a feed whose device ended waits to subscribe again.
+    private let timers: ServerTimers
     private let tally: Protected<Counts>
     /// Sentences pushed out of a hand-off: the receivers sent faster than the loop wrote.
     private let handOffDrops: DropCounter
@@ -45,7 +47,8 @@ public final class NMEADatagramFeed: Sendable {
     /// One socket per destination, bound to any address of its family (so that a broadcast
     /// address may be given): throws the ``GPSDServer/ListenError`` of the first that cannot
     /// be resolved or bound.
-    init(destinations: [(host: String, port: Int)], group: EventLoopGroup) throws(GPSDServer.ListenError) {
+    init(destinations: [(host: String, port: Int)], group: EventLoopGroup, timers: ServerTimers) throws(GPSDServer.ListenError) {
+        self.timers = timers
         let tally = Protected(Counts()), handOffDrops = DropCounter()
         var routes: [Route] = []
         for (host, port) in destinations {
@@ -87,7 +90,7 @@ public final class NMEADatagramFeed: Sendable {
     /// it keeps the device open. A device that fails (unplugged, silent) is subscribed to
     /// again each second, as the server tries its watched devices again.
     func send(_ monitor: GPSMonitor) -> Disposable {
-        Resubscribing { [weak self] ended in
+        Resubscribing(timers: timers) { [weak self] ended in
             monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: false).observe(
                 next: { [weak self] event in
                     guard case .sentence(let sentence) = event else { return }
@@ -145,9 +148,11 @@ private final class Resubscribing: Disposable, Sendable {
 
     private let state = Protected(State())
     private let make: @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable
+    private let timers: ServerTimers
 
     /// Subscribes with `make` now; `make` passes `ended` the signal's end.
-    init(_ make: @escaping @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable) {
+    init(timers: ServerTimers, _ make: @escaping @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable) {
+        self.timers = timers
         self.make = make
         subscribe()
     }
@@ -156,7 +161,7 @@ private final class Resubscribing: Disposable, Sendable {
 
     private func subscribe() {
         let subscription = make { [weak self] in
-            DispatchQueue.global().asyncAfter(deadline: .now() + ServedDevice.retryInterval) { [weak self] in self?.subscribe() }
+            self?.timers.schedule(after: ServedDevice.retryInterval) { [weak self] in self?.subscribe() }
         }
         let kept = state.withLock { state -> Bool in
             guard !state.isDisposed else { return false }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import Testing
 import TestSupport
 @testable import NMEAServer
@@ -9,11 +10,14 @@ import Platform
 /// pseudo-terminal (the speed hunt behind a mocked udev is in the hotplug tests).
 @Suite("candidate ports listened to")
 struct CandidateProbeTests {
+    /// The probes' timers, on a loop of their own that lives as long as the tests.
+    static let timers = ServerTimers(on: MultiThreadedEventLoopGroup.singleton.next())
+
     /// Runs a probe of `terminal` at 9600 bit/s while `send` writes to it; what it decided.
     func probe(_ terminal: PseudoTerminal, patience: Int = 2, send: @escaping @Sendable (PseudoTerminal) -> Void) -> CandidateProbe.Outcome? {
         let outcome = Protected<CandidateProbe.Outcome?>(nil)
         let path = terminal.devicePath
-        let probe = CandidateProbe(path: path, speed: 9600, patience: patience) { decided in
+        let probe = CandidateProbe(path: path, speed: 9600, patience: patience, timers: Self.timers) { decided in
             // The port is closed before the decision is told.
             #expect(openDescriptorCount(path) == 0)
             outcome.withLock { $0 = decided }
@@ -61,13 +65,13 @@ struct CandidateProbeTests {
     @Test("a port that cannot be opened: not a receiver, with the system's reason; cancelled: never told, the port closed")
     func failures() throws {
         let missing = Protected<CandidateProbe.Outcome?>(nil)
-        let gone = CandidateProbe(path: "/dev/nmeastream-no-such-port", speed: 9600) { decided in missing.withLock { $0 = decided } }
+        let gone = CandidateProbe(path: "/dev/nmeastream-no-such-port", speed: 9600, timers: Self.timers) { decided in missing.withLock { $0 = decided } }
         gone.start()
         #expect(eventually { missing.withLock { $0 } != nil })
         #expect(missing.withLock { $0 } == .notAReceiver("no such device"))
         let terminal = try PseudoTerminal()
         let told = Protected(false)
-        let cancelled = CandidateProbe(path: terminal.devicePath, speed: 9600, patience: 1) { _ in told.withLock { $0 = true } }
+        let cancelled = CandidateProbe(path: terminal.devicePath, speed: 9600, patience: 1, timers: Self.timers) { _ in told.withLock { $0 = true } }
         cancelled.start()
         #expect(terminal.waitUntilConfigured())
         cancelled.cancel()
