@@ -25,7 +25,7 @@ final class CandidateProbe: NMEAReaderDelegate, Sendable {
     /// own): a receiver sends several sentences a second.
     let patience: Int
     /// Where the patience runs out.
-    private let timers: ServerTimers
+    private let timers: ServerLoops
 
     let path: String
     private let speed: SerialSpeed
@@ -41,7 +41,7 @@ final class CandidateProbe: NMEAReaderDelegate, Sendable {
 
     /// A probe of the port at `path`, at `speed` (``SerialSpeed/automatic``: found by
     /// listening); `decided` is told once, unless the probe is cancelled first.
-    init(path: String, speed: SerialSpeed, patience: Int = 10, timers: ServerTimers, decided: @escaping @Sendable (Outcome) -> Void) {
+    init(path: String, speed: SerialSpeed, patience: Int = 10, timers: ServerLoops, decided: @escaping @Sendable (Outcome) -> Void) {
         self.path = path
         self.timers = timers
         self.speed = speed

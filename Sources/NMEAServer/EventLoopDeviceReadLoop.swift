@@ -19,11 +19,15 @@ import Platform
 /// closes the device.
 final class EventLoopDeviceReadLoop: DeviceReadLoop {
     private let group: EventLoopGroup
+    /// The server's loops' lifetime, when a server owns `group`: a device is not opened, nor
+    /// its channel closed, on a loop that has shut down (the shutdown closed it).
+    private let loops: ServerLoops?
     /// The loop the next device opened is read on; `nil` for the group's next.
     private let preferred = Protected<EventLoop?>(nil)
 
-    init(group: EventLoopGroup) {
+    init(group: EventLoopGroup, loops: ServerLoops? = nil) {
         self.group = group
+        self.loops = loops
     }
 
     /// No event loop's thread waits: a device is released on its loop.
@@ -37,32 +41,51 @@ final class EventLoopDeviceReadLoop: DeviceReadLoop {
                       ended: @escaping @Sendable (Errno?) -> Void) -> any DeviceReading {
         let loop = preferred.withLock { $0 } ?? group.next()
         let handler = DeviceChannelHandler(queue: queue, chunk: chunk, ended: ended)
-        let channel = NIOPipeBootstrap(group: loop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+        var channel: EventLoopFuture<Channel>?
+        let open = {
+            let opened = NIOPipeBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                }
+                .takingOwnershipOfDescriptor(input: descriptor)
+            // A failed future leaves the descriptor to us.
+            opened.whenFailure { error in
+                Syscall.close(descriptor)
+                handler.fail(error)
             }
-            .takingOwnershipOfDescriptor(input: descriptor)
-        // A failed future leaves the descriptor to us.
-        channel.whenFailure { error in
-            Syscall.close(descriptor)
-            handler.fail(error)
+            channel = opened
         }
-        return EventLoopDeviceReading(channel: channel, handler: handler)
+        if let loops { loops.whileRunning(open) } else { open() }
+        guard let channel else {
+            // The server has stopped: the device is closed at once.
+            Syscall.close(descriptor)
+            handler.fail(ChannelError.ioOnClosedChannel)
+            return EventLoopDeviceReading(channel: nil, handler: handler, loops: loops)
+        }
+        return EventLoopDeviceReading(channel: channel, handler: handler, loops: loops)
     }
 }
 
 /// One device read by a pipe channel on an event loop.
 private struct EventLoopDeviceReading: DeviceReading {
-    let channel: EventLoopFuture<Channel>
+    /// `nil` when the server had stopped before it opened.
+    let channel: EventLoopFuture<Channel>?
     let handler: DeviceChannelHandler
+    let loops: ServerLoops?
 
     func stop(released: @escaping @Sendable () -> Void) {
         handler.stop()
-        channel.whenComplete { result in
-            guard case .success(let channel) = result else { return released() }
-            channel.close(promise: nil)
-            channel.closeFuture.whenComplete { _ in released() }
+        guard let channel else { return released() }
+        let close = {
+            channel.whenComplete { result in
+                guard case .success(let channel) = result else { return released() }
+                channel.close(promise: nil)
+                channel.closeFuture.whenComplete { _ in released() }
+            }
         }
+        // After the server stopped, its loops' shutdown has closed the channel already.
+        if let loops, !loops.whileRunning(close) { return released() }
+        if loops == nil { close() }
     }
 }
 

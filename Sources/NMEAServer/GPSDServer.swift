@@ -133,8 +133,8 @@ public final class GPSDServer: Sendable {
     /// What the server was started with.
     public let configuration: Configuration
     let group: MultiThreadedEventLoopGroup
-    /// Every timer of the server's parts, shut down first when it stops.
-    let timers: ServerTimers
+    /// The loops' timers and the work put on them from elsewhere, stopped with the server.
+    let timers: ServerLoops
     let registry = Protected(Registry())
     /// Held while clients are attached to devices or detached from them, so that a client's
     /// change of watch and a device's arrival never interleave.
@@ -194,7 +194,7 @@ public final class GPSDServer: Sendable {
         self.configuration = configuration
         limits = Protected(configuration.maximumClients)
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoops)
-        timers = ServerTimers(on: group.next())
+        timers = ServerLoops(on: group.next())
         var named = configuration.devices.map(makeDevice)
         let members = configuration.merged.compactMap { path in named.first { $0.path == path } }
         if members.count >= 2 {
@@ -315,12 +315,6 @@ public final class GPSDServer: Sendable {
             }
     }
 
-    /// `address` as `HOST:PORT`, an IPv6 host in brackets (as `--listen` takes it).
-    public static func hostAndPort(_ address: SocketAddress) -> String {
-        let host = address.ipAddress ?? "?"
-        return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
-    }
-
     /// What every listener of the server shares (the gpsd port's and the page's).
     func listenerBootstrap() -> ServerBootstrap {
         ServerBootstrap(group: group)
@@ -375,7 +369,7 @@ public final class GPSDServer: Sendable {
     /// Stops listening, disconnects every client and closes every device; returns once they
     /// are closed. Not to be called on one of the server's event loops.
     public func stop() {
-        timers.shutDown()
+        timers.stopTimers()
         registry.withLock { state in
             defer { state.hotplug = nil }
             return state.hotplug
@@ -394,6 +388,7 @@ public final class GPSDServer: Sendable {
             device.closeNow()
         }
         registry.withLock { $0.datagramFeed }?.close()
+        timers.shutDown()
         try? group.syncShutdownGracefully()
     }
 

@@ -1,3 +1,5 @@
+import NIOCore
+
 extension GPSDServer {
     /// An address that could not be listened on (taken, not this machine's, not allowed), or a
     /// datagram feed's socket that could not be made.
@@ -32,5 +34,11 @@ extension GPSDServer {
             case .nmeaDatagrams: "cannot send NMEA datagrams to \(address): \(reason)"
             }
         }
+    }
+
+    /// `address` as `HOST:PORT`, an IPv6 host in brackets (as `--listen` takes it).
+    public static func hostAndPort(_ address: SocketAddress) -> String {
+        let host = address.ipAddress ?? "?"
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? 0)"
     }
 }

@@ -34,7 +34,7 @@ public final class NMEADatagramFeed: Sendable {
 
     private let routes: [Route]
     /// Where a feed whose device ended waits to subscribe again.
-    private let timers: ServerTimers
+    private let timers: ServerLoops
     private let tally: Protected<Counts>
     /// Sentences pushed out of a hand-off: the receivers sent faster than the loop wrote.
     private let handOffDrops: DropCounter
@@ -47,7 +47,7 @@ public final class NMEADatagramFeed: Sendable {
     /// One socket per destination, bound to any address of its family (so that a broadcast
     /// address may be given): throws the ``GPSDServer/ListenError`` of the first that cannot
     /// be resolved or bound.
-    init(destinations: [(host: String, port: Int)], group: EventLoopGroup, timers: ServerTimers) throws(GPSDServer.ListenError) {
+    init(destinations: [(host: String, port: Int)], group: EventLoopGroup, timers: ServerLoops) throws(GPSDServer.ListenError) {
         self.timers = timers
         let tally = Protected(Counts()), handOffDrops = DropCounter()
         var routes: [Route] = []
@@ -148,10 +148,10 @@ private final class Resubscribing: Disposable, Sendable {
 
     private let state = Protected(State())
     private let make: @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable
-    private let timers: ServerTimers
+    private let timers: ServerLoops
 
     /// Subscribes with `make` now; `make` passes `ended` the signal's end.
-    init(timers: ServerTimers, _ make: @escaping @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable) {
+    init(timers: ServerLoops, _ make: @escaping @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable) {
         self.timers = timers
         self.make = make
         subscribe()

@@ -23,7 +23,7 @@ final class ServedDevice: Sendable {
     /// Where the device is read: on the loop of a watcher when it opens.
     private let readLoop: EventLoopDeviceReadLoop
     /// Where a lost device's next try waits.
-    private let timers: ServerTimers
+    private let timers: ServerLoops
     let state = Protected(State())
     let events: (@Sendable (ServerEvent) -> Void)?
     /// Told each time the device is closed for sending nothing.
@@ -81,7 +81,7 @@ final class ServedDevice: Sendable {
     /// `integrity` when given.
     init(path: String, speed: SerialSpeed, linger: Duration, staleLimit: StaleLimit = .never, corrections: CorrectionsFeed? = nil,
          integrity: IntegrityThresholds? = nil, pulses: (@Sendable () throws -> any PulseSource)? = nil, group: EventLoopGroup,
-         timers: ServerTimers, events: (@Sendable (ServerEvent) -> Void)? = nil, discovered: String? = nil,
+         timers: ServerLoops, events: (@Sendable (ServerEvent) -> Void)? = nil, discovered: String? = nil,
          silenced: @escaping @Sendable () -> Void = {}) {
         self.path = path
         self.pulses = pulses
@@ -89,7 +89,7 @@ final class ServedDevice: Sendable {
         self.events = events
         self.silenced = silenced
         self.timers = timers
-        let readLoop = EventLoopDeviceReadLoop(group: group)
+        let readLoop = EventLoopDeviceReadLoop(group: group, loops: timers)
         self.readLoop = readLoop
         // A network receiver's URL (tcp://, udp://, gpsd://) or a serial device's path; the
         // command line has checked a URL before.
@@ -106,7 +106,7 @@ final class ServedDevice: Sendable {
 
     /// A device whose events `monitor` makes: a merged one (``GPSDServer/mergedDevicePath``),
     /// whose members are served devices of their own.
-    init(path: String, monitor: GPSMonitor, group: EventLoopGroup, timers: ServerTimers, events: (@Sendable (ServerEvent) -> Void)?) {
+    init(path: String, monitor: GPSMonitor, group: EventLoopGroup, timers: ServerLoops, events: (@Sendable (ServerEvent) -> Void)?) {
         self.path = path
         self.timers = timers
         self.monitor = monitor
@@ -114,7 +114,7 @@ final class ServedDevice: Sendable {
         pulses = nil
         discovered = nil
         silenced = {}
-        readLoop = EventLoopDeviceReadLoop(group: group)
+        readLoop = EventLoopDeviceReadLoop(group: group, loops: timers)
     }
 
     /// A network receiver connected, or its connection failed or was lost: its watchers are

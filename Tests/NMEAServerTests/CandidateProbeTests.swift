@@ -11,7 +11,7 @@ import Platform
 @Suite("candidate ports listened to")
 struct CandidateProbeTests {
     /// The probes' timers, on a loop of their own that lives as long as the tests.
-    static let timers = ServerTimers(on: MultiThreadedEventLoopGroup.singleton.next())
+    static let timers = ServerLoops(on: MultiThreadedEventLoopGroup.singleton.next())
 
     /// Runs a probe of `terminal` at 9600 bit/s while `send` writes to it; what it decided.
     func probe(_ terminal: PseudoTerminal, patience: Int = 2, send: @escaping @Sendable (PseudoTerminal) -> Void) -> CandidateProbe.Outcome? {
