@@ -85,8 +85,9 @@ struct BridgeTests {
 /// (the subscribing call) is never made to, and `.newest` pushes out and counts.
 @Suite("Async bridges: bounds")
 struct BoundedValuesTests {
-    /// A signal that sends `1...count` from a thread of its own, counting what it sent.
-    static func sender(_ count: Int, sent: Protected<Int>) -> Signal<Int, Never> {
+    /// A signal that sends `1...count` from a thread of its own, counting what it sent, and
+    /// signalling `finished` when it has sent them all.
+    static func sender(_ count: Int, sent: Protected<Int>, finished: DispatchSemaphore? = nil) -> Signal<Int, Never> {
         Signal { observer in
             let thread = Thread {
                 for value in 1...count {
@@ -94,6 +95,7 @@ struct BoundedValuesTests {
                     sent.withLock { $0 += 1 }
                 }
                 observer.completed()
+                finished?.signal()
             }
             thread.start()
             return nil
@@ -102,11 +104,12 @@ struct BoundedValuesTests {
 
     @Test("lossless: a sender on a thread of its own waits while `capacity` values wait, and every value arrives in order")
     func losslessWaits() async throws {
-        let sent = Protected(0)
-        var iterator = Self.sender(1000, sent: sent).values(bufferingPolicy: .lossless(capacity: 8)).makeAsyncIterator()
+        let sent = Protected(0), finished = DispatchSemaphore(value: 0)
+        var iterator = Self.sender(1000, sent: sent, finished: finished).values(bufferingPolicy: .lossless(capacity: 8)).makeAsyncIterator()
         #expect(await iterator.next() == 1)
-        // The consumer is busy: the sender fills the buffer and waits.
-        try await Task.sleep(for: .milliseconds(200))
+        // The consumer is busy: the sender fills the buffer and waits, and so never finishes.
+        #expect(eventually { sent.withLock { $0 } >= 8 })
+        #expect(finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
         #expect(sent.withLock { $0 } <= 10, "sent \(sent.withLock { $0 }) while 8 may wait")
         var received = [1]
         while let value = await iterator.next() { received.append(value) }
@@ -115,10 +118,11 @@ struct BoundedValuesTests {
 
     @Test("the default is bounded: 256 values wait, then the sender waits")
     func defaultBounded() async throws {
-        let sent = Protected(0)
-        var iterator = Self.sender(10_000, sent: sent).values.makeAsyncIterator()
+        let sent = Protected(0), finished = DispatchSemaphore(value: 0)
+        var iterator = Self.sender(10_000, sent: sent, finished: finished).values.makeAsyncIterator()
         #expect(await iterator.next() == 1)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(eventually { sent.withLock { $0 } >= 256 })
+        #expect(finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
         #expect(sent.withLock { $0 } <= 258, "sent \(sent.withLock { $0 }) while 256 may wait")
         var count = 1
         while await iterator.next() != nil { count += 1 }

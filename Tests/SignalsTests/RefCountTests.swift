@@ -163,7 +163,10 @@ struct RefCountTests {
         let probe = UpstreamProbe()
         let shared = Signal<Int, Never> { observer in
             probe.subscribed()
-            usleep(200)  // a connect that takes a while, like opening a device
+            // A connect that takes a while, like opening a device (work, not a sleep).
+            var spin = 0
+            for step in 0..<2_000 { spin &+= step }
+            precondition(spin > 0)
             observer.next(1)
             return BlockDisposable { probe.disposed() }
         }.share()
