@@ -78,8 +78,6 @@ struct ProjectRulesTests {
     static let largeFilesAllowed = [
         "Sources/NMEA/Framing/NMEAFramer.swift": 584,
         "Sources/NMEAServer/GPSDServer.swift": 511,
-        "Sources/NMEAStream/Reader/NMEAReader.swift": 427,
-        "Sources/NMEAStream/Shared/GPSMonitor.swift": 480,
         "Sources/nmeastream/ServeCommand.swift": 419,
     ]
 

@@ -30,6 +30,9 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
     /// `name` (such as `best:`), from the members named `members`. Only such a monitor reads
     /// it: an ``NMEAReader`` given it fails at once.
     case merged(name: String, members: [String])
+    /// A source of a kind that is a type of its own (``GPSSourceKind``); made with
+    /// ``kind(_:)``.
+    case custom(AnyGPSSourceKind)
 
     /// A receiver named on a command line: a network endpoint when `name` is a URL
     /// (`tcp://`, `udp://`, `gpsd://`), otherwise the serial device at that path, at `speed`.
@@ -48,6 +51,18 @@ public enum GPSSource: Sendable, Hashable, CustomStringConvertible {
         case .watch: "watch"
         case .network(let endpoint): endpoint.description
         case .merged(let name, _): name
+        case .custom(let kind): kind.description
+        }
+    }
+}
+
+extension GPSSource {
+    /// Whether the source ends by itself (a log, bytes) rather than being a device.
+    var isFinite: Bool {
+        switch self {
+        case .log, .bytes: true
+        case .serial, .automatic, .watch, .network, .merged: false
+        case .custom(let kind): !kind.base.isLive
         }
     }
 }

@@ -1,8 +1,11 @@
 import Dispatch
 
 /// Produces a source's bytes on the reader's queue: `deliver` for each chunk, then `end`
-/// once (`nil` for a normal end). Every method runs on that queue.
-protocol ByteSource: AnyObject, Sendable {
+/// once (`nil` for a normal end). Every method runs on that queue. One is made for each
+/// opening of a source (see ``GPSSourceKind``).
+public protocol ByteSource: AnyObject, Sendable {
+    /// Opens what the source reads and starts delivering: each chunk of bytes (valid only
+    /// during the call) to `deliver`, then `end` once, with `nil` for a normal end (a file's).
     func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void)
     /// Stops delivering and starts releasing what the source holds; `released` is left once
@@ -16,5 +19,6 @@ protocol ByteSource: AnyObject, Sendable {
 }
 
 extension ByteSource {
-    func write(_ bytes: [UInt8]) -> DeviceWriteOutcome { .dropped(.notADevice) }
+    /// Nothing is written: the source is not a device.
+    public func write(_ bytes: [UInt8]) -> DeviceWriteOutcome { .dropped(.notADevice) }
 }

@@ -71,7 +71,7 @@ public final class NMEAReader: @unchecked Sendable {
     // discovered device's path once chosen); the release of a source it closed.
     private var staleWatch: StaleWatch
     private var staleTimer: DispatchSourceTimer?
-    private var sourceName: String
+    var sourceName: String
     private var silencedRelease: DispatchGroup?
 
     /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
@@ -162,44 +162,7 @@ public final class NMEAReader: @unchecked Sendable {
 
     private func open() {
         guard bytes == nil, !isFinished else { return }
-        let bytes: any ByteSource = switch source {
-        case .serial(let path, let speed):
-            SerialByteSource(path: path, speed: speed, readLoop: readLoop, huntWindow: huntWindow) { [weak self] speed in
-                guard let self else { return }
-                found(speed: speed)
-            }
-        case .log(let path, .asFastAsPossible): LogByteSource(path: path)
-        case .log(let path, .recorded(let speed, let keepingGaps)):
-            PacedLogByteSource(path: path, speed: speed, keepingGaps: keepingGaps)
-        case .bytes(let data): MemoryByteSource(bytes: data)
-        case .automatic:
-            automaticSource()
-        case .watch:
-            WatchingByteSource(
-                readLoop: readLoop, huntWindow: huntWindow,
-                chosen: { [weak self] port in
-                    guard let self else { return }
-                    sourceName = port.path
-                    send(.choseDevice(port))
-                },
-                lost: { [weak self] path in self?.deviceLost(path) },
-                speedFound: { [weak self] speed in
-                    guard let self else { return }
-                    found(speed: speed)
-                })
-        case .network(let endpoint):
-            NetworkByteSource(
-                endpoint: endpoint, readLoop: readLoop,
-                connected: { [weak self] endpoint in
-                    guard let self else { return }
-                    // Counted from each connection: the waits between them are no silence.
-                    armStaleWatch()
-                    send(.connected(endpoint))
-                },
-                interrupted: { [weak self] interruption in self?.connectionLost(interruption) })
-        case .merged(let name, _):
-            FailedByteSource(.noReceiverFound(detail: "\(name) merges other monitors' fixes and has no bytes to read: read it through GPSMonitor(merging:)"))
-        }
+        let bytes = makeByteSource()
         self.bytes = bytes
         decoder = NMEADecoder()
         quietLine = QuietLine()
@@ -214,7 +177,7 @@ public final class NMEAReader: @unchecked Sendable {
 
     // MARK: The watchdog for a silent source
 
-    private func armStaleWatch() {
+    func armStaleWatch() {
         guard !isFinished, let deadline = staleWatch.arm(at: DispatchTime.now().uptimeNanoseconds, fixes: fixesSoFar) else { return }
         let timer = staleTimer ?? {
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -255,13 +218,13 @@ public final class NMEAReader: @unchecked Sendable {
     /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered; the
     /// next device starts on a clean stream.
     /// The speed a hunt found: the line's pauses are measured at it.
-    private func found(speed: Int) {
+    func found(speed: Int) {
         quietLine.bitsPerSecond = speed
         armStaleWatch()
         send(.foundSpeed(speed))
     }
 
-    private func deviceLost(_ path: String) {
+    func deviceLost(_ path: String) {
         guard !isFinished, let decoder else { return }
         // Finishing delivers the epoch in progress and leaves the decoder ready for a new stream
         // (no half sentence carried across); its counts go on.
@@ -273,31 +236,12 @@ public final class NMEAReader: @unchecked Sendable {
 
     /// A network source lost its peer: as for a device lost, the epoch in progress is
     /// delivered and the next connection starts on a clean stream.
-    private func connectionLost(_ interruption: NetworkInterruption) {
+    func connectionLost(_ interruption: NetworkInterruption) {
         guard !isFinished else { return }
         decoder?.finish { event in send(.decoded(event)) }
         quietLine.reset()
         disarmStaleWatch()
         send(.lostConnection(interruption))
-    }
-
-    /// The best receiver plugged in, at the speed found by listening (its catalogue speed
-    /// tried early), or a source that fails with what discovery saw.
-    private func automaticSource() -> any ByteSource {
-        let port: SerialPortInfo
-        do throws(GPSError) {
-            port = try PortDiscovery.bestReceiver()
-        } catch {
-            return FailedByteSource(error)
-        }
-        sourceName = port.path
-        send(.choseDevice(port))
-        // The node discovery just saw (its stable link names the same device).
-        return SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
-                                preferredSpeed: port.catalogueEntry?.defaultSpeed) { [weak self] speed in
-            guard let self else { return }
-            found(speed: speed)
-        }
     }
 
     /// Stops reading and closes the source. Called from any other thread, it returns once the
@@ -353,6 +297,7 @@ public final class NMEAReader: @unchecked Sendable {
         let receivedAt: UTCTime? = switch source {
         case .serial, .automatic, .watch, .network: .now
         case .log, .bytes, .merged: nil
+        case .custom(let kind): kind.base.isLive ? .now : nil
         }
         isDecoding = true
         defer {
@@ -399,7 +344,7 @@ public final class NMEAReader: @unchecked Sendable {
     /// order they came. On every event: one atomic load, then the delegates as the chunk's
     /// decoding last saw them (read again under the lock after a change, so a delegate removed
     /// in a call gets no further one).
-    private func send(_ event: Event) {
+    func send(_ event: Event) {
         observer?(event)
         let version = registryVersion.load(ordering: .acquiring)
         if version != listenersVersion {
