@@ -1,0 +1,125 @@
+import Dispatch
+import Platform
+
+/// A log file read as it grows, as `tail -f` reads it: the output of a logger that writes a
+/// receiver's NMEA to a file, read live. A ``GPSSourceKind`` of its own: read it as
+/// `.kind(FollowedLog(path: "/var/log/gps.nmea"))`.
+///
+/// The file is read to its end, then again every ``pollInterval`` for what was added (the
+/// kernel tells nothing of a file's growth on a plain descriptor, so it is asked). A file
+/// found shorter than what was read of it (emptied by a rotation such as logrotate's
+/// `copytruncate`) is read again from its start; one emptied and written past that length
+/// between two looks is not noticed. Its bytes are live: stamped as they are read. It ends only on a read error or
+/// when the reader stops.
+public struct FollowedLog: GPSSourceKind {
+    /// Where reading starts.
+    public enum Start: Sendable, Hashable {
+        /// At the file's first byte: what is there is decoded, then what comes.
+        case beginning
+        /// At its end when opened: only what is written afterwards is decoded (what is there
+        /// is read past).
+        case end
+    }
+
+    /// The file's path.
+    public var path: String
+    /// Where reading starts.
+    public var start: Start
+    /// How long to wait, at the end of the file, before looking for more: 0.1 s unless told.
+    public var pollInterval: Duration
+
+    /// Follows the file at `path` from `start`, looking for more every `pollInterval`.
+    public init(path: String, from start: Start = .end, pollInterval: Duration = .milliseconds(100)) {
+        self.path = path
+        self.start = start
+        self.pollInterval = pollInterval
+    }
+
+    /// Live: a file that is written as the receiver sends.
+    public var isLive: Bool { true }
+
+    /// `follow:` and the path.
+    public var description: String { "follow:\(path)" }
+
+    public func makeByteSource() -> any ByteSource { FollowedLogByteSource(self) }
+}
+
+/// Reads a followed log on the reader's queue: confined to it, as every byte source is.
+final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
+    let released = DispatchGroup()
+    private let followed: FollowedLog
+    private let log: RecordedLog
+    private var descriptor: Int32 = -1
+    private var buffer: UnsafeMutableRawBufferPointer?
+    /// Bytes read from the file since it was opened (or found shrunk and opened again).
+    private var offset = 0
+    /// The bytes read past: the file's size when it was opened, when following from its end.
+    private var skipped = 0
+    private var isStopped = false
+
+    init(_ followed: FollowedLog) {
+        self.followed = followed
+        log = RecordedLog(path: followed.path)
+    }
+
+    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+               end: @escaping @Sendable (GPSError?) -> Void) {
+        do throws(RecordedLogError) {
+            descriptor = try log.openDescriptor()
+        } catch {
+            return end(.log(error))
+        }
+        if followed.start == .end { skipped = (try? Syscall.status(descriptor).size) ?? 0 }
+        released.enter()
+        buffer = .allocate(byteCount: log.chunkSize, alignment: 16)
+        read(on: queue, deliver: deliver, end: end)
+    }
+
+    /// Reads what there is, then waits for more.
+    private func read(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                      end: @escaping @Sendable (GPSError?) -> Void) {
+        guard !isStopped, let buffer else { return }
+        do throws(Errno) {
+            let count = try Syscall.read(descriptor, into: buffer)
+            if count > 0 {
+                // What was there at the opening is read past; what was added since is not.
+                let new = max(0, min(count, offset + count - skipped))
+                offset += count
+                if new > 0 { deliver(UnsafeRawBufferPointer(rebasing: buffer[(count - new)..<count])) }
+                return queue.async { self.read(on: queue, deliver: deliver, end: end) }
+            }
+            if let size = try? Syscall.status(descriptor).size, size < offset { try reopen() }
+        } catch {
+            stop()
+            return end(.log(RecordedLogError(location: log.location, errno: error, operation: .read)))
+        }
+        let wait = followed.pollInterval.components
+        let nanoseconds = Int(wait.seconds) * 1_000_000_000 + Int(wait.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 1_000_000))) {
+            self.read(on: queue, deliver: deliver, end: end)
+        }
+    }
+
+    /// The file shrank (emptied, or replaced by a shorter one): read it again from its start.
+    private func reopen() throws(Errno) {
+        let fresh: Int32
+        do throws(RecordedLogError) {
+            fresh = try log.openDescriptor()
+        } catch {
+            throw error.errno
+        }
+        Syscall.close(descriptor)
+        descriptor = fresh
+        offset = 0
+        skipped = 0
+    }
+
+    func stop() {
+        isStopped = true
+        guard let buffer else { return }
+        self.buffer = nil
+        buffer.deallocate()
+        if descriptor != Syscall.standardInput { Syscall.close(descriptor) }
+        released.leave()
+    }
+}
