@@ -34,7 +34,7 @@ final class ClientConnection: @unchecked Sendable {
 
     let role: Role
     private let channel: Channel
-    private unowned let server: GPSDServer
+    private unowned let server: any ClientContext
     // Confined to the channel's event loop.
     private var session = ClientSession()
     private var reader: RequestReader
@@ -59,7 +59,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Reports dropped because the client did not read.
     let dropped = Atomic<Int>(0)
 
-    init(channel: Channel, server: GPSDServer, role: Role = .gpsd) {
+    init(channel: Channel, server: any ClientContext, role: Role = .gpsd) {
         self.role = role
         self.channel = channel
         self.server = server

@@ -43,19 +43,46 @@ struct ChannelHandlerTests {
 
     // MARK: GPSDClientHandler
 
-    /// Runs `body` with a connected client of a server that is never started (no device, no
-    /// listener), then lets both go.
-    static func withClient(_ body: (EmbeddedChannel, ClientConnection) throws -> Void) throws {
-        let server = GPSDServer(configuration: .init(devices: [], listen: []))
-        let channel = EmbeddedChannel()
-        defer {
-            _ = try? channel.finish()
-            server.stop()
+    /// What a client asks of its server, without a server: no device, no event loop but the
+    /// channel's; what it is told is counted.
+    final class StandInContext: ClientContext, @unchecked Sendable {
+        let configuration = GPSDServer.Configuration(devices: [], listen: [])
+        private let lock = Lock()
+        private var told = (watches: 0, removals: 0, refusals: 0)
+        var watches: Int { lock.withLock { told.watches } }
+        var removals: Int { lock.withLock { told.removals } }
+        func snapshot() -> ClientSession.ServerState {
+            ClientSession.ServerState(devices: [], version: configuration.version, now: .now)
         }
-        let connection = ClientConnection(channel: channel, server: server)
+        func watch(_ client: ClientConnection) { lock.withLock { told.watches += 1 } }
+        func remove(_ client: ClientConnection) { lock.withLock { told.removals += 1 } }
+        func countRefusal(_ reason: WritableKeyPath<GPSDServer.Refusals, Int> & Sendable) { lock.withLock { told.refusals += 1 } }
+    }
+
+    /// Runs `body` with a client connected to a stand-in for its server, then lets it go.
+    static func withClient(_ body: (EmbeddedChannel, ClientConnection) throws -> Void) throws {
+        let context = StandInContext()
+        let channel = EmbeddedChannel()
+        defer { _ = try? channel.finish() }
+        let connection = ClientConnection(channel: channel, server: context)
         try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
         try channel.connect(to: address).wait()
         try body(channel, connection)
+    }
+
+    @Test("a watch is handed to the server through its context, and the client's end is told once")
+    func contextTold() throws {
+        let context = StandInContext()
+        let channel = EmbeddedChannel()
+        let connection = ClientConnection(channel: channel, server: context)
+        try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
+        try channel.connect(to: Self.address).wait()
+        _ = try Self.written(channel)
+        try channel.writeInbound(ByteBuffer(string: "?WATCH={\"enable\":true,\"json\":true};\n"))
+        #expect(try Self.written(channel).contains("\"class\":\"WATCH\""))
+        #expect(context.watches == 1)
+        _ = try? channel.finish()
+        #expect(context.removals == 1)
     }
 
     @Test("a gpsd client gets VERSION on connect, then a reply per request, in order, each a line of its own")

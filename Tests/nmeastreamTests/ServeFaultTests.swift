@@ -125,9 +125,13 @@ struct ServeFaultTests {
         let peak = server.status("VmHWM")
         #expect(peak < 64 * 1024, "peak \(peak) kB with \(sent.withLock { $0 }) bytes of floods taken")
         #expect(reports >= 10, "the watcher got \(reports) TPVs over 5 s")
+        // Served once the loops have dropped the floods' connections: within seconds, though a
+        // machine loaded by other tests (a loop of this suite beside CI) once took more than 5.
         let other = try LineClient(port: server.port)
-        #expect(other.readLine(seconds: 5)?.hasPrefix("{\"class\":\"VERSION\"") == true, "a new client is served")
-        print("serve under floods: peak \(peak) kB, \(sent.withLock { $0 }) bytes taken, \(reports) TPVs to the watcher, \(server.status("VmRSS")) kB after")
+        let asked = Date()
+        #expect(other.readLine(seconds: 30)?.hasPrefix("{\"class\":\"VERSION\"") == true, "a new client is served")
+        let served = Date().timeIntervalSince(asked)
+        print("serve under floods: peak \(peak) kB, \(sent.withLock { $0 }) bytes taken, \(reports) TPVs to the watcher, \(server.status("VmRSS")) kB after, a new client served in \(served) s")
         #expect(server.stop() == 0, "\(server.said)")
     }
 
