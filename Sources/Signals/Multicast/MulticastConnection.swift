@@ -16,10 +16,10 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
     struct Prepared {
         @usableFromInline var generation: Int
         @usableFromInline var subject: SubjectHandle<Value, Failure>
-        @usableFromInline var ticket: SerialOperations.Ticket?
+        @usableFromInline var ticket: ConnectDisconnectQueue.Ticket?
 
         @inlinable
-        init(generation: Int, subject: SubjectHandle<Value, Failure>, ticket: SerialOperations.Ticket?) {
+        init(generation: Int, subject: SubjectHandle<Value, Failure>, ticket: ConnectDisconnectQueue.Ticket?) {
             self.generation = generation
             self.subject = subject
             self.ticket = ticket
@@ -28,7 +28,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
 
     @usableFromInline let source: Signal<Value, Failure>
     @usableFromInline let makeSubject: @Sendable () -> SubjectHandle<Value, Failure>
-    @usableFromInline let operations = SerialOperations()
+    @usableFromInline let operations = ConnectDisconnectQueue()
     @usableFromInline let state = Protected(State())
 
     @usableFromInline
@@ -86,7 +86,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
     /// Decides a connect and queues it without running it: `attach` runs first, with the
     /// connection's subject, before the upstream can send anything. Runs no user code but
     /// `makeSubject` and `attach`, so it may be called inside the caller's critical section;
-    /// the caller then runs the ticket with ``SerialOperations/complete(through:wait:)``.
+    /// the caller then runs the ticket with ``ConnectDisconnectQueue/complete(through:wait:)``.
     @inlinable
     func prepareConnect(attach: ((SubjectHandle<Value, Failure>) -> Void)? = nil) -> Prepared {
         state.withLock { state in
@@ -113,7 +113,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
     /// Decides the end of connection `generation`, if it is still the current one, and queues
     /// the operation that unsubscribes the upstream. Runs no user code.
     @usableFromInline
-    func prepareDisconnect(_ generation: Int) -> SerialOperations.Ticket? {
+    func prepareDisconnect(_ generation: Int) -> ConnectDisconnectQueue.Ticket? {
         state.withLock { state in
             guard state.connected, state.generation == generation else { return nil }
             state.connected = false

@@ -17,7 +17,7 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
         @usableFromInline var count = 0
         @usableFromInline var period = 0
         @usableFromInline var periodGeneration = 0
-        @usableFromInline var periodTicket: SerialOperations.Ticket?
+        @usableFromInline var periodTicket: ConnectDisconnectQueue.Ticket?
         @usableFromInline var lingerTimer: (token: Int, disposable: SerialDisposable)?
         @usableFromInline var nextTimerToken = 0
 
@@ -43,7 +43,7 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
         // Decide "first observer", count this one and, for a new period, attach it and queue
         // the connect, all in one critical section: the decisions are queued in the order they
         // were made, so a connect can never overtake the disconnect of the period before.
-        let (period, joined, ticket) = state.withLock { state -> (Int, (SubjectHandle<Value, Failure>)?, SerialOperations.Ticket?) in
+        let (period, joined, ticket) = state.withLock { state -> (Int, (SubjectHandle<Value, Failure>)?, ConnectDisconnectQueue.Ticket?) in
             cancelledTimer = state.lingerTimer?.disposable
             state.lingerTimer = nil
             state.count += 1
@@ -72,7 +72,7 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     func leave(_ period: Int) {
         var timer: (token: Int, generation: Int, holder: SerialDisposable)?
-        let ticket = state.withLock { state -> SerialOperations.Ticket? in
+        let ticket = state.withLock { state -> ConnectDisconnectQueue.Ticket? in
             guard period == state.period, state.count > 0 else { return nil }
             state.count -= 1
             guard state.count == 0 else { return nil }
@@ -94,7 +94,7 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func lingerEnded(_ token: Int, _ generation: Int) {
-        let ticket = state.withLock { state -> SerialOperations.Ticket? in
+        let ticket = state.withLock { state -> ConnectDisconnectQueue.Ticket? in
             guard let timer = state.lingerTimer, timer.token == token, state.count == 0 else { return nil }
             state.lingerTimer = nil
             return connection.prepareDisconnect(generation)
@@ -105,7 +105,7 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
     /// Ends a linger under way now, as if its time had come.
     @usableFromInline
     func endLinger() {
-        let (timer, ticket) = state.withLock { state -> (Disposable?, SerialOperations.Ticket?) in
+        let (timer, ticket) = state.withLock { state -> (Disposable?, ConnectDisconnectQueue.Ticket?) in
             guard let timer = state.lingerTimer, state.count == 0 else { return (nil, nil) }
             state.lingerTimer = nil
             return (timer.disposable, connection.prepareDisconnect(state.periodGeneration))

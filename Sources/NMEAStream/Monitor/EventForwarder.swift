@@ -13,7 +13,7 @@ import Platform
 /// than the read it came in.
 final class EventForwarder: @unchecked Sendable {
     private let observer: Observer<GPSEvent, GPSError>
-    private let connection: ConnectionState
+    private let connection: MonitorConnection
     /// The integrity checks, when the monitor runs them.
     private var integrity: IntegrityCheck?
     /// The chunk's events, in order. Touched only on the reader's queue (the reader calls
@@ -22,7 +22,7 @@ final class EventForwarder: @unchecked Sendable {
     /// operations per epoch).
     private var pending: [GPSEvent] = []
 
-    init(observer: Observer<GPSEvent, GPSError>, connection: ConnectionState, integrity: IntegrityCheck?) {
+    init(observer: Observer<GPSEvent, GPSError>, connection: MonitorConnection, integrity: IntegrityCheck?) {
         self.observer = observer
         self.connection = connection
         self.integrity = integrity

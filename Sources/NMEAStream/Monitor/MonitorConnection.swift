@@ -6,7 +6,7 @@ import Platform
 
 /// What the shared connection knows beyond its events: which kinds of event anyone wants
 /// (fixes always), and the reader now open.
-final class ConnectionState: Sendable {
+final class MonitorConnection: Sendable {
     /// A kind of event sent only while it has subscribers.
     enum Kind { case sentences, rejects, bytes }
 

@@ -63,7 +63,7 @@ public final class GPSMonitor: Sendable {
     private let events: Signal<GPSEvent, GPSError>
     /// The latest fix replayed, then the live ones; the same wait.
     private let latestFixes: Signal<Fix, GPSError>
-    private let connection: ConnectionState
+    private let connection: MonitorConnection
     private let manualConnection: MulticastConnection<GPSEvent, GPSError>?
     /// Ends the linger under way, if any.
     private let endLinger: (@Sendable () -> Void)?
@@ -110,7 +110,7 @@ public final class GPSMonitor: Sendable {
     public convenience init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
                             linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never,
                             corrections: CorrectionsFeed? = nil, integrity: IntegrityThresholds? = nil) {
-        let connection = ConnectionState(readLoop: readLoop)
+        let connection = MonitorConnection(readLoop: readLoop)
         let reading = Signal<GPSEvent, GPSError> { observer in
             let check = integrity.map { IntegrityCheck(thresholds: $0, source: source.description) }
             let forwarder = EventForwarder(observer: observer, connection: connection, integrity: check)
@@ -131,7 +131,7 @@ public final class GPSMonitor: Sendable {
     }
 
     /// A monitor of `source` whose events `reading` makes, each time it is connected.
-    init(source: GPSSource, delivery: BufferPolicy?, opening: Opening, linger: Duration, connection: ConnectionState,
+    init(source: GPSSource, delivery: BufferPolicy?, opening: Opening, linger: Duration, connection: MonitorConnection,
          reading: Signal<GPSEvent, GPSError>) {
         self.source = source
         self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
@@ -277,7 +277,7 @@ public final class GPSMonitor: Sendable {
 
     /// The epochs and the kinds asked for, unbuffered.
     private func chosen(_ epochs: EpochChoice, _ sentences: Bool, _ rejects: Bool, _ bytes: Bool) -> Signal<GPSEvent, GPSError> {
-        let kinds = [(sentences, ConnectionState.Kind.sentences), (rejects, .rejects), (bytes, .bytes)]
+        let kinds = [(sentences, MonitorConnection.Kind.sentences), (rejects, .rejects), (bytes, .bytes)]
             .filter(\.0).map(\.1)
         return interested(kinds) { event -> GPSEvent? in
             switch event {
@@ -297,7 +297,7 @@ public final class GPSMonitor: Sendable {
 
     /// What `pick` takes of the events, with the reader told to send `kinds` while this has
     /// subscribers: a reader with only fix subscribers spends nothing on the other kinds.
-    private func interested<Value: Sendable>(_ kinds: [ConnectionState.Kind],
+    private func interested<Value: Sendable>(_ kinds: [MonitorConnection.Kind],
                                              _ pick: @escaping @Sendable (GPSEvent) -> Value?) -> Signal<Value, GPSError> {
         let events = self.events, connection = self.connection
         return Signal { observer in

@@ -12,7 +12,7 @@ import Platform
 /// itself. So an upstream is never subscribed while its previous subscription is still being
 /// disposed, and when `connect` or the last `dispose` returns, the upstream is open or closed.
 @usableFromInline
-final class SerialOperations: @unchecked Sendable {
+final class ConnectDisconnectQueue: @unchecked Sendable {
     /// The place of an operation in the queue.
     @usableFromInline typealias Ticket = Int
 
