@@ -23,6 +23,15 @@ struct FollowedLogTests {
         try handle.write(contentsOf: Data(epochs.flatMap(SyntheticEpochs.epoch)))
     }
 
+    /// A reader of `file` followed from `start`, looking every 20 ms, started, with its recorder.
+    static func follow(_ file: URL, from start: FollowedLog.Start) -> (NMEAReader, ReaderRecorder) {
+        let reader = NMEAReader(source: .kind(FollowedLog(path: file.path, from: start, pollInterval: .milliseconds(20))))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        return (reader, recorder)
+    }
+
     /// The second of the day (after noon) each fix is of.
     static func seconds(_ fixes: [Fix]) -> [Int64] {
         fixes.compactMap { $0.time.map { $0.posixTime.seconds % 86_400 - 12 * 3600 } }
@@ -32,10 +41,7 @@ struct FollowedLogTests {
     func fromBeginning() throws {
         let file = try Self.log(0..<3)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let reader = NMEAReader(source: .kind(FollowedLog(path: file.path, from: .beginning, pollInterval: .milliseconds(20))))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
+        let (reader, recorder) = Self.follow(file, from: .beginning)
         defer { reader.stop() }
         // Each epoch is reported at its RMC, once the reader has learnt that it closes the cycle.
         #expect(recorder.wait { Self.seconds(recorder.fixes) == [0, 1, 2] }, "\(Self.seconds(recorder.fixes))")
@@ -50,10 +56,7 @@ struct FollowedLogTests {
     func fromEnd() throws {
         let file = try Self.log(0..<3)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let reader = NMEAReader(source: .kind(FollowedLog(path: file.path, pollInterval: .milliseconds(20))))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
+        let (reader, recorder) = Self.follow(file, from: .end)
         defer { reader.stop() }
         // What is there when the file is opened is read past, however soon after it comes.
         #expect(recorder.wait { openDescriptorCount(file.path) == 1 })
@@ -65,10 +68,7 @@ struct FollowedLogTests {
     func truncated() throws {
         let file = try Self.log(0..<3)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let reader = NMEAReader(source: .kind(FollowedLog(path: file.path, from: .beginning, pollInterval: .milliseconds(20))))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
+        let (reader, recorder) = Self.follow(file, from: .beginning)
         defer { reader.stop() }
         #expect(recorder.wait { Self.seconds(recorder.fixes) == [0, 1, 2] })
         // Shorter than what was read: the reader sees the file shrank, whenever it looks.
