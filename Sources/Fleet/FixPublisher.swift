@@ -8,9 +8,11 @@ import NMEAStream
 /// of the device's ``GPSMonitor``.
 ///
 /// Store and forward: every message goes through a ``MessageQueue`` (with a queue folder, an
-/// SQLite database there, each message committed to the disk before it counts as queued),
-/// bounded in bytes, oldest dropped first and counted, and leaves it only when the broker
-/// has acknowledged it. A write that fails (a full disk) is told at once
+/// SQLite database there, each epoch's messages committed in one transaction), bounded in
+/// bytes, oldest dropped first and counted, and leaves it only when the broker has
+/// acknowledged it. The disk is written on an executor of its own: a message is sent without
+/// waiting for its commit, and an acknowledgement never waits for a sync of the disk (a
+/// stalled disk stalls no broker traffic). A write that fails (a full disk) is told at once
 /// (``Configuration/storage``); the messages wait in memory meanwhile, and are stored with
 /// the next write that succeeds. While the broker is unreachable, messages wait; when it is
 /// back, they are sent in order. A message may reach the broker twice (QoS 1: it was sent,
@@ -80,6 +82,10 @@ public final class FixPublisher: Sendable {
     /// Where messages are handed to libmosquitto, one batch at a time: two batches handed over
     /// from two threads at once (the source's, the network thread's) could pass each other.
     private let pumping = DispatchQueue(label: "nmeastream.publisher")
+    /// Where the queue's writes are committed, one at a time, outside the state's lock: an
+    /// acknowledgement (on libmosquitto's thread) or an epoch never waits for a sync of the
+    /// disk, and epochs that come during one are written together by the next.
+    private let storing: DispatchQueue
 
     private struct State {
         var queue: MessageQueue
@@ -95,6 +101,9 @@ public final class FixPublisher: Sendable {
         var sourceError: GPSError?
         /// A retry of a failed write is due (one at a time).
         var retryScheduled = false
+        /// A write is on its way to ``storing`` and has not started: what comes meanwhile
+        /// joins it.
+        var writeScheduled = false
     }
 
     /// How long after a failed write to the queue folder it is tried again (and again, until
@@ -104,8 +113,15 @@ public final class FixPublisher: Sendable {
     /// A publisher of `monitor`'s receiver; nothing happens until ``start()``.
     /// Fails with ``PublisherError/queue(_:)`` when the queue folder cannot hold the queue
     /// (missing parent, a file in its place, not writable), or ``PublisherError/broker(_:)``.
-    public init(monitor: GPSMonitor, configuration: Configuration) throws(PublisherError) {
+    public convenience init(monitor: GPSMonitor, configuration: Configuration) throws(PublisherError) {
+        try self.init(monitor: monitor, configuration: configuration, storing: DispatchQueue(label: "nmeastream.publisher.storage"))
+    }
+
+    /// A publisher whose queue's writes run on `storing`, a serial queue (a test stalls it
+    /// as a disk that hangs).
+    init(monitor: GPSMonitor, configuration: Configuration, storing: DispatchQueue) throws(PublisherError) {
         self.monitor = monitor
+        self.storing = storing
         self.configuration = configuration
         let queue: MessageQueue
         do throws(QueueError) {
@@ -145,11 +161,11 @@ public final class FixPublisher: Sendable {
                 payload: discovery.configuration(name: configuration.name, attributesTopic: homeAssistantTopic,
                                                  version: NMEAStreamRelease.version),
                 retain: true)
-            let change = state.withLock { state in
-                defer { Self.count(&state) }
-                return state.queue.append([message])
+            state.withLock { state in
+                state.queue.enqueue([message])
+                Self.count(&state)
             }
-            told(change)
+            store()
         }
         try connection.start()
         let subscription = monitor.events(satellites: true, delivery: .lossless(capacity: 1024)).observe(
@@ -183,15 +199,9 @@ public final class FixPublisher: Sendable {
             return state.subscription
         }?.dispose()
         connection.stop()
-        // Once more, for what a failed write left in memory only; and what the broker took
-        // leaves the disk now, not on the next run.
-        let change = state.withLock { state -> MessageQueue.StorageChange? in
-            let change = state.queue.storageFailure == nil ? nil : state.queue.append([])
-            state.queue.flush()
-            Self.count(&state)
-            return change
-        }
-        told(change)
+        // After the writes under way, once more: for what a failed write left in memory only,
+        // and so that what the broker took leaves the disk now, not on the next run.
+        storing.sync { writeNow(evenStopped: true) }
         finished.signal()
     }
 
@@ -201,7 +211,7 @@ public final class FixPublisher: Sendable {
     private func take(_ event: GPSEvent) {
         let topic = configuration.url.topic + "/" + configuration.name
         var writer = JSONWriter()
-        let change = state.withLock { state -> MessageQueue.StorageChange?? in
+        let queued = state.withLock { state -> Bool in
             var outgoing: [MessageQueue.Outgoing] = []
             if let epoch = event.epoch {
                 GPSDJSON.write(epoch, device: configuration.name, reusing: &writer) { reportClass, report in
@@ -216,23 +226,50 @@ public final class FixPublisher: Sendable {
                     outgoing.append(.init(topic: homeAssistantTopic, payload: attributes, retain: true))
                 }
             }
-            guard !outgoing.isEmpty else { return nil }
-            // The epoch's messages in one transaction: one sync of the disk per epoch.
-            let change = state.queue.append(outgoing)
+            guard !outgoing.isEmpty else { return false }
+            state.queue.enqueue(outgoing)
             Self.count(&state)
-            return .some(change)
+            return true
         }
-        guard let change else { return }
-        told(change)
+        if queued { store() }
+    }
+
+    /// Sends what waits, and writes it to the queue folder on ``storing``.
+    private func store() {
+        let (inMemory, due) = state.withLock { state -> (Bool, Bool) in
+            guard state.queue.folder != nil else { return (true, false) }
+            defer { state.writeScheduled = true }
+            return (false, !state.writeScheduled)
+        }
+        // Sent at once, stored meanwhile: a message the broker takes before its write commits
+        // leaves the database with the next write (``MessageQueue/finish(_:failure:)``).
         pump()
+        if !inMemory, due { storing.async { [weak self] in self?.writeNow() } }
+    }
+
+    /// Commits the queue's next write (on ``storing``), with no lock held while the disk
+    /// syncs; then tells how storing changed.
+    private func writeNow(evenStopped: Bool = false) {
+        let write = state.withLock { state -> PendingWrite? in
+            state.writeScheduled = false
+            guard evenStopped || !state.stopped else { return nil }
+            return state.queue.takeWrite()
+        }
+        guard let write else { return }
+        let failure = write.commit()
+        let (change, failing) = state.withLock { state -> (MessageQueue.StorageChange?, Bool) in
+            let change = state.queue.finish(write, failure: failure)
+            Self.count(&state)
+            return (change, state.queue.storageFailure != nil)
+        }
+        told(change)
+        if failing { scheduleRetry() }
     }
 
     /// Tells a change in the queue folder's writes; after a failure, tries again on a timer.
     private func told(_ change: MessageQueue.StorageChange?) {
         switch change {
-        case .failed(let reason)?:
-            configuration.storage?(reason)
-            scheduleRetry()
+        case .failed(let reason)?: configuration.storage?(reason)
         case .recovered?: configuration.storage?(nil)
         case nil: break
         }
@@ -249,17 +286,13 @@ public final class FixPublisher: Sendable {
             return true
         }
         guard due else { return }
-        pumping.asyncAfter(deadline: .now() + Self.storageRetryInterval) { [weak self] in
+        storing.asyncAfter(deadline: .now() + Self.storageRetryInterval) { [weak self] in
             guard let self else { return }
-            let (change, failing) = state.withLock { state -> (MessageQueue.StorageChange?, Bool) in
+            let failing = state.withLock { state in
                 state.retryScheduled = false
-                guard !state.stopped, state.queue.storageFailure != nil else { return (nil, false) }
-                let change = state.queue.append([])
-                Self.count(&state)
-                return (change, state.queue.storageFailure != nil)
+                return state.queue.storageFailure != nil
             }
-            told(change)
-            if failing { scheduleRetry() }
+            if failing { writeNow() }
         }
     }
 
@@ -292,22 +325,26 @@ public final class FixPublisher: Sendable {
         }
     }
 
+    /// On libmosquitto's thread: memory only (the deletion is written later, on ``storing``).
     private func acknowledged(_ messageID: Int32) {
-        state.withLock { state in
+        let writeDue = state.withLock { state -> Bool in
             guard let sequence = state.inFlight.removeValue(forKey: messageID) else {
                 state.earlyAcknowledgements.insert(messageID)
-                return
+                return false
             }
-            Self.complete(sequence, in: &state)
+            return Self.complete(sequence, in: &state)
         }
+        if writeDue { store() }
         pump()
     }
 
-    private static func complete(_ sequence: UInt64, in state: inout State) {
+    /// Whether a write of the deletions is due.
+    private static func complete(_ sequence: UInt64, in state: inout State) -> Bool {
         state.sending.remove(sequence)
-        state.queue.remove(sequence)
+        let writeDue = state.queue.acknowledge(sequence)
         state.status.acknowledged += 1
         count(&state)
+        return writeDue
     }
 
     private static func count(_ state: inout State) {
@@ -336,17 +373,18 @@ public final class FixPublisher: Sendable {
         }
         for message in batch {
             let messageID = connection.publish(topic: message.topic, payload: message.payload, retain: message.retain)
-            state.withLock { state in
-                if let messageID {
-                    if state.earlyAcknowledgements.remove(messageID) != nil {
-                        Self.complete(message.sequence, in: &state)
-                    } else {
-                        state.inFlight[messageID] = message.sequence
-                    }
-                } else {
+            let writeDue = state.withLock { state -> Bool in
+                guard let messageID else {
                     state.sending.remove(message.sequence)
+                    return false
                 }
+                guard state.earlyAcknowledgements.remove(messageID) != nil else {
+                    state.inFlight[messageID] = message.sequence
+                    return false
+                }
+                return Self.complete(message.sequence, in: &state)
             }
+            if writeDue { store() }
         }
     }
 }

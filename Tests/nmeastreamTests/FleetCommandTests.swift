@@ -9,57 +9,9 @@ import TestSupport
 /// with its own configuration, persistence and log).
 @Suite("Fleets over MQTT", .serialized)
 struct FleetCommandTests {
-    static let mosquitto = "/usr/sbin/mosquitto"
-    static var hasBroker: Bool { FileManager.default.isExecutableFile(atPath: mosquitto) }
+    static var hasBroker: Bool { MosquittoBroker.isInstalled }
+    typealias Broker = MosquittoBroker
 
-    /// A broker's folder, port and process.
-    final class Broker {
-        let folder: String
-        let port: Int
-        var process: ChildProcess?
-
-        init(passwordFile: String? = nil) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-mqtt-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            port = try freePort()
-            let access = passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
-            // Saved at every change: a broker killed with SIGKILL keeps what it accepted.
-            // `user root`: run as root (the tests are), mosquitto would otherwise drop to its own
-            // user and could not write its folder.
-            try """
-                user root
-                listener \(port) 127.0.0.1
-                \(access)persistence true
-                persistence_location \(folder)/
-                autosave_on_changes true
-                autosave_interval 1
-                log_dest file \(folder)/mosquitto.log
-                log_type all
-
-                """.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
-            try start()
-        }
-
-        func start() throws {
-            process = try ChildProcess(FleetCommandTests.mosquitto, ["-c", folder + "/mosquitto.conf"])
-            #expect(eventually { (try? LineClient(port: port)) != nil }, "the broker listens")
-        }
-
-        /// SIGKILL: no goodbye, only what it saved.
-        func kill() {
-            if let process { Glibc.kill(process.pid, SIGKILL); _ = process.waitForExit() }
-            process = nil
-        }
-
-        var log: String { (try? String(contentsOfFile: folder + "/mosquitto.log", encoding: .utf8)) ?? "" }
-
-        deinit {
-            kill()
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-    }
-
-    /// A TCP port free now.
     /// The messages in the queue database of `folder` and their bytes (topic, payload and 4
     /// each, as the bound counts them), read by another program (Python's sqlite3) as anyone
     /// could; zero when there is none.
@@ -73,18 +25,6 @@ struct FleetCommandTests {
               reader.waitForExit() == 0, let output = try? String(contentsOfFile: result, encoding: .utf8) else { return (0, 0) }
         let numbers = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         return numbers.count == 2 ? (numbers[0], numbers[1]) : (0, 0)
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// A log for the end-to-end test: a corpus log when `../shared` is there, else a fixture.
@@ -334,7 +274,7 @@ struct FleetCommandTests {
     func queueFull() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-full-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let port = try Self.freePort()
+        let port = freeLoopbackPort()
         let result = try Command.run(["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van5",
                                       "--queue", folder, "--queue-size", "2K", "--drain-timeout", "0.5"])
         #expect(result.status == 0, "\(result.error)")
@@ -362,7 +302,7 @@ struct FleetCommandTests {
             #expect(eventually { ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("locked") })
             return holder
         }
-        let port = try Self.freePort()
+        let port = freeLoopbackPort()
         let errors = folder + "/publish.err"
         // Locked at start: it waits, and goes on once the lock is gone.
         let first = try lock(seconds: 2, said: folder + "/first.out")
@@ -396,7 +336,7 @@ struct FleetCommandTests {
         var folders = [(base + "/missing/queue", "No such file"), (base + "/file", "not a folder")]
         let disk = SmallFilesystem(kilobytes: 256)
         if let disk, disk.setReadOnly(true) { folders.append((disk.path + "/queue", "Read-only")) }
-        let port = try Self.freePort()
+        let port = freeLoopbackPort()
         for (folder, reason) in folders {
             let result = try Command.run(["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van6",
                                           "--queue", folder, "--drain-timeout", "0"])
@@ -409,7 +349,7 @@ struct FleetCommandTests {
     @Test("messages lost are said and exit 74: no --queue and no broker at a log's end; a disk that fills with the broker down",
           .enabled(if: hasBroker, "mosquitto is not installed"))
     func messagesLost() throws {
-        let port = try Self.freePort()
+        let port = freeLoopbackPort()
         let memory = try Command.run(["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van7",
                                       "--drain-timeout", "0.3"])
         #expect(memory.status == 74, "\(memory.error)")

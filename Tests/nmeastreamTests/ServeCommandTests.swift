@@ -58,7 +58,7 @@ struct ServeCommandTests {
     func socketActivation() throws {
         let terminal = try PseudoTerminal()
         // A port free now (bound and released), for systemd-socket-activate to listen on.
-        let port = try freePort()
+        let port = freeLoopbackPort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
         process.arguments = ["-l", "127.0.0.1:\(port)", Command.executable.path, "serve", terminal.devicePath, "--speed", "9600"]
@@ -78,21 +78,6 @@ struct ServeCommandTests {
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-    }
-
-    /// A TCP port nothing listens on now.
-    func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     @Test("a device that cannot be opened is said when a client watches it, once however often it is retried, with --verbose its opening too; serve keeps serving")

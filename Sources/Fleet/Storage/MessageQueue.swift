@@ -6,7 +6,9 @@ import NMEAStream
 /// (`queue.sqlite3`, write-ahead log, every commit synced): a message counts as stored once
 /// its transaction is committed, and what waits survives a restart of the publisher, a crash
 /// or a power loss. Without a folder, it lives in memory. Not thread-safe: its owner
-/// serializes calls.
+/// serializes calls. A write can be taken out (``takeWrite()``) and committed outside the
+/// owner's lock, so that what only touches memory (an acknowledgement) never waits for the
+/// disk.
 ///
 /// When a write fails (a full disk, the database locked by another process past the busy
 /// timeout), the messages stay in memory and are written with the next one that succeeds
@@ -56,7 +58,11 @@ struct MessageQueue {
     /// Why the last write failed, while writes fail.
     private(set) var storageFailure: String?
     private var nextSequence: UInt64 = 1
-    private var store: SQLiteDatabase?
+    private var store: QueueStore?
+    /// The ``dropped`` count the database holds.
+    private var storedDropped = 0
+    /// Whether a write taken out (``takeWrite()``) is not yet finished.
+    private var isWriting = false
     /// Messages the broker took, still in the database: deleted with the next write.
     private var acknowledged: [UInt64] = []
 
@@ -100,24 +106,29 @@ struct MessageQueue {
             // A count from the file: anything from a negative number to Int64.max.
             try store.run("SELECT value FROM counters WHERE name = 'dropped'") { dropped = Int(clamping: max(0, min($0.integer(0), Int64(Self.largestCount)))) }
             nextSequence = (messages.last?.sequence ?? 0) + 1
-            self.store = store
+            let queueStore = QueueStore(database: store)
+            self.store = queueStore
             // Written now, so that a folder that cannot be written fails here and not later
             // (and a bound made smaller since the last run is kept).
-            acknowledged = dropOverflow()
-            try store.transaction { () throws(SQLiteError) in
-                try deleteAcknowledged()
-                try store.run("INSERT OR REPLACE INTO counters (name, value) VALUES ('dropped', ?)", [.integer(Int64(dropped))])
-            }
-            acknowledged.removeAll()
+            let write = PendingWrite(store: queueStore, messages: [], deletions: dropOverflow(), dropped: dropped)
+            if let failure = write.commit() { throw failure }
+            storedDropped = dropped
         } catch {
             if error.isBusy { throw QueueError(folder: folder, reason: .busy(error.message)) }
             throw QueueError(folder: folder, reason: .store(message: error.message, errno: error.errno))
         }
     }
 
-    /// Adds messages at the end (in one transaction with a folder), dropping the oldest while
-    /// over the bound. Returns how storing changed, if it did.
+    /// Adds messages at the end and writes them (in one transaction with a folder), dropping
+    /// the oldest while over the bound. Returns how storing changed, if it did.
     mutating func append(_ outgoing: [Outgoing]) -> StorageChange? {
+        enqueue(outgoing)
+        return write()
+    }
+
+    /// Adds messages at the end, in memory only, dropping the oldest while over the bound;
+    /// they are stored by the next write (``takeWrite()``).
+    mutating func enqueue(_ outgoing: [Outgoing]) {
         for item in outgoing {
             let message = Message(sequence: nextSequence, topic: item.topic, payload: item.payload, retain: item.retain)
             nextSequence += 1
@@ -126,54 +137,74 @@ struct MessageQueue {
         }
         // Gone from memory whatever the write does; from the database with it (or the next).
         acknowledged += dropOverflow()
-        guard let store else { return nil }
-        do throws(SQLiteError) {
-            try store.transaction { () throws(SQLiteError) in
-                try deleteAcknowledged()
-                try store.run("INSERT OR REPLACE INTO counters (name, value) VALUES ('dropped', ?)", [.integer(Int64(dropped))])
-                for message in messages where !message.isStored {
-                    try store.run("INSERT OR REPLACE INTO messages (sequence, topic, payload, retain) VALUES (?, ?, ?, ?)",
-                                  [.integer(Int64(message.sequence)), .text(message.topic), .blob(message.payload), .integer(message.retain ? 1 : 0)])
-                }
-            }
-        } catch {
-            let wasFailing = storageFailure != nil
-            storageFailure = error.description
-            return wasFailing ? nil : .failed(error.description)
-        }
-        acknowledged.removeAll()
-        for index in messages.indices { messages[index].isStored = true }
-        let wasFailing = storageFailure != nil
-        storageFailure = nil
-        return wasFailing ? .recovered : nil
     }
 
-    /// Forgets the message `sequence` (the broker has it). With a folder, it leaves the
-    /// database with the next write, or at once when nothing more waits: a crash before that
-    /// sends it again (QoS 1 may anyway), never loses it.
+    /// Writes what waits for the disk now, on the calling thread. Returns how storing
+    /// changed, if it did.
+    mutating func write() -> StorageChange? {
+        guard let write = takeWrite() else { return nil }
+        return finish(write, failure: write.commit())
+    }
+
+    /// Forgets the message `sequence` (the broker has it), writing at once when a deletion is
+    /// due (``acknowledge(_:)``).
     mutating func remove(_ sequence: UInt64) {
-        guard let index = messages.firstIndex(where: { $0.sequence == sequence }) else { return }
+        if acknowledge(sequence) { flush() }
+    }
+
+    /// Forgets the message `sequence` (the broker has it), in memory. With a folder, it leaves
+    /// the database with the next write: a crash before that sends it again (QoS 1 may
+    /// anyway), never loses it. Whether that write is due now: nothing more waits, or many
+    /// deletions do.
+    mutating func acknowledge(_ sequence: UInt64) -> Bool {
+        guard let index = messages.firstIndex(where: { $0.sequence == sequence }) else { return false }
         bytes -= messages[index].size
         if messages[index].isStored { acknowledged.append(sequence) }
         messages.remove(at: index)
-        if messages.isEmpty || acknowledged.count >= 256 { flush() }
+        return store != nil && !acknowledged.isEmpty && (messages.isEmpty || acknowledged.count >= 256)
     }
 
     /// Deletes from the database what the broker took (at the end, and when the queue empties).
+    /// A failure leaves them for the next write; at worst they are sent again.
     mutating func flush() {
-        guard let store, !acknowledged.isEmpty else { return }
-        // A failure leaves them for the next write; at worst they are sent again.
-        do throws(SQLiteError) {
-            try store.transaction { () throws(SQLiteError) in try deleteAcknowledged() }
-            acknowledged.removeAll()
-        } catch {}
+        guard store != nil, !acknowledged.isEmpty else { return }
+        _ = write()
     }
 
-    /// Deletes ``acknowledged`` from the database (inside a transaction; the list is emptied
-    /// once it commits).
-    private func deleteAcknowledged() throws(SQLiteError) {
-        guard let store else { return }
-        for sequence in acknowledged { try store.run("DELETE FROM messages WHERE sequence = ?", [.integer(Int64(sequence))]) }
+    /// What the next write commits, taken out of the queue, or `nil` when nothing waits for the
+    /// disk (or there is no folder). Its ``PendingWrite/commit()`` touches no memory of the
+    /// queue, so it can run outside the owner's lock, on an executor of its own; hand it back
+    /// with ``finish(_:failure:)``. One at a time: `nil` while one is out.
+    mutating func takeWrite() -> PendingWrite? {
+        guard let store, !isWriting else { return nil }
+        let unstored = messages.filter { !$0.isStored }
+        guard !unstored.isEmpty || !acknowledged.isEmpty || storageFailure != nil || dropped != storedDropped else { return nil }
+        defer {
+            acknowledged.removeAll()
+            isWriting = true
+        }
+        return PendingWrite(store: store, messages: unstored, deletions: acknowledged, dropped: dropped)
+    }
+
+    /// Takes back a write ``takeWrite()`` gave, committed (`failure` `nil`) or not. Returns how
+    /// storing changed, if it did.
+    mutating func finish(_ write: PendingWrite, failure: SQLiteError?) -> StorageChange? {
+        isWriting = false
+        let wasFailing = storageFailure != nil
+        if let failure {
+            // Deleted with the next write that succeeds.
+            acknowledged = write.deletions + acknowledged
+            storageFailure = failure.description
+            return wasFailing ? nil : .failed(failure.description)
+        }
+        storedDropped = write.dropped
+        // Stored; those that left memory while the write ran (dropped, or taken by the broker)
+        // leave the database with the next one.
+        var stored = Set(write.messages.map(\.sequence))
+        for index in messages.indices where stored.remove(messages[index].sequence) != nil { messages[index].isStored = true }
+        acknowledged += stored.sorted()
+        storageFailure = nil
+        return wasFailing ? .recovered : nil
     }
 
     /// Drops the oldest messages (never the newest) while over the bound, counted; returns
