@@ -175,6 +175,9 @@ public final class GPSDServer: Sendable {
         var webAddresses: [SocketAddress] = []
         var nmeaFeedAddresses: [SocketAddress] = []
         var datagramFeed: NMEADatagramFeed?
+        /// Watchers that are not connections (the datagram feed): attached to every device,
+        /// those that come later included.
+        var standingWatchers: [any DeviceWatcher] = []
     }
 
     /// Creates a server; nothing listens until ``start()``.
@@ -270,9 +273,12 @@ public final class GPSDServer: Sendable {
             state.nmeaFeedAddresses = feeds
         }
         if !configuration.nmeaDatagrams.isEmpty {
-            let datagrams = try NMEADatagramFeed(destinations: configuration.nmeaDatagrams, group: group, timers: timers)
-            registry.withLock { $0.datagramFeed = datagrams }
-            subscribeToDevices { _, monitor in datagrams.send(monitor) }
+            let datagrams = try NMEADatagramFeed(destinations: configuration.nmeaDatagrams, group: group)
+            registry.withLock { state in
+                state.datagramFeed = datagrams
+                state.standingWatchers.append(datagrams)
+            }
+            updateWatch(of: datagrams)
         }
         return bound
     }
@@ -383,6 +389,10 @@ public final class GPSDServer: Sendable {
         for channel in channels { try? channel.close().wait() }
         let clients = registry.withLock { Array($0.clients.values) }
         for client in clients { remove(client) }
+        let standing = registry.withLock { $0.standingWatchers }
+        for watcher in standing {
+            for device in served { device.detach(watcher) }
+        }
         for device in served {
             device.disposeOthers()
             device.closeNow()
@@ -412,13 +422,16 @@ public final class GPSDServer: Sendable {
     }
 
     /// `client` watches what its policy says from now on.
-    func watch(_ client: ClientConnection) {
+    func watch(_ client: ClientConnection) { updateWatch(of: client) }
+
+    /// `watcher` is attached to the devices it watches now, and detached from the others.
+    private func updateWatch(of watcher: any DeviceWatcher) {
         membership.withLock {
             for device in served {
-                if let streams = client.streams(from: device.path) {
-                    device.attach(client, streams: streams)
+                if let streams = watcher.streams(from: device.path) {
+                    device.attach(watcher, streams: streams)
                 } else {
-                    device.detach(client)
+                    device.detach(watcher)
                 }
             }
         }
@@ -443,16 +456,16 @@ public final class GPSDServer: Sendable {
         }
         guard let device else { return }
         for subscriber in registry.withLock({ $0.deviceSubscribers }) { device.keep(subscriber(path, device.monitor)) }
-        let clients = registry.withLock { Array($0.clients.values) }
+        let watchers = registry.withLock { state -> [any DeviceWatcher] in Array(state.clients.values) + state.standingWatchers }
         let watching = membership.withLock {
-            clients.filter { client in
-                guard let streams = client.streams(from: path) else { return false }
-                device.attach(client, streams: streams)
+            watchers.filter { watcher in
+                guard let streams = watcher.streams(from: path) else { return false }
+                device.attach(watcher, streams: streams)
                 return true
             }
         }
         let line = Array(ServerReply.device(device.description).line.utf8)
-        for client in watching { client.send(line) }
+        for watcher in watching { watcher.notify(line) }
     }
 
     /// Runs `subscriber` for each device served, with its ``GPSMonitor``: for those served

@@ -35,7 +35,7 @@ final class ServedDevice: Sendable {
 
     struct State {
         /// Who watches, and whether it is open: what to do is decided there.
-        var watch = ServedDeviceStateMachine<ClientConnection>()
+        var watch = ServedDeviceStateMachine<any DeviceWatcher>()
         /// What the open device said.
         var activated: UTCTime?
         var seenNMEA = false
@@ -123,7 +123,7 @@ final class ServedDevice: Sendable {
     private func connection(_ change: NetworkConnectionEvent) {
         switch change {
         case .connected:
-            let (reconnected, watchers) = state.withLock { state -> (Bool, [ClientConnection]) in
+            let (reconnected, watchers) = state.withLock { state -> (Bool, [any DeviceWatcher]) in
                 defer { state.interruption = nil }
                 guard state.interruption != nil else { return (false, []) }
                 state.activated = UTCTime.now
@@ -131,9 +131,9 @@ final class ServedDevice: Sendable {
             }
             events?(.networkConnected(path: path, reconnected: reconnected))
             let line = Array(ServerReply.device(description).line.utf8)
-            for client in watchers { client.send(line) }
+            for watcher in watchers { watcher.notify(line) }
         case .interrupted(let interruption):
-            let (tell, watchers) = state.withLock { state -> (Bool, [ClientConnection]) in
+            let (tell, watchers) = state.withLock { state -> (Bool, [any DeviceWatcher]) in
                 let first = state.interruption == nil
                 let tell = state.interruption != interruption.reason
                 state.interruption = interruption.reason
@@ -141,7 +141,7 @@ final class ServedDevice: Sendable {
             }
             if tell { events?(.networkInterrupted(path: path, interruption: interruption)) }
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-            for client in watchers { client.send(line) }
+            for watcher in watchers { watcher.notify(line) }
         }
     }
 
@@ -160,17 +160,17 @@ final class ServedDevice: Sendable {
     /// Whether anyone watches it (so whether it is open).
     var isOpen: Bool { state.withLock { $0.watch.isOpen } }
 
-    /// `client` watches it from now on; the first watcher opens it.
-    func attach(_ client: ClientConnection, streams: WatchedStreams) {
-        state.withLock { $0.watch.attach(client, streams: streams) }
+    /// `watcher` watches it from now on; the first watcher opens it.
+    func attach(_ watcher: any DeviceWatcher, streams: WatchedStreams) {
+        state.withLock { $0.watch.attach(watcher, streams: streams) }
         subscribeIfWatched()
         updateRaw()
     }
 
-    /// `client` no longer watches it; after the last one (and the linger), it closes.
-    func detach(_ client: ClientConnection) {
+    /// `watcher` no longer watches it; after the last one (and the linger), it closes.
+    func detach(_ watcher: any DeviceWatcher) {
         let subscriptions = state.withLock { state in
-            let subscriptions = state.watch.detach(client)
+            let subscriptions = state.watch.detach(watcher)
             if !subscriptions.isEmpty {
                 state.forget()
                 state.failure = nil
@@ -188,7 +188,7 @@ final class ServedDevice: Sendable {
     /// retry after the last watcher left does not open it.
     private func subscribeIfWatched() {
         let subscription = CompositeDisposable()
-        let (opener, retrying) = state.withLock { state -> (ClientConnection?, Bool) in
+        let (opener, retrying) = state.withLock { state -> ((any DeviceWatcher)?, Bool) in
             guard let opener = state.watch.open(with: subscription) else { return (nil, false) }
             state.activated = UTCTime.now
             return (opener, state.failure != nil)
@@ -196,7 +196,7 @@ final class ServedDevice: Sendable {
         guard let opener else { return }
         if !retrying { events?(.deviceOpening(path: path)) }
         startPulses()
-        readLoop.prefer(opener.eventLoop)
+        if let loop = opener.eventLoop { readLoop.prefer(loop) }
         // A close() from here on disposes `subscription`, and what is added to it after is
         // disposed at once.
         // On the reader's queue, with no buffer: each event is rendered once and handed to the
@@ -273,7 +273,7 @@ final class ServedDevice: Sendable {
         for subscription in loss.disposals { subscription.dispose() }
         if !loss.tell.isEmpty {
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-            for client in loss.tell { client.send(line) }
+            for watcher in loss.tell { watcher.notify(line) }
         }
         guard loss.retry else { return }
         timers.schedule(after: Self.retryInterval) { [weak self] in self?.retry() }
@@ -292,7 +292,7 @@ final class ServedDevice: Sendable {
         disposeOthers()
         connectionWatch.withLock { $0 }?.dispose()
         let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-        for client in watchers { client.send(line) }
+        for watcher in watchers { watcher.notify(line) }
     }
 
     /// Closes it now, linger or not, and returns once it is closed (the server stops its loops

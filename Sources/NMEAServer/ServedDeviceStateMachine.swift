@@ -11,7 +11,7 @@ import Signals
 /// the monitor's). A device that fails is lost: its watchers are told once and it is tried
 /// again while they watch. A device unplugged is retired: closed, its watchers told and let
 /// go, never opened again.
-struct ServedDeviceStateMachine<Watcher: AnyObject> {
+struct ServedDeviceStateMachine<Watcher> {
     /// A watcher, and what it is sent: kept here, so that choosing the clients of a report
     /// takes this one lock, not each client's.
     struct Watching {
@@ -48,13 +48,13 @@ struct ServedDeviceStateMachine<Watcher: AnyObject> {
     /// already here is sent `streams` from now on.
     mutating func attach(_ watcher: Watcher, streams: WatchedStreams) {
         guard !isRetired else { return }
-        watching[ObjectIdentifier(watcher)] = Watching(watcher: watcher, streams: streams)
+        watching[ObjectIdentifier(watcher as AnyObject)] = Watching(watcher: watcher, streams: streams)
     }
 
     /// `watcher` no longer watches. Returns what to dispose when it was the last one: the
     /// device's subscriptions (closed by the monitor, after its linger).
     mutating func detach(_ watcher: Watcher) -> Disposals {
-        guard watching.removeValue(forKey: ObjectIdentifier(watcher)) != nil, watching.isEmpty else { return [] }
+        guard watching.removeValue(forKey: ObjectIdentifier(watcher as AnyObject)) != nil, watching.isEmpty else { return [] }
         return letGo()
     }
 

@@ -74,7 +74,7 @@ struct NMEAFeedTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let destination = DatagramReceiver()
-        let feed = try NMEADatagramFeed(destinations: [("127.0.0.1", destination.port)], group: group, timers: ServerLoops(on: group.next()))
+        let feed = try NMEADatagramFeed(destinations: [("127.0.0.1", destination.port)], group: group)
         defer { feed.close() }
         // The loop is held up (a slow write, a busy machine) while 100,000 sentences come.
         let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)

@@ -80,6 +80,16 @@ public struct ClientSession: Sendable {
         return step
     }
 
+    /// Watches as `policy` says without a request (a feed that watches from the start): what
+    /// gpsd answers a `WATCH` that asks for it, `DEVICES` then `WATCH`.
+    public mutating func watch(_ policy: WatchPolicy, server: ServerState) -> Step {
+        var step = Step()
+        step.watchChanged = self.policy != policy
+        self.policy = policy
+        step.replies = [.devices(server.devices), .watch(policy)]
+        return step
+    }
+
     /// The paths among `devices` that this client watches now.
     public func watchedPaths(among devices: [DeviceDescription]) -> [String] {
         policy.watchedPaths(among: devices)

@@ -7,9 +7,9 @@ import Platform
 extension GPSDServer {
     /// The live page's listener: `GET /` and its files, and the feed (`/feed`), a WebSocket
     /// that carries the same gpsd JSON as the gpsd port (VERSION, DEVICES, then TPV, SKY and
-    /// DEVICE of every device). Each open feed is one more watcher of every device, like a
-    /// gpsd client that sent `?WATCH={"enable":true,"json":true}`: a page alone keeps a
-    /// device open, and closing the last one (with no other watcher) closes it.
+    /// DEVICE of every device). Each open feed is one more watcher of every device, a
+    /// ``ClientConnection`` in the page's role: a page alone keeps a device open, and closing
+    /// the last one (with no other watcher) closes it.
     func webBootstrap() -> ServerBootstrap {
         listenerBootstrap()
             .childChannelInitializer { [weak self] channel in
@@ -66,9 +66,10 @@ extension GPSDServer {
     private static let deadlineHandlerName = "nmeastream.deadline"
     private static let gateHandlerName = "nmeastream.gate"
 
-    /// The page's feed: a client like any other, that watches every device in JSON.
+    /// The page's feed: a client under the same bounds as any other, that watches every device
+    /// in JSON from the start.
     private func openFeed(on channel: Channel) throws {
-        let connection = ClientConnection(channel: channel, server: self)
+        let connection = ClientConnection(channel: channel, server: self, role: .page)
         guard add(connection) else {
             var reason = channel.allocator.buffer(capacity: 32)
             reason.write(webSocketErrorCode: .unknown(1013))
@@ -81,7 +82,6 @@ extension GPSDServer {
         try channel.pipeline.syncOperations.addHandler(WebSocketFeedHandler())
         try channel.pipeline.syncOperations.addHandler(GPSDClientHandler(connection: connection))
         connection.start()
-        connection.receive(channel.allocator.buffer(string: #"?WATCH={"enable":true,"json":true};"#))
     }
 
     static func isLoopback(_ address: SocketAddress) -> Bool {

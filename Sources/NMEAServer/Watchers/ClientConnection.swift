@@ -22,14 +22,20 @@ import Platform
 ///
 /// A client of the plain NMEA feed (``GPSDServer/Configuration/nmeaFeed``) is one too, with
 /// the same bounds: it watches every device's sentences from the start, is never answered
-/// (what it sends is read and dropped), and is sent no notices.
-final class ClientConnection: @unchecked Sendable {
+/// (what it sends is read and dropped), and is sent no notices. So is the page's feed: gpsd's
+/// JSON of every device from the start, as gpsd answers a client that watches everything
+/// (`VERSION`, `DEVICES`, `WATCH`, then the reports and notices), and nothing it sends taken as
+/// a request.
+final class ClientConnection: DeviceWatcher, @unchecked Sendable {
     /// Which protocol the client speaks.
     enum Role {
-        /// gpsd's: requests, replies, reports and notices (the gpsd port, and the page's feed).
+        /// gpsd's: requests, replies, reports and notices (the gpsd port).
         case gpsd
         /// Plain NMEA 0183: every device's sentences as received, and nothing else.
         case nmeaFeed
+        /// The live page's feed: gpsd's JSON of every device, watched from the start; no
+        /// requests.
+        case page
     }
 
     let role: Role
@@ -67,10 +73,10 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// The event loop its connection lives on.
-    var eventLoop: EventLoop { channel.eventLoop }
+    var eventLoop: EventLoop? { channel.eventLoop }
 
     /// On connect: the `VERSION` line, as gpsd sends it; a feed's client watches every
-    /// device's sentences at once.
+    /// device's sentences at once, and the page's their JSON.
     func start() {
         switch role {
         case .gpsd:
@@ -81,6 +87,15 @@ final class ClientConnection: @unchecked Sendable {
             everything.enable = true
             everything.nmea = true
             policy.withLock { $0 = everything }
+            server.watch(self)
+        case .page:
+            write(ServerReply.version(server.configuration.version).line)
+            var everything = WatchPolicy()
+            everything.enable = true
+            everything.json = true
+            let step = session.watch(everything, server: server.snapshot())
+            for reply in step.replies { write(reply.line) }
+            policy.withLock { $0 = session.policy }
             server.watch(self)
         }
     }
@@ -153,9 +168,10 @@ final class ClientConnection: @unchecked Sendable {
     /// not watch it.
     func streams(from path: String) -> WatchedStreams? { policy.withLock { $0.streams(from: path) } }
 
-    /// A line for the client (a notice: gpsd's `DEVICE`), from any thread; none for a feed's.
-    func send(_ line: [UInt8]) {
-        guard role == .gpsd else { return }
+    /// A line for the client (a notice: gpsd's `DEVICE`), from any thread; none for the NMEA
+    /// feed's.
+    func notify(_ line: [UInt8]) {
+        guard role != .nmeaFeed else { return }
         let buffer = channel.allocator.buffer(bytes: line)
         channel.eventLoop.execute { [self] in deliver(buffer) }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import GPSDProtocol
 import NIOCore
 import NIOPosix
 import NMEAStream
@@ -11,7 +12,10 @@ import Platform
 /// UDP has no receiver to wait for: a datagram the system cannot send at once (its buffer
 /// full, no route) is counted and dropped, never queued, so a destination that is down holds
 /// nothing up and fills no memory.
-public final class NMEADatagramFeed: Sendable {
+///
+/// It watches every device served, as the NMEA feed's clients do: each device is read
+/// whether anyone else listens or not, and one that fails is tried again while watched.
+public final class NMEADatagramFeed: DeviceWatcher, Sendable {
     /// What was sent, and what was not.
     public struct Counts: Sendable, Equatable {
         /// Datagrams the system took.
@@ -33,8 +37,6 @@ public final class NMEADatagramFeed: Sendable {
     }
 
     private let routes: [Route]
-    /// Where a feed whose device ended waits to subscribe again.
-    private let timers: ServerLoops
     private let tally: Protected<Counts>
     /// Sentences pushed out of a hand-off: the receivers sent faster than the loop wrote.
     private let handOffDrops: DropCounter
@@ -47,8 +49,7 @@ public final class NMEADatagramFeed: Sendable {
     /// One socket per destination, bound to any address of its family (so that a broadcast
     /// address may be given): throws the ``GPSDServer/ListenError`` of the first that cannot
     /// be resolved or bound.
-    init(destinations: [(host: String, port: Int)], group: EventLoopGroup, timers: ServerLoops) throws(GPSDServer.ListenError) {
-        self.timers = timers
+    init(destinations: [(host: String, port: Int)], group: EventLoopGroup) throws(GPSDServer.ListenError) {
         let tally = Protected(Counts()), handOffDrops = DropCounter()
         var routes: [Route] = []
         for (host, port) in destinations {
@@ -86,27 +87,12 @@ public final class NMEADatagramFeed: Sendable {
         return counts
     }
 
-    /// Sends `monitor`'s sentences from now on, until the returned subscription is disposed;
-    /// it keeps the device open. A device that fails (unplugged, silent) is subscribed to
-    /// again each second, as the server tries its watched devices again.
-    func send(_ monitor: GPSMonitor) -> Disposable {
-        Resubscribing(timers: timers) { [weak self] ended in
-            monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: false).observe(
-                next: { [weak self] event in
-                    guard case .sentence(let sentence) = event else { return }
-                    self?.send(sentence.text)
-                },
-                failed: { _ in ended() },
-                completed: ended)
-        }
-    }
-
     /// Hands `text` to each destination's loop; never waits.
     func send(_ text: String) {
         var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count + 2)
         buffer.writeString(text)
         buffer.writeBytes([0x0D, 0x0A])
-        for route in routes { route.sentences.send(buffer) }
+        deliver(buffer, coalescing: false)
     }
 
     /// On the channel's loop: sent if the socket's buffer has room, else counted and dropped.
@@ -130,52 +116,26 @@ public final class NMEADatagramFeed: Sendable {
         channel.writeAndFlush(AddressedEnvelope(remoteAddress: destination, data: sentence), promise: promise)
     }
 
+    // MARK: A watcher of every device
+
+    /// Each destination's hand-off takes a sentence from any thread.
+    var eventLoop: EventLoop? { nil }
+
+    func streams(from path: String) -> WatchedStreams? { .sentences }
+
+    /// Hands the sentence (with its CR LF) to each destination's loop; never waits.
+    func deliver(_ buffer: ByteBuffer, coalescing: Bool) {
+        for route in routes { route.sentences.send(buffer) }
+    }
+
+    /// Datagrams carry sentences only.
+    func notify(_ line: [UInt8]) {}
+
     /// Closes its sockets (when the server stops).
     func close() {
         for route in routes {
             route.sentences.close()
             try? route.channel.close().wait()
         }
-    }
-}
-
-/// A subscription made again a second after its signal fails or completes, until disposed.
-private final class Resubscribing: Disposable, Sendable {
-    private struct State {
-        var current: Disposable?
-        var isDisposed = false
-    }
-
-    private let state = Protected(State())
-    private let make: @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable
-    private let timers: ServerLoops
-
-    /// Subscribes with `make` now; `make` passes `ended` the signal's end.
-    init(timers: ServerLoops, _ make: @escaping @Sendable (_ ended: @escaping @Sendable () -> Void) -> Disposable) {
-        self.timers = timers
-        self.make = make
-        subscribe()
-    }
-
-    var isDisposed: Bool { state.withLock { $0.isDisposed } }
-
-    private func subscribe() {
-        let subscription = make { [weak self] in
-            self?.timers.schedule(after: ServedDevice.retryInterval) { [weak self] in self?.subscribe() }
-        }
-        let kept = state.withLock { state -> Bool in
-            guard !state.isDisposed else { return false }
-            state.current = subscription
-            return true
-        }
-        if !kept { subscription.dispose() }
-    }
-
-    func dispose() {
-        state.withLock { state -> Disposable? in
-            state.isDisposed = true
-            defer { state.current = nil }
-            return state.current
-        }?.dispose()
     }
 }
