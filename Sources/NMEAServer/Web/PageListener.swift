@@ -4,23 +4,17 @@ import NIOPosix
 import NIOWebSocket
 import Platform
 
-extension GPSDServer {
-    /// The live page's listener: `GET /` and its files, and the feed (`/feed`), a WebSocket
-    /// that carries the same gpsd JSON as the gpsd port (VERSION, DEVICES, then TPV, SKY and
-    /// DEVICE of every device). Each open feed is one more watcher of every device, a
-    /// ``ClientConnection`` in the page's role: a page alone keeps a device open, and closing
-    /// the last one (with no other watcher) closes it.
-    func webBootstrap() -> ServerBootstrap {
-        listenerBootstrap()
-            .childChannelInitializer { [weak self] channel in
-                guard let self else { return channel.close() }
-                return channel.eventLoop.makeCompletedFuture { try self.configureWebChannel(channel) }
-            }
-    }
+/// The live page's listener: `GET /` and its files, and the feed (`/feed`), a WebSocket
+/// that carries the same gpsd JSON as the gpsd port (VERSION, DEVICES, then TPV, SKY and
+/// DEVICE of every device). Each open feed is one more watcher of every device, a
+/// ``ClientConnection`` in the page's role: a page alone keeps a device open, and closing
+/// the last one (with no other watcher) closes it.
+struct PageListener: ServerListener {
+    var kind: GPSDServer.ListenError.Listener { .page }
 
-    private func configureWebChannel(_ channel: Channel) throws {
-        guard connectionOpened(channel, to: .page) else {
-            countRefusal(\.tooManyClients)
+    func configure(_ channel: Channel, for server: GPSDServer) throws {
+        guard server.connectionOpened(channel, to: .page) else {
+            server.countRefusal(\.tooManyClients)
             try channel.pipeline.syncOperations.addHandler(RefusalHandler(reason: Self.tooManyClientsResponse))
             return
         }
@@ -30,7 +24,9 @@ extension GPSDServer {
         let page = HTTPPageHandler(policy: policy)
         // Before the upgrade only: a connection that does not send a whole request in time is
         // let go; an open feed never sends anything, and stays.
-        let deadline = RequestDeadlineHandler(timeout: configuration.httpRequestTimeout) { [weak self] in self?.countRefusal(\.timedOut) }
+        let deadline = RequestDeadlineHandler(timeout: server.configuration.httpRequestTimeout) { [weak server] in
+            server?.countRefusal(\.timedOut)
+        }
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: 4096,
             automaticErrorHandling: true,
@@ -39,10 +35,10 @@ extension GPSDServer {
                 let allowed = WebSocketGate.isFeed(head.uri) && policy.allowsFeed(head)
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
-            upgradePipelineHandler: { [weak self] channel, _ in
+            upgradePipelineHandler: { [weak server] channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    guard let self else { return channel.close(promise: nil) }
-                    try self.openFeed(on: channel)
+                    guard let server else { return channel.close(promise: nil) }
+                    try Self.openFeed(on: channel, for: server)
                 }
             })
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
@@ -68,9 +64,9 @@ extension GPSDServer {
 
     /// The page's feed: a client under the same bounds as any other, that watches every device
     /// in JSON from the start.
-    private func openFeed(on channel: Channel) throws {
-        let connection = ClientConnection(channel: channel, server: self, role: .page)
-        guard add(connection) else {
+    private static func openFeed(on channel: Channel, for server: GPSDServer) throws {
+        let connection = ClientConnection(channel: channel, server: server, role: .page)
+        guard server.add(connection) else {
             var reason = channel.allocator.buffer(capacity: 32)
             reason.write(webSocketErrorCode: .unknown(1013))
             reason.writeString("Too many clients")
