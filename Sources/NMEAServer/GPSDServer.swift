@@ -35,13 +35,9 @@ public final class GPSDServer: Sendable {
         var refusals = Refusals()
         var clients: [ObjectIdentifier: ClientConnection] = [:]
         var droppedByGoneClients = 0
-        /// The devices served now, in the order they came: those named first.
-        var devices: [ServedDevice] = []
+        /// The devices served, candidates listened to and left alone.
+        var devices = DeviceRegistry<ServedDevice, CandidateProbe>()
         var hotplug: Disposable?
-        /// Candidates being listened to, by path.
-        var probes: [String: CandidateProbe] = [:]
-        /// Candidates left alone, in the order decided, with why.
-        var leftAlone: [(path: String, reason: String)] = []
         /// What runs for each device served (``subscribeToDevices(_:)``).
         var deviceSubscribers: [@Sendable (String, GPSMonitor) -> Disposable] = []
         var webAddresses: [SocketAddress] = []
@@ -77,7 +73,7 @@ public final class GPSDServer: Sendable {
                                      integrity: configuration.integrity)
             named.append(ServedDevice(path: Self.mergedDevicePath, monitor: monitor, group: group, timers: timers, events: configuration.events))
         }
-        registry.withLock { $0.devices = named }
+        registry.withLock { $0.devices = DeviceRegistry(named: named.map { ($0.path, $0) }) }
     }
 
     private let silentStreams = Atomic<Int>(0)
@@ -98,7 +94,7 @@ public final class GPSDServer: Sendable {
         }
     }
 
-    private var served: [ServedDevice] { registry.withLock { $0.devices } }
+    private var served: [ServedDevice] { registry.withLock { $0.devices.devices } }
 
     /// What opens the PPS device of the receiver at `path`, if it has one.
     private func pulseOpener(for path: String) -> (@Sendable () throws -> any PulseSource)? {
@@ -153,10 +149,7 @@ public final class GPSDServer: Sendable {
             defer { state.hotplug = nil }
             return state.hotplug
         }?.dispose()
-        let probes = registry.withLock { state in
-            defer { state.probes = [:] }
-            return Array(state.probes.values)
-        }
+        let probes = registry.withLock { $0.devices.takeProbes() }
         for probe in probes { probe.cancel() }
         let channels = registry.withLock { $0.channels }
         for channel in channels { try? channel.close().wait() }
@@ -221,11 +214,8 @@ public final class GPSDServer: Sendable {
     }
 
     func addDevice(_ path: String, speed: SerialSpeed, discovered: String?) {
-        let device = registry.withLock { state -> ServedDevice? in
-            guard !state.devices.contains(where: { $0.path == path }) else { return nil }
-            let device = makeDevice(path, speed: speed, discovered: discovered)
-            state.devices.append(device)
-            return device
+        let device = registry.withLock { state in
+            state.devices.serve(path) { makeDevice(path, speed: speed, discovered: discovered) }
         }
         guard let device else { return }
         for subscriber in registry.withLock({ $0.deviceSubscribers }) { device.keep(subscriber(path, device.monitor)) }
@@ -250,7 +240,7 @@ public final class GPSDServer: Sendable {
     public func subscribeToDevices(_ subscriber: @escaping @Sendable (_ path: String, _ monitor: GPSMonitor) -> Disposable) {
         let devices = registry.withLock { state -> [ServedDevice] in
             state.deviceSubscribers.append(subscriber)
-            return state.devices
+            return state.devices.devices
         }
         for device in devices { device.keep(subscriber(device.path, device.monitor)) }
     }
@@ -259,17 +249,14 @@ public final class GPSDServer: Sendable {
     /// its watchers are told (`DEVICE` with `activated` 0) and stay connected, and it leaves
     /// `DEVICES`. Does nothing for a device not served.
     public func removeDevice(_ path: String) {
-        let device = registry.withLock { state -> ServedDevice? in
-            guard let index = state.devices.firstIndex(where: { $0.path == path }) else { return nil }
-            return state.devices.remove(at: index)
-        }
+        let device = registry.withLock { $0.devices.stopServing(path) }
         guard let device else { return }
         membership.withLock { device.retire() }
     }
 
     /// The devices served, then the candidates left alone (never opened for a client), with why.
     func devices() -> [DeviceDescription] {
-        let leftAlone = registry.withLock { $0.leftAlone }
+        let leftAlone = registry.withLock { $0.devices.leftAlone }
         return served.map(\.description) + leftAlone.map { DeviceDescription(path: $0.path, discovered: $0.reason) }
     }
 

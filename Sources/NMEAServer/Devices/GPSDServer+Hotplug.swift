@@ -12,7 +12,7 @@ extension GPSDServer {
         // (adding one twice does nothing).
         let subscription = Hotplug.events().observe { [weak self] event in
             switch event {
-            case .next(.added(let port)) where !named.contains(port.path): self?.found(port)
+            case .next(.added(let port)): self?.found(port, named: named)
             case .next(.removed(let path)) where !named.contains(path): self?.unplugged(path)
             case .next: break
             case .failed(let error): failure.withLock { $0 = error }
@@ -21,16 +21,16 @@ extension GPSDServer {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         registry.withLock { $0.hotplug = subscription }
-        for port in try PortDiscovery.ports() where !named.contains(port.path) { found(port) }
+        for port in try PortDiscovery.ports() { found(port, named: named) }
     }
 
     /// A port plugged in (or there at the start): a receiver is served; a candidate is
     /// listened to; anything else is left alone, unsaid (`list` says what it is).
-    private func found(_ port: SerialPortInfo) {
-        switch port.kind {
-        case .gps: addDevice(port.path, speed: configuration.speed, discovered: port.reason + ": served")
-        case .candidate: listen(to: port)
-        case .other: break
+    private func found(_ port: SerialPortInfo, named: Set<String>) {
+        switch DeviceRegistry<ServedDevice, CandidateProbe>.decide(port, named: named) {
+        case .serve(let discovered): addDevice(port.path, speed: configuration.speed, discovered: discovered)
+        case .listen: listen(to: port)
+        case .ignore: break
         }
     }
 
@@ -38,12 +38,7 @@ extension GPSDServer {
         let probe = CandidateProbe(path: port.path, speed: configuration.speed, timers: timers) { [weak self] outcome in
             self?.decided(port, outcome)
         }
-        let isNew = registry.withLock { state -> Bool in
-            guard state.probes[port.path] == nil, !state.devices.contains(where: { $0.path == port.path }),
-                  !state.leftAlone.contains(where: { $0.path == port.path }) else { return false }
-            state.probes[port.path] = probe
-            return true
-        }
+        let isNew = registry.withLock { $0.devices.listen(to: port.path, with: probe) }
         guard isNew else { return }
         configuration.events?(.candidateListening(path: port.path, reason: port.reason))
         probe.start()
@@ -51,7 +46,7 @@ extension GPSDServer {
 
     /// A candidate's probe decided (its port is closed by now).
     private func decided(_ port: SerialPortInfo, _ outcome: CandidateProbe.Outcome) {
-        let current = registry.withLock { state -> Bool in state.probes.removeValue(forKey: port.path) != nil }
+        let current = registry.withLock { $0.devices.probeDecided(port.path) }
         // Unplugged meanwhile, or the server stopped.
         guard current else { return }
         switch outcome {
@@ -62,17 +57,14 @@ extension GPSDServer {
             addDevice(port.path, speed: bitsPerSecond.map(SerialSpeed.bitsPerSecond) ?? configuration.speed, discovered: reason)
         case .notAReceiver(let why):
             let reason = "\(port.reason): \(why): not a receiver, left alone"
-            registry.withLock { $0.leftAlone.append((port.path, reason)) }
+            registry.withLock { $0.devices.leaveAlone(port.path, reason: reason) }
             configuration.events?(.candidateLeftAlone(path: port.path, reason: reason))
         }
     }
 
     /// A port unplugged: no longer served, listened to, or left alone.
     private func unplugged(_ path: String) {
-        let probe = registry.withLock { state -> CandidateProbe? in
-            state.leftAlone.removeAll { $0.path == path }
-            return state.probes.removeValue(forKey: path)
-        }
+        let probe = registry.withLock { $0.devices.unplugged(path) }
         probe?.cancel()
         removeDevice(path)
     }
