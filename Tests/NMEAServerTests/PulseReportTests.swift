@@ -120,4 +120,32 @@ struct PulseReportTests {
         #expect(client.readLine(containing: "\"class\":\"TOFF\"", seconds: 10) != nil)
         #expect(told.withLock { $0 } == ["\(terminal.devicePath): \(terminal.devicePath) has no modem lines, so no DCD to watch (a pseudo-terminal, or a USB adapter without them)"])
     }
+
+    @Test("a fix's TOFF goes just before its TPV: the time reports are a subscriber of their own, subscribed before the device's reports")
+    func timeOffsetBeforeReport() throws {
+        let terminal = try PseudoTerminal()
+        let server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)]))
+        let port = try #require(try server.start().first?.port)
+        defer { server.stop() }
+        let client = try LineClient(port: port)
+        client.send(#"?WATCH={"enable":true,"json":true,"pps":true};"#)
+        try #require(terminal.waitUntilConfigured())
+        let written = terminal.writeEpochs(0..<6, every: 100_000)
+        defer { written.wait() }
+        var lines: [String] = []
+        while lines.count(where: { $0.contains("\"class\":\"TPV\"") }) < 5, let line = client.readLine(seconds: 10) { lines.append(line) }
+        let reports = lines.filter { $0.contains("\"class\":\"TOFF\"") || $0.contains("\"class\":\"TPV\"") }
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var pairs = 0
+        for (toff, next) in zip(reports, reports.dropFirst()) where toff.contains("\"class\":\"TOFF\"") {
+            #expect(next.contains("\"class\":\"TPV\""), "a TOFF, then its TPV: \(reports)")
+            let offset = try #require(try JSONSerialization.jsonObject(with: Data(toff.utf8)) as? [String: Any])
+            let fix = try #require(try JSONSerialization.jsonObject(with: Data(next.utf8)) as? [String: Any])
+            let time = try #require((fix["time"] as? String).flatMap(parser.date(from:)))
+            #expect(offset["real_sec"] as? Int == Int(time.timeIntervalSince1970), "the TOFF of the fix that follows it: \(toff) \(next)")
+            pairs += 1
+        }
+        #expect(pairs >= 3, "\(reports)")
+    }
 }

@@ -17,20 +17,17 @@ extension ServedDevice {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     func publish(_ epoch: Epoch) {
-        let (recovered, samples, source) = state.withLock { state in
+        let (recovered, source) = state.withLock { state in
             state.latest.take(epoch)
-            let samples = epoch.fix.map { state.timeSampling.take($0) }
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
-            guard state.failure != nil else { return (false, samples, state.source) }
+            guard state.failure != nil else { return (false, state.source) }
             state.failure = nil
-            return (true, samples, state.source)
+            return (true, state.source)
         }
         if recovered { events?(.deviceRecovered(path: path)) }
-        if let serial = samples?.serial { publish(serial, kind: .serialTime) }
-        if let pulse = samples?.pulse { publish(pulse.sample, kind: .pulse, quantizationError: pulse.quantizationError) }
         let watchers = watchers(sent: .reports)
         guard !watchers.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)
@@ -39,7 +36,7 @@ extension ServedDevice {
         fanOut(lines, to: watchers)
     }
 
-    /// To watchers that watch with `pps`: a time sample as `TOFF` (serial time, precision -1:
+    /// To watchers that watch with `pps`: a time sample (``TimeReports``) as `TOFF` (serial time, precision -1:
     /// half a second, what a report's time is worth) or `PPS` (a pulse, -20: about a
     /// microsecond), as gpsd sends them.
     func publish(_ sample: TimeSample, kind: TimeOffsetReport.Kind, quantizationError: Int? = nil) {

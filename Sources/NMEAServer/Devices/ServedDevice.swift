@@ -47,9 +47,6 @@ final class ServedDevice: Sendable {
         var interruption: String?
         /// The receiver a merged device carries now, named in its reports.
         var source: String?
-        /// The time samples (`TOFF`, and `PPS` with its pulses, read while the device is open).
-        var timeSampling = TimeSampling()
-        var pulseReader: PulseReader?
 
         /// Forgets what the device said, when it is let go.
         mutating func forget() {
@@ -57,9 +54,6 @@ final class ServedDevice: Sendable {
             latest = LatestReports()
             interruption = nil
             source = nil
-            timeSampling = TimeSampling()
-            pulseReader?.stop()
-            pulseReader = nil
         }
     }
 
@@ -195,10 +189,10 @@ final class ServedDevice: Sendable {
         }
         guard let opener else { return }
         if !retrying { events?(.deviceOpening(path: path)) }
-        startPulses()
         if let loop = opener.eventLoop { readLoop.prefer(loop) }
         // A close() from here on disposes `subscription`, and what is added to it after is
         // disposed at once.
+        subscription += TimeReports.start(for: self, pulses: pulses)
         // On the reader's queue, with no buffer: each event is rendered once and handed to the
         // clients' event loops, which never wait for a client.
         subscription += monitor.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe(
@@ -216,21 +210,6 @@ final class ServedDevice: Sendable {
             failed: { [weak self] error in self?.lose(subscription, error: error) },
             completed: { [weak self] in self?.lose(subscription) })
         updateRaw()
-    }
-
-    /// Reads the device's pulses while it is open, when it has a pulse source.
-    private func startPulses() {
-        guard let pulses else { return }
-        let path = self.path, events = self.events
-        let reader = PulseReader(
-            open: pulses,
-            pulse: { [weak self] time in self?.state.withLock { $0.timeSampling.notePulse(at: time) } },
-            unavailable: { error in events?(.pulsesUnavailable(path: path, reason: "\(error)")) })
-        let previous = state.withLock { state -> PulseReader? in
-            defer { state.pulseReader = reader }
-            return state.pulseReader
-        }
-        previous?.stop()
     }
 
     /// Takes the device's sentences and bytes while it is open and some watcher wants them (in
