@@ -99,6 +99,25 @@ struct FollowedLogTests {
         #expect(eventually { openDescriptorCount(file.path) == 0 })
     }
 
+    @Test("a file that opens but cannot be read (the process's own memory, whose first page is unmapped): the reader fails with the read's error, its descriptor closed; a recorded log the same way, through the same reading core",
+          arguments: [true, false])
+    func readFails(followed: Bool) throws {
+        // As /proc/self/fd names it, so that a descriptor left open would be counted.
+        let path = "/proc/\(ProcessInfo.processInfo.processIdentifier)/mem"
+        let before = openDescriptorCount(path)
+        let reader = NMEAReader(source: followed ? .kind(FollowedLog(path: path, from: .beginning)) : .log(path: path))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(recorder.waitForEnd())
+        guard case .log(let error)? = recorder.error else {
+            Issue.record("not a log error: \(String(describing: recorder.error))")
+            return
+        }
+        #expect(error.operation == .read && error.errno == .ioError, "\(error)")
+        #expect(openDescriptorCount(path) == before, "closed once it failed")
+    }
+
     @Test("kinds compare by type and value, as sources")
     func equality() {
         #expect(GPSSource.kind(FollowedLog(path: "/a")) == .kind(FollowedLog(path: "/a")))

@@ -10,20 +10,32 @@ struct ProjectRulesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Every `.swift` file under `folder` (relative to the package), with its lines outside
-    /// comments.
-    static func swiftFiles(under folder: String) throws -> [(path: String, lines: [Substring])] {
+    /// A `.swift` file of the package: its path (relative to the package), its lines outside
+    /// comments, and how many lines it has in all.
+    struct SourceFile {
+        var path: String
+        var code: [Substring]
+        var lineCount: Int
+    }
+
+    /// Every `.swift` file of `Sources` and `Tests`, read once for all the rules.
+    static let files: [SourceFile] = ["Sources", "Tests"].flatMap { folder -> [SourceFile] in
         let base = root.appendingPathComponent(folder)
         guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
-        var files: [(String, [Substring])] = []
+        var files: [SourceFile] = []
         while let file = walker.nextObject() as? URL {
-            guard file.pathExtension == "swift" else { continue }
-            let text = try String(contentsOf: file, encoding: .utf8)
-            let code = text.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
-            files.append((folder + "/" + file.path.dropFirst(base.path.count + 1), code))
+            guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            files.append(SourceFile(path: folder + "/" + file.path.dropFirst(base.path.count + 1),
+                                    code: lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") },
+                                    lineCount: lines.count - 1))
         }
-        return files.sorted { $0.0 < $1.0 }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Every `.swift` file under `folder`.
+    static func swiftFiles(under folder: String) -> [SourceFile] {
+        files.filter { $0.path.hasPrefix(folder + "/") }
     }
 
     /// The files (with their count of matching lines) where `pattern` matches, leaving out
@@ -32,8 +44,8 @@ struct ProjectRulesTests {
         let regex = try Regex(pattern)
         var found: [String: Int] = [:]
         for folder in folders {
-            for file in try swiftFiles(under: folder) where !exempt.contains(where: { file.path.hasPrefix($0) }) {
-                let count = file.lines.count { $0.contains(regex) }
+            for file in swiftFiles(under: folder) where !exempt.contains(where: { file.path.hasPrefix($0) }) {
+                let count = file.code.count { $0.contains(regex) }
                 if count > 0 { found[file.path] = count }
             }
         }
@@ -81,14 +93,9 @@ struct ProjectRulesTests {
 
     @Test("no source file past 400 lines but the listed hubs, none of which grows")
     func fileSizes() throws {
+        #expect(Self.swiftFiles(under: "Sources").count > 100, "the sources were read")
         var large: [String: Int] = [:]
-        let base = Self.root.appendingPathComponent("Sources")
-        let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
-        while let file = walker?.nextObject() as? URL {
-            guard file.pathExtension == "swift" else { continue }
-            let count = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            if count > Self.lineLimit { large["Sources/" + file.path.dropFirst(base.path.count + 1)] = count }
-        }
+        for file in Self.swiftFiles(under: "Sources") where file.lineCount > Self.lineLimit { large[file.path] = file.lineCount }
         let grown = large.filter { file, lines in Self.largeFilesAllowed[file].map { lines > $0 } ?? true }
         let mended = Self.largeFilesAllowed.filter { (large[$0.key] ?? 0) < $0.value }
         #expect(grown.isEmpty, "past \(Self.lineLimit) lines, or grown past its entry: \(Self.describe(grown))")

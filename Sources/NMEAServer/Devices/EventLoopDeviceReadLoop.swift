@@ -83,9 +83,9 @@ private struct EventLoopDeviceReading: DeviceReading {
                 channel.closeFuture.whenComplete { _ in released() }
             }
         }
+        guard let loops else { return close() }
         // After the server stopped, its loops' shutdown has closed the channel already.
-        if let loops, !loops.whileRunning(close) { return released() }
-        if loops == nil { close() }
+        if !loops.whileRunning(close) { released() }
     }
 }
 

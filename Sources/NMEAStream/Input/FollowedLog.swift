@@ -48,50 +48,50 @@ public struct FollowedLog: GPSSourceKind {
 final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
     let released = DispatchGroup()
     private let followed: FollowedLog
-    private let log: RecordedLog
-    private var descriptor: Int32 = -1
-    private var buffer: UnsafeMutableRawBufferPointer?
+    private var file: LogFile?
     /// Bytes read from the file since it was opened (or found shrunk and opened again).
     private var offset = 0
     /// The bytes read past: the file's size when it was opened, when following from its end.
     private var skipped = 0
-    private var isStopped = false
 
-    init(_ followed: FollowedLog) {
-        self.followed = followed
-        log = RecordedLog(path: followed.path)
-    }
+    init(_ followed: FollowedLog) { self.followed = followed }
 
     func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
+        let file: LogFile
         do throws(RecordedLogError) {
-            descriptor = try log.openDescriptor()
+            file = try LogFile(RecordedLog(path: followed.path))
         } catch {
             return end(.log(error))
         }
-        if followed.start == .end { skipped = (try? Syscall.status(descriptor).size) ?? 0 }
+        if followed.start == .end { skipped = file.size ?? 0 }
+        self.file = file
         released.enter()
-        buffer = .allocate(byteCount: log.chunkSize, alignment: 16)
         read(on: queue, deliver: deliver, end: end)
     }
 
     /// Reads what there is, then waits for more.
     private func read(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
-        guard !isStopped, let buffer else { return }
-        do throws(Errno) {
-            let count = try Syscall.read(descriptor, into: buffer)
-            if count > 0 {
+        guard file?.isOpen == true else { return }
+        do throws(RecordedLogError) {
+            let chunk = try file!.read()
+            if !chunk.isEmpty {
                 // What was there at the opening is read past; what was added since is not.
-                let new = max(0, min(count, offset + count - skipped))
-                offset += count
-                if new > 0 { deliver(UnsafeRawBufferPointer(rebasing: buffer[(count - new)..<count])) }
+                let new = max(0, min(chunk.count, offset + chunk.count - skipped))
+                offset += chunk.count
+                if new > 0 { deliver(UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - new)...])) }
                 return queue.async { self.read(on: queue, deliver: deliver, end: end) }
             }
-            if let size = try? Syscall.status(descriptor).size, size < offset { try reopen() }
+            // The file shrank (emptied, or replaced by a shorter one): read again from its start.
+            if let size = file!.size, size < offset {
+                try file!.reopen()
+                offset = 0
+                skipped = 0
+            }
         } catch {
             stop()
-            return end(.log(RecordedLogError(location: log.location, errno: error, operation: .read)))
+            return end(.log(error))
         }
         let wait = followed.pollInterval.components
         let nanoseconds = Int(wait.seconds) * 1_000_000_000 + Int(wait.attoseconds / 1_000_000_000)
@@ -100,26 +100,7 @@ final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// The file shrank (emptied, or replaced by a shorter one): read it again from its start.
-    private func reopen() throws(Errno) {
-        let fresh: Int32
-        do throws(RecordedLogError) {
-            fresh = try log.openDescriptor()
-        } catch {
-            throw error.errno
-        }
-        Syscall.close(descriptor)
-        descriptor = fresh
-        offset = 0
-        skipped = 0
-    }
-
     func stop() {
-        isStopped = true
-        guard let buffer else { return }
-        self.buffer = nil
-        buffer.deallocate()
-        if descriptor != Syscall.standardInput { Syscall.close(descriptor) }
-        released.leave()
+        if file?.close() == true { released.leave() }
     }
 }
