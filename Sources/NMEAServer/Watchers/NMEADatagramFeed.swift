@@ -121,6 +121,7 @@ public final class NMEADatagramFeed: DeviceWatcher, Sendable {
     /// Each destination's hand-off takes a sentence from any thread.
     var eventLoop: EventLoop? { nil }
 
+    /// Every device's sentences.
     func streams(from path: String) -> WatchedStreams? { .sentences }
 
     /// Hands the sentence (with its CR LF) to each destination's loop; never waits.
