@@ -14,7 +14,7 @@
 # ("gpsd", "nmeastream"), and nmeastream's plain NMEA feed, `serve --nmea`, whose clients send
 # nothing ("feed"). No floor; a BASELINE takes its turn with `?WATCH` as "nmeastream" does.
 #
-# usage: [ROUNDS=N] [BASELINE=path] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50)
+# usage: [ROUNDS=N] [BASELINE=path] [CLIENTS="1 1000"] Benchmarks/server-latency.sh [EPOCHS] [INTERVAL_MS]     (defaults: 1, 200, 50; clients 1 60 1000)
 # Needs: cc, gpsd (Debian `gpsd`), and nmeastream built as it is installed
 # (packaging/build-release.sh; or NMEASTREAM=/path/to/nmeastream).
 set -euo pipefail
@@ -41,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -Wall -o "$work/latency" "$here/server-latency/latency.c"
 cc -O2 -Wall -o "$work/floor" "$here/server-latency/floor.c"
 results="$work/results"
-for clients in 1 60 1000; do
+for clients in ${CLIENTS:-1 60 1000}; do
   for round in $(seq "$rounds"); do
     for server in $servers; do
       export LATENCY_MODE=json

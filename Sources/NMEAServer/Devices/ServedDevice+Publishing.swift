@@ -85,7 +85,7 @@ extension ServedDevice {
         var groups: [(loop: EventLoop, watchers: [any DeviceWatcher])] = []
         var here: [any DeviceWatcher] = []
         for watcher in watchers {
-            guard let loop = watcher.eventLoop, !loop.inEventLoop else {
+            guard let loop = watcher.eventLoop else {
                 here.append(watcher)
                 continue
             }
@@ -98,6 +98,10 @@ extension ServedDevice {
         // The other loops first, so that they write while this one does.
         for group in groups {
             let watchers = group.watchers
+            if group.loop.inEventLoop {
+                here += watchers
+                continue
+            }
             group.loop.execute {
                 for watcher in watchers { watcher.deliver(buffer, coalescing: coalescing) }
             }
