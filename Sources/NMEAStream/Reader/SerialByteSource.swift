@@ -49,6 +49,20 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
             return end(error)
         }
         let path = self.path
+        if speed == .automatic {
+            // The first speed is set, and what came before it dropped, before anything reads
+            // the device: a flush while a read loop on another thread (an event loop) has been
+            // told of bytes would leave it reading nothing.
+            let hunt = SpeedHunt(current: port.currentSpeed, preferred: preferredSpeed)
+            do throws(GPSError) {
+                guard let first = hunt.speed else { throw .noNMEAFound(path: path, speedsTried: hunt.candidates) }
+                try port.configure(speed: first)
+            } catch {
+                port.close()
+                return end(error)
+            }
+            self.hunt = hunt
+        }
         self.port = port
         if port.isWritable { writer = DeviceWriter(descriptor: port.descriptor, queue: queue) }
         released.enter()
@@ -71,16 +85,23 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
                 end(lost ? .deviceLost(path: path, errno: failure) : .readError(path: path, errno: failure ?? .ioError))
             })
         if speed == .automatic {
-            hunt = SpeedHunt(current: port.currentSpeed, preferred: preferredSpeed)
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.setEventHandler { [weak self] in self?.huntTimedOut(port: port, end: end) }
             huntTimer = timer
-            huntTry(port: port, end: end)
+            scheduleHuntWindow()
             timer.resume()
         }
     }
 
-    /// Sets the port to the speed on trial and gives it its window; fails when none is left.
+    /// Gives the speed on trial its window.
+    private func scheduleHuntWindow() {
+        let nanoseconds = huntWindow.components.seconds * 1_000_000_000 + huntWindow.components.attoseconds / 1_000_000_000
+        huntTimer?.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
+    }
+
+    /// Sets the port to the next speed on trial and gives it its window; fails when none is
+    /// left. The input is not flushed: the read loop may be about to read it on another
+    /// thread, and what came at the old speed fails its checksums at the new one.
     private func huntTry(port: SerialPort, end: @escaping @Sendable (GPSError?) -> Void) {
         guard let hunt else { return }
         guard let speed = hunt.speed else {
@@ -89,13 +110,12 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
             return end(.noNMEAFound(path: path, speedsTried: tried))
         }
         do throws(GPSError) {
-            try port.configure(speed: speed)
+            try port.configure(speed: speed, discardingInput: false)
         } catch {
             stop()
             return end(error)
         }
-        let nanoseconds = huntWindow.components.seconds * 1_000_000_000 + huntWindow.components.attoseconds / 1_000_000_000
-        huntTimer?.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
+        scheduleHuntWindow()
     }
 
     private func huntTimedOut(port: SerialPort, end: @escaping @Sendable (GPSError?) -> Void) {

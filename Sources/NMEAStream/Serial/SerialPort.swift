@@ -91,15 +91,16 @@ final class SerialPort {
     }
 
     /// Sets raw 8N1 with the receiver enabled and modem lines ignored, no flow control, at
-    /// `speed` bits per second (`nil`: the current speed), and drops unread input.
-    func configure(speed: Int?) throws(GPSError) {
+    /// `speed` bits per second (`nil`: the current speed), and drops unread input unless told
+    /// not to (a read loop on another thread may have been told of it, and must find it).
+    func configure(speed: Int?, discardingInput: Bool = true) throws(GPSError) {
         guard let settings = Syscall.raw8N1(saved, bitsPerSecond: speed) else { throw .unsupportedSpeed(path: path, speed: speed ?? 0) }
         do throws(Errno) {
             try Syscall.setTerminalSettings(descriptor, settings)
         } catch {
             throw .openFailed(path: path, errno: error)
         }
-        Syscall.discardInput(descriptor)
+        if discardingInput { Syscall.discardInput(descriptor) }
     }
 
     /// The speed the device is set to now, or `nil` for one outside ``SerialSpeed/supported``.
