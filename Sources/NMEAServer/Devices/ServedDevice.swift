@@ -5,7 +5,7 @@ import NMEAStream
 import TimeService
 import Platform
 
-/// One receiver the server shares: its ``GPSMonitor``, the clients that watch it, and what it
+/// One receiver the server shares: its ``GPSMonitor``, the watchers that watch it, and what it
 /// said last. The device opens when its first watcher comes (it subscribes to the monitor:
 /// one more subscriber, like any other) and closes when the last one leaves, after the
 /// server's linger, which the monitor keeps.
