@@ -100,6 +100,22 @@ struct PulseReportTests {
                 "\(seen)")
     }
 
+    /// A server of `terminal` started with `configuration`, and a client watching it in JSON
+    /// with `pps`, once the device is open and configured.
+    static func watchedWithPPS(_ terminal: PseudoTerminal, _ configuration: GPSDServer.Configuration) throws -> (GPSDServer, LineClient) {
+        let server = GPSDServer(configuration: configuration)
+        do {
+            let port = try #require(try server.start().first?.port)
+            let client = try LineClient(port: port)
+            client.send(#"?WATCH={"enable":true,"json":true,"pps":true};"#)
+            try #require(terminal.waitUntilConfigured())
+            return (server, client)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
     @Test("pulses on the line's DCD, asked of a pseudo-terminal (which has no modem lines): said once, with why, and the device still served, TOFF included")
     func carrierDetectRefused() throws {
         let terminal = try PseudoTerminal()
@@ -109,12 +125,8 @@ struct PulseReportTests {
         configuration.events = { event in
             if case .pulsesUnavailable(let path, let reason) = event { told.withLock { $0.append("\(path): \(reason)") } }
         }
-        let server = GPSDServer(configuration: configuration)
-        let port = try #require(try server.start().first?.port)
+        let (server, client) = try Self.watchedWithPPS(terminal, configuration)
         defer { server.stop() }
-        let client = try LineClient(port: port)
-        client.send(#"?WATCH={"enable":true,"json":true,"pps":true};"#)
-        try #require(terminal.waitUntilConfigured())
         let written = terminal.writeEpochs(0..<8, every: 100_000)
         defer { written.wait() }
         #expect(client.readLine(containing: "\"class\":\"TOFF\"", seconds: 10) != nil)
@@ -124,12 +136,8 @@ struct PulseReportTests {
     @Test("a fix's TOFF goes just before its TPV: the time reports are a subscriber of their own, subscribed before the device's reports")
     func timeOffsetBeforeReport() throws {
         let terminal = try PseudoTerminal()
-        let server = GPSDServer(configuration: .init(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)]))
-        let port = try #require(try server.start().first?.port)
+        let (server, client) = try Self.watchedWithPPS(terminal, .init(devices: [terminal.devicePath], speed: 9600, listen: [("127.0.0.1", 0)]))
         defer { server.stop() }
-        let client = try LineClient(port: port)
-        client.send(#"?WATCH={"enable":true,"json":true,"pps":true};"#)
-        try #require(terminal.waitUntilConfigured())
         let written = terminal.writeEpochs(0..<6, every: 100_000)
         defer { written.wait() }
         var lines: [String] = []
