@@ -227,4 +227,22 @@ struct NetworkSourceTests {
         Thread.sleep(forTimeInterval: 1.5)
         #expect(recorder.interruptions.count == count)
     }
+
+    @Test("stopping while a connection is under way (a peer that neither accepts nor refuses): released at once, the socket closed, nothing said after it")
+    func stopWhileConnecting() throws {
+        let peer = try #require(SaturatedListener())
+        let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: peer.port)))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        #expect(eventually { peer.connectionsUnderWay == 1 })
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            reader.stop()
+            stopped.signal()
+        }
+        #expect(stopped.wait(timeout: .now() + 5) == .success)
+        #expect(peer.connectionsUnderWay == 0, "closed by the time stop() returned")
+        #expect(recorder.interruptions.isEmpty && recorder.connections.isEmpty)
+    }
 }

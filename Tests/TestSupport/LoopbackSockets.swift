@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// A port on the loopback interface that nothing listens on now (bound, read, closed).
 public func freeLoopbackPort(datagram: Bool = false) -> Int {
@@ -70,5 +71,59 @@ public final class DatagramReceiver {
         var datagram = [UInt8](repeating: 0, count: 65_536)
         let count = datagram.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         return count >= 0 ? Array(datagram[..<count]) : nil
+    }
+}
+
+/// A TCP listener on the loopback interface whose queue of connections not yet accepted is
+/// full, so that a new connection to it stays under way (its SYN dropped, sent again by the
+/// kernel) until the listener closes: a peer that neither accepts nor refuses.
+public final class SaturatedListener {
+    private let listener: Int32
+    private var fillers: [Int32] = []
+    /// The port it listens on.
+    public let port: Int
+
+    /// Listens with no room in its queue, and fills it; `nil` when it cannot be filled.
+    public init?() {
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        port = bindToFreeLoopbackPort(listener)
+        guard listen(listener, 0) == 0 else { return nil }
+        // Connections made until one is left under way: the queue is then full.
+        for _ in 0..<8 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            fillers.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            if poll(&descriptor, 1, 500) == 0 { return }
+        }
+        return nil
+    }
+
+    /// Connections to its port still under way (in the SYN-SENT state), as the kernel lists them,
+    /// less the one left under way in filling the queue.
+    public var connectionsUnderWay: Int {
+        // Read to its end: one read gives a page of the table, which a busy machine's
+        // connections (those in TIME-WAIT, say) may fill.
+        let data = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()) ?? nil
+        let table = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let remote = String(format: "0100007F:%04X", port)
+        let count = table.split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[2] == remote && fields[3] == "02"
+        }.count
+        return count - 1
+    }
+
+    deinit {
+        fillers.forEach { close($0) }
+        close(listener)
     }
 }

@@ -22,7 +22,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var queue: DispatchQueue?
     private var deliver: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private var reading: (any DeviceReading)?
-    private var pending: (fd: Int32, writable: DispatchSourceWrite, deadline: DispatchSourceTimer)?
+    private var pending: PendingConnection?
     private var addresses: [ResolvedAddress] = []
     private var retry: DispatchSourceTimer?
     private var backoff = ReconnectBackoff()
@@ -114,36 +114,48 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         guard let queue else { return }
         let writable = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
         let deadline = DispatchSource.makeTimerSource(queue: queue)
-        pending = (fd, writable, deadline)
+        let settlement = PendingSettlement()
+        pending = PendingConnection(fd: fd, writable: writable, deadline: deadline, settlement: settlement)
         writable.setEventHandler { [weak self] in
             guard let self, let pending, pending.fd == fd else { return }
-            let error = Syscall.pendingError(fd)
-            self.pending = nil
-            pending.writable.cancel()
-            pending.deadline.cancel()
-            if let error {
-                closeOwn(fd)
-                connectNext(lastError: error)
-            } else {
-                established(fd)
-            }
+            settle(pending, Syscall.pendingError(fd).map { .failed($0) } ?? .established)
         }
         deadline.setEventHandler { [weak self] in
             guard let self, let pending, pending.fd == fd else { return }
-            abandonPending()
-            connectNext(lastError: .timedOut)
+            settle(pending, .failed(.timedOut))
+        }
+        // The descriptor is used or closed only once Dispatch has let go of it: closed while
+        // the write source is still registered, its epoll entry outlives it (a child process
+        // forked meanwhile holds the file open), and an event then reaches freed memory.
+        writable.setCancelHandler { [weak self, released] in
+            guard let self else {
+                Syscall.close(fd)
+                return released.leave()
+            }
+            switch settlement.outcome {
+            case .established: established(fd)
+            case .failed(let error):
+                closeOwn(fd)
+                connectNext(lastError: error)
+            case .abandoned, nil: closeOwn(fd)
+            }
         }
         deadline.schedule(deadline: .now() + Self.connectTimeout)
         writable.resume()
         deadline.resume()
     }
 
+    /// Ends the pending connection with `outcome`, acted on once its write source is cancelled.
+    private func settle(_ pending: PendingConnection, _ outcome: PendingSettlement.Outcome) {
+        self.pending = nil
+        pending.settlement.outcome = outcome
+        pending.deadline.cancel()
+        pending.writable.cancel()
+    }
+
     private func abandonPending() {
         guard let pending else { return }
-        self.pending = nil
-        pending.writable.cancel()
-        pending.deadline.cancel()
-        closeOwn(pending.fd)
+        settle(pending, .abandoned)
     }
 
     /// Closes a descriptor this source still holds itself (not yet handed to the read loop).
@@ -189,7 +201,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     // MARK: Reading
 
     private func established(_ fd: Int32) {
-        guard let queue, let deliver else { return closeOwn(fd) }
+        guard !isStopped, let queue, let deliver else { return closeOwn(fd) }
         if let greeting {
             let sent: Bool = greeting.withUnsafeBytes { bytes in (try? Syscall.sendAll(fd, bytes)) != nil }
             guard sent else {
@@ -287,6 +299,25 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         retry = timer
         timer.resume()
     }
+}
+
+/// A connection under way: its socket, the source that tells when it is made, and its deadline.
+private struct PendingConnection {
+    let fd: Int32
+    let writable: DispatchSourceWrite
+    let deadline: DispatchSourceTimer
+    let settlement: PendingSettlement
+}
+
+/// How a pending connection ended, read by its write source's cancel handler; confined to the
+/// reader's queue.
+private final class PendingSettlement: @unchecked Sendable {
+    enum Outcome {
+        case established
+        case failed(Errno)
+        case abandoned
+    }
+    var outcome: Outcome?
 }
 
 /// `Connection refused` as `connection refused`, to sit inside a sentence.
