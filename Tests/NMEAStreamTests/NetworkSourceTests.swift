@@ -231,7 +231,7 @@ struct NetworkSourceTests {
     @Test("stopping while a connection is under way (a peer that neither accepts nor refuses): released at once, the socket closed, nothing said after it")
     func stopWhileConnecting() throws {
         let peer = try #require(SaturatedListener())
-        let reader = NMEAReader(source: .network(.tcp(host: "127.0.0.1", port: peer.port)))
+        let reader = NMEAReader(source: .network(.tcp(host: peer.host, port: peer.port)))
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()

@@ -10,11 +10,12 @@ public func freeLoopbackPort(datagram: Bool = false) -> Int {
     return bindToFreeLoopbackPort(fd)
 }
 
-/// Binds `fd` to a free port of 127.0.0.1; the port.
-public func bindToFreeLoopbackPort(_ fd: Int32) -> Int {
+/// Binds `fd` to a free port of 127.0.0.1 (or another loopback address, `0x7F00_0002` for
+/// 127.0.0.2); the port.
+public func bindToFreeLoopbackPort(_ fd: Int32, address host: UInt32 = 0x7F00_0001) -> Int {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+    address.sin_addr = in_addr(s_addr: host.bigEndian)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
@@ -77,16 +78,23 @@ public final class DatagramReceiver {
 /// A TCP listener on the loopback interface whose queue of connections not yet accepted is
 /// full, so that a new connection to it stays under way (its SYN dropped, sent again by the
 /// kernel) until the listener closes: a peer that neither accepts nor refuses.
+///
+/// It listens on 127.0.0.2, where no other test's client goes: a port found free on 127.0.0.1
+/// by another test (``freeLoopbackPort(datagram:)``) may be this one's, and its connections
+/// would be counted here.
 public final class SaturatedListener {
     private let listener: Int32
     private var fillers: [Int32] = []
+    /// The address it listens on.
+    public let host = "127.0.0.2"
+    private static let address: UInt32 = 0x7F00_0002
     /// The port it listens on.
     public let port: Int
 
     /// Listens with no room in its queue, and fills it; `nil` when it cannot be filled.
     public init?() {
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        port = bindToFreeLoopbackPort(listener)
+        port = bindToFreeLoopbackPort(listener, address: Self.address)
         guard listen(listener, 0) == 0 else { return nil }
         // Connections made until one is left under way: the queue is then full.
         for _ in 0..<8 {
@@ -95,7 +103,7 @@ public final class SaturatedListener {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+            address.sin_addr = in_addr(s_addr: Self.address.bigEndian)
             _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -114,7 +122,7 @@ public final class SaturatedListener {
         // connections (those in TIME-WAIT, say) may fill.
         let data = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()) ?? nil
         let table = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let remote = String(format: "0100007F:%04X", port)
+        let remote = String(format: "0200007F:%04X", port)
         let count = table.split(separator: "\n").filter { line in
             let fields = line.split(separator: " ")
             return fields.count > 3 && fields[2] == remote && fields[3] == "02"

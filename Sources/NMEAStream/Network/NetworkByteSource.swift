@@ -114,7 +114,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         guard let queue else { return }
         let writable = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
         let deadline = DispatchSource.makeTimerSource(queue: queue)
-        let settlement = PendingSettlement()
+        let settlement = Protected<PendingOutcome?>(nil)
         pending = PendingConnection(fd: fd, writable: writable, deadline: deadline, settlement: settlement)
         writable.setEventHandler { [weak self] in
             guard let self, let pending, pending.fd == fd else { return }
@@ -132,7 +132,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
                 Syscall.close(fd)
                 return released.leave()
             }
-            switch settlement.outcome {
+            switch settlement.withLock({ $0 }) {
             case .established: established(fd)
             case .failed(let error):
                 closeOwn(fd)
@@ -146,9 +146,9 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     }
 
     /// Ends the pending connection with `outcome`, acted on once its write source is cancelled.
-    private func settle(_ pending: PendingConnection, _ outcome: PendingSettlement.Outcome) {
+    private func settle(_ pending: PendingConnection, _ outcome: PendingOutcome) {
         self.pending = nil
-        pending.settlement.outcome = outcome
+        pending.settlement.withLock { $0 = outcome }
         pending.deadline.cancel()
         pending.writable.cancel()
     }
@@ -306,18 +306,15 @@ private struct PendingConnection {
     let fd: Int32
     let writable: DispatchSourceWrite
     let deadline: DispatchSourceTimer
-    let settlement: PendingSettlement
+    /// How it ended, read by its write source's cancel handler.
+    let settlement: Protected<PendingOutcome?>
 }
 
-/// How a pending connection ended, read by its write source's cancel handler; confined to the
-/// reader's queue.
-private final class PendingSettlement: @unchecked Sendable {
-    enum Outcome {
-        case established
-        case failed(Errno)
-        case abandoned
-    }
-    var outcome: Outcome?
+/// How a pending connection ended.
+private enum PendingOutcome: Sendable {
+    case established
+    case failed(Errno)
+    case abandoned
 }
 
 /// `Connection refused` as `connection refused`, to sit inside a sentence.
