@@ -154,7 +154,12 @@ package final class Condition: @unchecked Sendable {
         precondition(!lock.recursive, "a condition needs a plain lock")
         self.lock = lock
         condition = .allocate(capacity: 1)
-        pthread_cond_init(condition, nil)
+        // Timed waits count on the monotonic clock, which a change of the wall clock leaves be.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -166,6 +171,20 @@ package final class Condition: @unchecked Sendable {
     /// lock, and checks its state again after (a wait may end without a broadcast).
     package func wait() {
         pthread_cond_wait(condition, lock.mutex)
+    }
+
+    /// As ``wait()``, for at most `seconds`: `false` when they passed with no broadcast.
+    package func wait(seconds: Double) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let whole = seconds.rounded(.down)
+        deadline.tv_sec += Int(whole)
+        deadline.tv_nsec += Int((seconds - whole) * 1e9)
+        if deadline.tv_nsec >= 1_000_000_000 {
+            deadline.tv_sec += 1
+            deadline.tv_nsec -= 1_000_000_000
+        }
+        return pthread_cond_timedwait(condition, lock.mutex, &deadline) == 0
     }
 
     /// Wakes every thread waiting; the caller holds the lock.

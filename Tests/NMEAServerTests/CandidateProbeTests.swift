@@ -75,7 +75,7 @@ struct CandidateProbeTests {
         cancelled.start()
         #expect(terminal.waitUntilConfigured())
         cancelled.cancel()
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         usleep(1_500_000)
         #expect(!told.withLock { $0 })
     }

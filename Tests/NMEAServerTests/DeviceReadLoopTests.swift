@@ -48,7 +48,7 @@ struct DeviceReadLoopTests {
         let reader = NMEAReader(source: .serial(path: terminal.devicePath, speed: 9600), readLoop: EventLoopDeviceReadLoop(group: group))
         reader.delegate = recorder
         reader.start()
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 }, "one descriptor: the loop's")
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1), "one descriptor: the loop's")
         #expect(terminal.waitUntilConfigured())
         return (terminal, reader)
     }
@@ -80,7 +80,7 @@ struct DeviceReadLoopTests {
             if case .deviceLost? = recorder.failure { return true }
             return false
         })
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         reader.stop()
     }
 
@@ -91,7 +91,7 @@ struct DeviceReadLoopTests {
         let recorder = Recorder { reader in reader.stop() }
         let (terminal, reader) = try startReading(on: group, recorder)
         terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1) + SyntheticEpochs.epoch(2))
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         terminal.write(SyntheticEpochs.epoch(3) + SyntheticEpochs.epoch(4))
         // The loop is not held up: a task on it runs.
         #expect(try group.next().submit { true }.wait())
@@ -115,7 +115,7 @@ struct DeviceReadLoopTests {
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(waitForDescriptors(on: path, count: 1))
         #expect(terminal.waitUntilConfigured())
         // The device is released on this very loop: a dispose that waited for it would never return.
         loop.execute {

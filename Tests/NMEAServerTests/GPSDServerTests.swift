@@ -34,7 +34,7 @@ struct GPSDServerTests {
     /// A ``watcher(_:)`` whose watch has opened `terminal`'s device and set it up.
     func openingWatcher(_ port: Int, _ terminal: PseudoTerminal) throws -> LineClient {
         let client = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         return client
     }
@@ -51,7 +51,7 @@ struct GPSDServerTests {
             client.resetOnClose()
         }
         // A watcher left by one of them would keep the device open for ever.
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 }, "the device is still open: a client that went is still watching")
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0), "the device is still open: a client that went is still watching")
         let last = try openingWatcher(port, terminal)
         _ = last
     }
@@ -70,7 +70,7 @@ struct GPSDServerTests {
         client.send("?WATCH={\"enable\":true,\"json\":true};\n")
         #expect(client.readLine()?.hasPrefix("{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"\(path)\"") == true)
         #expect(client.readLine()?.hasPrefix("{\"class\":\"WATCH\",\"enable\":true,\"json\":true") == true)
-        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(waitForDescriptors(on: path, count: 1))
         #expect(terminal.waitUntilConfigured())
 
         let bytes = Array(try Data(contentsOf: Self.fixture))
@@ -87,7 +87,7 @@ struct GPSDServerTests {
 
         client.send("?WATCH={\"enable\":false}\n")
         #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":false") != nil)
-        #expect(eventually { openDescriptorCount(path) == 0 }, "the last watcher left: closed")
+        #expect(waitForDescriptors(on: path, count: 0), "the last watcher left: closed")
         #expect(!server.isOpen(path))
     }
 
@@ -99,13 +99,13 @@ struct GPSDServerTests {
         defer { server.stop() }
         var clients: [LineClient] = []
         for _ in 0..<5 { clients.append(try #require(try watcher(port))) }
-        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(waitForDescriptors(on: path, count: 1))
         #expect(openDescriptorCount(path) == 1)
         clients.removeLast(4)
         usleep(100_000)
         #expect(openDescriptorCount(path) == 1, "one watcher left: still open")
         clients.removeAll()
-        #expect(eventually { openDescriptorCount(path) == 0 })
+        #expect(waitForDescriptors(on: path, count: 0))
     }
 
     @Test("--linger: the device stays open that long after the last watcher left, and a watcher back within it keeps it")
@@ -115,7 +115,7 @@ struct GPSDServerTests {
         let (server, port) = try serve(terminal, linger: .milliseconds(800))
         defer { server.stop() }
         var client = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(waitForDescriptors(on: path, count: 1))
         client.send("?WATCH={\"enable\":false}\n")
         #expect(client.readLine(containing: "\"enable\":false") != nil)
         usleep(300_000)
@@ -125,7 +125,7 @@ struct GPSDServerTests {
         #expect(openDescriptorCount(path) == 1, "watched again within the linger: kept open")
         client.send("?WATCH={\"enable\":false}\n")
         #expect(client.readLine(containing: "\"enable\":false") != nil)
-        #expect(eventually { openDescriptorCount(path) == 0 }, "closed once the linger is over")
+        #expect(waitForDescriptors(on: path, count: 0), "closed once the linger is over")
     }
 
     @Test("a device that goes away is announced to its watchers, who stay connected")
@@ -137,7 +137,7 @@ struct GPSDServerTests {
         let client = try openingWatcher(port, terminal)
         terminal.closeMaster()
         #expect(client.readLine(containing: "\"activated\":0") == "{\"class\":\"DEVICE\",\"path\":\"\(path)\",\"activated\":0}")
-        #expect(eventually { openDescriptorCount(path) == 0 })
+        #expect(waitForDescriptors(on: path, count: 0))
         client.send("?VERSION;")
         #expect(client.readLine(containing: "\"class\":\"VERSION\"") != nil, "still connected")
     }
@@ -156,10 +156,10 @@ struct GPSDServerTests {
         for round in 0..<100 {
             client.send("?WATCH={\"enable\":true,\"json\":true}\n")
             #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":true") != nil, "round \(round)")
-            #expect(eventually { openDescriptorCount(path) == 1 }, "round \(round)")
+            #expect(waitForDescriptors(on: path, count: 1), "round \(round)")
             client.send("?WATCH={\"enable\":false}\n")
             #expect(client.readLine(containing: "\"class\":\"WATCH\",\"enable\":false") != nil, "round \(round)")
-            #expect(eventually { openDescriptorCount(path) == 0 }, "round \(round)")
+            #expect(waitForDescriptors(on: path, count: 0), "round \(round)")
             // Under the limit of 100 requests a second.
             usleep(25_000)
         }
@@ -259,7 +259,7 @@ struct GPSDServerTests {
             server.addDevice(path)
             server.addDevice(path)
             #expect(client.readLine()?.hasPrefix("{\"class\":\"DEVICE\",\"path\":\"\(path)\",\"activated\":\"") == true, "round \(round)")
-            #expect(eventually { openDescriptorCount(path) == 1 }, "round \(round)")
+            #expect(waitForDescriptors(on: path, count: 1), "round \(round)")
             #expect(terminal.waitUntilConfigured())
             terminal.write(SyntheticEpochs.epoch(round) + SyntheticEpochs.epoch(round + 1))
             #expect(client.readLine(containing: "\"class\":\"TPV\"")?.hasPrefix("{\"class\":\"TPV\",\"device\":\"\(path)\"") == true, "round \(round)")
@@ -285,7 +285,7 @@ struct GPSDServerTests {
         _ = raw1.readLine()
         raw1.send("?WATCH={\"raw\":1}\n")
         #expect(raw1.readLine(containing: "\"class\":\"WATCH\"") != nil)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         // A u-blox binary packet, a corrupted sentence, LF-only line ends: all passed on as they came.
         let binary: [UInt8] = [0xB5, 0x62, 0x01, 0x07, 0x00, 0x00, 0x08, 0x19]
@@ -369,10 +369,10 @@ struct GPSDServerTests {
         _ = one.readLine()
         one.send("?WATCH={\"enable\":true,\"json\":true,\"device\":\"\(second.devicePath)\"}\n")
         #expect(one.readLine(containing: "\"class\":\"WATCH\"")?.contains("\"device\":\"\(second.devicePath)\"") == true)
-        #expect(eventually { openDescriptorCount(second.devicePath) == 1 })
+        #expect(waitForDescriptors(on: second.devicePath, count: 1))
         #expect(openDescriptorCount(first.devicePath) == 0, "nobody watches the first")
         let all = try #require(try watcher(port))
-        #expect(eventually { openDescriptorCount(first.devicePath) == 1 })
+        #expect(waitForDescriptors(on: first.devicePath, count: 1))
         #expect(first.waitUntilConfigured() && second.waitUntilConfigured())
         for index in 0..<4 {
             first.write(SyntheticEpochs.epoch(index))

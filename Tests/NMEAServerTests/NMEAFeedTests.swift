@@ -34,7 +34,7 @@ struct NMEAFeedTests {
         defer { server.stop() }
         #expect(openDescriptorCount(terminal.devicePath) == 0, "nobody watches: closed")
         var feed: LineClient! = try LineClient(port: feedPort)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 }, "the feed's client opens the device")
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1), "the feed's client opens the device")
         #expect(terminal.waitUntilConfigured())
         // A gpsd request on the feed's port is not answered: it is no gpsd port.
         feed.send("?WATCH={\"enable\":true,\"json\":true};?DEVICES;\n")
@@ -49,7 +49,7 @@ struct NMEAFeedTests {
         #expect(String(decoding: feed.readBytes(expected.count), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(feed.readLine(seconds: 1) == nil, "nothing more: no reply, no notice, no report")
         feed = nil
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 }, "its only client left: closed")
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0), "its only client left: closed")
         #expect(eventually { server.clientCount == 0 })
     }
 
@@ -100,7 +100,7 @@ struct NMEAFeedTests {
         _ = client.readLine()
         client.send("?WATCH={\"enable\":true,\"nmea\":true}\n")
         #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.write(Array(Self.ais.utf8) + SyntheticEpochs.epoch(0))
         #expect(client.readLine(containing: "!AIVDM") == String(Self.ais.dropLast()))
@@ -112,7 +112,7 @@ struct NMEAFeedTests {
         let (server, gpsdPort, feedPort) = try serve(terminal)
         defer { server.stop() }
         var feed: LineClient? = try LineClient(port: feedPort)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         var watcher: LineClient? = try LineClient(port: gpsdPort)
         _ = watcher?.readLine()
         watcher?.send("?WATCH={\"enable\":true,\"json\":true}\n")
@@ -124,7 +124,7 @@ struct NMEAFeedTests {
         terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1))
         #expect(watcher?.readLine(containing: "\"class\":\"TPV\"") != nil)
         watcher = nil
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         withExtendedLifetime(feed) {}
     }
 
@@ -135,7 +135,7 @@ struct NMEAFeedTests {
         defer { server.stop() }
         let stuck = try LineClient(port: feedPort, receiveBuffer: 4096)
         let reader = try LineClient(port: feedPort)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         let fixture = Array(try Data(contentsOf: GPSDServerTests.fixture))
         var sentences = 0
@@ -157,7 +157,7 @@ struct NMEAFeedTests {
         let (server, _, feedPort) = try serve(terminal)
         defer { server.stop() }
         let reader = try LineClient(port: feedPort)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         let epochs = 60
         let written = terminal.writeEpochs(0..<epochs, every: 20_000)
@@ -184,7 +184,7 @@ struct NMEAFeedTests {
         let receiver = DatagramReceiver()
         let (server, _, _) = try serve(terminal, datagramsTo: [receiver.port])
         defer { server.stop() }
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 }, "datagrams go out whether anyone listens or not: read all the time")
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1), "datagrams go out whether anyone listens or not: read all the time")
         #expect(terminal.waitUntilConfigured())
         terminal.write(Array("$GPGGA,junk*00\r\n".utf8) + SyntheticEpochs.epoch(0) + Array(Self.ais.utf8) + SyntheticEpochs.epoch(1))
         let expected = (String(decoding: SyntheticEpochs.epoch(0), as: UTF8.self) + Self.ais + String(decoding: SyntheticEpochs.epoch(1), as: UTF8.self))
@@ -203,6 +203,9 @@ struct NMEAFeedTests {
         let client = try LineClient(port: gpsdPort)
         _ = client.readLine()
         client.send("?WATCH={\"enable\":true,\"json\":true}\n")
+        // The device was opened for the datagrams, before the client came: its watch is
+        // in place once answered.
+        #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
         #expect(terminal.waitUntilConfigured())
         for index in 0..<20 { terminal.write(SyntheticEpochs.epoch(index)) }
         var fixes = 0

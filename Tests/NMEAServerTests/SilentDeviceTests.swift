@@ -51,7 +51,7 @@ struct SilentDeviceTests {
         let recoveries = events.filter { if case .deviceRecovered = $0 { true } else { false } }
         #expect(silences.count >= cycles && recoveries.count >= cycles - 1, "\(silences.count) silences said, \(recoveries.count) recoveries")
         client.send("?WATCH={\"enable\":false}\n")
-        #expect(eventually { openDescriptorCount(path) == 0 }, "its watcher gone: closed, nothing left open")
+        #expect(waitForDescriptors(on: path, count: 0), "its watcher gone: closed, nothing left open")
     }
 
     @Test("a silent device nobody watches is not opened again; one that stays silent is said once, however many times it is closed")
@@ -75,7 +75,7 @@ struct SilentDeviceTests {
         #expect(silences == 1)
         #expect(client?.readLine(containing: "\"activated\":0", seconds: 1) == nil, "the watcher told once")
         client = nil
-        #expect(eventually { openDescriptorCount(path) == 0 })
+        #expect(waitForDescriptors(on: path, count: 0))
         let closed = server.silentStreamsClosed
         usleep(1_500_000)
         #expect(openDescriptorCount(path) == 0 && server.silentStreamsClosed <= closed + 1, "not opened again for nobody")

@@ -85,7 +85,7 @@ struct WebPageTests {
         #expect(page.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
         #expect(page.readLine()?.hasPrefix("{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"\(path)\"") == true)
         #expect(page.readLine()?.hasPrefix("{\"class\":\"WATCH\",\"enable\":true,\"json\":true") == true)
-        #expect(eventually { openDescriptorCount(path) == 1 }, "the page watches: the device is open")
+        #expect(waitForDescriptors(on: path, count: 1), "the page watches: the device is open")
         #expect(terminal.waitUntilConfigured())
         terminal.write(Array(try Data(contentsOf: GPSDServerTests.fixture)))
         let sky = try #require(page.readLine(containing: "\"class\":\"SKY\""))
@@ -94,7 +94,7 @@ struct WebPageTests {
         #expect(page.readLine(containing: "\"class\":\"TPV\"")?.contains("\"lat\":52.123456783") == true)
         page.send(opcode: 8, [0x03, 0xE8])
         #expect(page.nextControlFrame()?.opcode == 8, "the close is answered")
-        #expect(eventually { openDescriptorCount(path) == 0 }, "the last page closed: the device is closed")
+        #expect(waitForDescriptors(on: path, count: 0), "the last page closed: the device is closed")
     }
 
     @Test("the feed is refused to another site's page (cross-site WebSocket), and a page that sends data is closed; others carry on")

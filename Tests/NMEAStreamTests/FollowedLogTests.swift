@@ -59,7 +59,7 @@ struct FollowedLogTests {
         let (reader, recorder) = Self.follow(file, from: .end)
         defer { reader.stop() }
         // What is there when the file is opened is read past, however soon after it comes.
-        #expect(recorder.wait { openDescriptorCount(file.path) == 1 })
+        #expect(waitForDescriptors(on: file.path, count: 1))
         try Self.append(10..<14, to: file)
         #expect(recorder.wait { Self.seconds(recorder.fixes) == [10, 11, 12, 13] }, "\(Self.seconds(recorder.fixes))")
     }
@@ -94,9 +94,9 @@ struct FollowedLogTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let reader = NMEAReader(source: .kind(FollowedLog(path: file.path)))
         reader.start()
-        #expect(eventually { openDescriptorCount(file.path) == 1 })
+        #expect(waitForDescriptors(on: file.path, count: 1))
         reader.stop()
-        #expect(eventually { openDescriptorCount(file.path) == 0 })
+        #expect(waitForDescriptors(on: file.path, count: 0))
     }
 
     @Test("a file that opens but cannot be read (the process's own memory, whose first page is unmapped): the reader fails with the read's error, its descriptor closed; a recorded log the same way, through the same reading core",

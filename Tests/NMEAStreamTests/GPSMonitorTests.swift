@@ -22,7 +22,7 @@ struct GPSMonitorTests {
         let sentences = SignalRecorder<ReceivedSentence>(), rejects = SignalRecorder<RejectedInput>()
         let subscriptions = [fixes.observe(gps.fixes), views.observe(gps.satellites),
                              sentences.observe(gps.sentences), rejects.observe(gps.rejects)]
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         // Line noise first: it is reported when the next sentence starts.
         terminal.write(Array("\u{1}noise\r\n".utf8) + bytes)
@@ -44,7 +44,7 @@ struct GPSMonitorTests {
 
         let again = SignalRecorder<Fix>()
         let subscription = again.observe(gps.fixes)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         #expect(again.values.isEmpty, "no fix from before the reconnect is replayed")
         terminal.write(bytes)
@@ -62,7 +62,7 @@ struct GPSMonitorTests {
         let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600))
         let first = SignalRecorder<Fix>()
         let keep = first.observe(gps.fixes)
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.write(bytes)
         #expect(eventually { first.values.count == expected.count })
@@ -87,7 +87,7 @@ struct GPSMonitorTests {
             slow.observe(gps.fixes) { _ in gate.wait() },
             fast.observe(gps.fixes),
         ]
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.write(bytes)
         // The fast one reaches the last fix while the slow one is still stuck in its first; with
@@ -116,7 +116,7 @@ struct GPSMonitorTests {
         let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600))
         let fixes = SignalRecorder<Fix>(), views = SignalRecorder<SatelliteView>()
         let subscriptions = [fixes.observe(gps.fixes), views.observe(gps.satellites)]
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.closeMaster()
         #expect(eventually { fixes.ended && views.ended })
@@ -124,7 +124,7 @@ struct GPSMonitorTests {
             Issue.record("expected a lost device, got \(String(describing: fixes.error)), \(String(describing: views.error))")
             return
         }
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         subscriptions.forEach { $0.dispose() }
     }
 
@@ -140,7 +140,7 @@ struct GPSMonitorTests {
                 let recorder = SignalRecorder<Fix>()
                 let subscription = recorder.observe(thread % 2 == 0 ? gps.fixes : gps.fixes.map { $0 })
                 // While subscribed, the device is open exactly once (its open may still be on the way).
-                if !eventually(seconds: 5, { openDescriptorCount(path) == 1 }) {
+                if !waitForDescriptors(on: path, count: 1, seconds: 5) {
                     problems.withLock { $0.append("thread \(thread) round \(round): \(openDescriptorCount(path)) opens") }
                 }
                 subscription.dispose()
@@ -150,7 +150,7 @@ struct GPSMonitorTests {
         #expect(problems.withLock { $0 }.isEmpty)
         #expect(openDescriptorCount(path) == 0, "all gone: closed")
         let keep = anchor.observe(gps.fixes)
-        #expect(eventually { openDescriptorCount(path) == 1 },
+        #expect(waitForDescriptors(on: path, count: 1),
                 "open \(openDescriptorCount(path)) times; the subscriber's error: \(String(describing: anchor.error))")
         keep.dispose()
         #expect(openDescriptorCount(path) == 0)
@@ -178,7 +178,7 @@ extension GPSMonitorTests {
         let terminal = try PseudoTerminal()
         let gps = GPSMonitor(source: .serial(path: terminal.devicePath, speed: 9600), delivery: .newest(capacity: 4))
         var iterator = gps.fixes.values(bufferingPolicy: .lossless(capacity: 4)).makeAsyncIterator()
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.write(bytes)
         #expect(try await iterator.next() != nil)
@@ -203,9 +203,9 @@ extension GPSMonitorTests {
         let second = gps.satellites.observe { _ in }
         #expect(gps.currentReader === reader, "joined the open device")
         second.dispose()
-        #expect(eventually { openDescriptorCount(path) == 0 }, "closed once the linger is over")
+        #expect(waitForDescriptors(on: path, count: 0), "closed once the linger is over")
         let third = gps.fixes.observe { _ in }
-        #expect(eventually { openDescriptorCount(path) == 1 })
+        #expect(waitForDescriptors(on: path, count: 1))
         third.dispose()
         #expect(openDescriptorCount(path) == 1, "lingering")
         gps.endLingering()
@@ -230,7 +230,7 @@ extension GPSMonitorTests {
             stall.signal()
             subscription.dispose()
         }
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         for _ in 0..<20 { terminal.write(bytes) }
         // The reader goes on while the subscriber stalls: all but the buffer's 4 and the one

@@ -39,7 +39,7 @@ struct NMEAReaderTests {
         reader.delegate = recorder
         reader.start()
         defer { reader.stop() }
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         for second in 0..<6 {
             let burst = SyntheticEpochs.sentence(String(format: "GPVTG,%05.1f,T,,M,%05.1f,N,,K,A", Double(10 * second), Double(1 + second)))
@@ -107,7 +107,7 @@ struct NMEAReaderTests {
             return
         }
         #expect(path == terminal.devicePath && (code == nil || code == .ioError))
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         reader.stop()
     }
 
@@ -234,7 +234,7 @@ func startReadingPseudoTerminal() throws -> (PseudoTerminal, NMEAReader, ReaderR
     let recorder = ReaderRecorder()
     reader.delegate = recorder
     reader.start()
-    #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+    #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
     #expect(terminal.waitUntilConfigured())
     return (terminal, reader, recorder)
 }

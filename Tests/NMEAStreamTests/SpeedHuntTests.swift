@@ -18,7 +18,7 @@ struct SpeedHuntTests {
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         // Not the pseudo-terminal's first speed, nor the first of the hunt order.
         let receiver = SimulatedReceiver(terminal: terminal, speed: 4800, log: bytes)
         #expect(recorder.wait { recorder.fixes.count == expected.count })
@@ -27,8 +27,7 @@ struct SpeedHuntTests {
         #expect(recorder.fixes == expected)
         #expect(recorder.error == nil)
         // Nothing was written to the device: the master side has nothing to read.
-        var byte: UInt8 = 0
-        #expect(read(terminal.master, &byte, 1) < 0 && errno == EAGAIN)
+        #expect(terminal.read(upTo: 1, seconds: 0.1).isEmpty)
         reader.stop()
         #expect(openDescriptorCount(terminal.devicePath) == 0)
     }
@@ -42,7 +41,7 @@ struct SpeedHuntTests {
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         let receiver = SimulatedReceiver(terminal: terminal, speed: nil, log: [])
         #expect(recorder.waitForEnd(seconds: 20))
         receiver.stop()
@@ -51,7 +50,7 @@ struct SpeedHuntTests {
         #expect(recorder.error == .noNMEAFound(path: terminal.devicePath, speedsTried: order))
         #expect(recorder.error?.description.contains("no NMEA at any speed") == true)
         #expect(recorder.speedsFound.isEmpty)
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         reader.stop()
     }
 
@@ -65,13 +64,13 @@ struct SpeedHuntTests {
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         let receiver = SimulatedReceiver(terminal: terminal, speed: 4800, log: frames)
         #expect(recorder.wait { recorder.speedsFound == [4800] })
         receiver.stop()
         #expect(recorder.error == nil)
         reader.stop()
-        #expect(recorder.wait { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
     }
 
     @Test("two checksum-valid UBX frames prove a speed as two sentences do; noise does not")

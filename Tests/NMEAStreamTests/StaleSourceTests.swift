@@ -32,7 +32,7 @@ struct StaleSourceTests {
         #expect(source == terminal.devicePath)
         #expect(seconds >= 0.4 && seconds < 5, "\(seconds)")
         #expect(recorder.fixes.count == 3, "the epoch under way delivered at the end")
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 }, "closed")
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0), "closed")
         #expect(recorder.error?.description.hasPrefix("\(terminal.devicePath): sent nothing for ") == true)
     }
 
@@ -100,11 +100,11 @@ struct StaleSourceTests {
         #expect(eventually { failure.withLock { $0 } != nil })
         if case .silent? = failure.withLock({ $0 }) {} else { Issue.record("\(String(describing: failure.withLock { $0 }))") }
         first.dispose()
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 0 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 0))
         let fixes = Protected(0)
         let second = monitor.fixes.observe { _ in fixes.withLock { $0 += 1 } }
         defer { second.dispose() }
-        #expect(eventually { openDescriptorCount(terminal.devicePath) == 1 })
+        #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1))
         #expect(eventually { fixes.withLock { $0 } >= 1 })

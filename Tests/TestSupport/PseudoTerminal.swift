@@ -8,7 +8,8 @@ import Glibc
 
 /// A pseudo-terminal pair standing in for a serial GPS: the code under test opens
 /// ``devicePath`` (the slave) as it would `/dev/ttyACM0`; the test writes the receiver's
-/// output into ``master``.
+/// output into ``master``, and reads what the code wrote with ``read(upTo:seconds:)`` (the
+/// master is in packet mode: read directly, it gives status bytes among the data).
 public final class PseudoTerminal {
     /// The master side's descriptor.
     public let master: Int32
@@ -20,6 +21,10 @@ public final class PseudoTerminal {
     /// count that test's. ``openDescriptorTargets()`` leaves it out.
     private let slaveHold: Int32
     private var isClosed = false
+    // Read from the master (in packet mode) and not yet returned by read(upTo:seconds:); the
+    // flushes of the device side's input not yet waited for. For one thread at a time.
+    private var unread: [UInt8] = []
+    private var flushesNotWaitedFor = 0
 
     public init() throws {
         // The library's own call (CPlatform), so the tests open terminals as it does.
@@ -34,6 +39,10 @@ public final class PseudoTerminal {
             throw PseudoTerminalError(errno: code)
         }
         heldSlaves.withLock { _ = $0.insert(slaveHold) }
+        // Packet mode: the master is told when the device side's input is flushed, as a
+        // reader does once it has set the device up (see waitUntilConfigured()).
+        var on: Int32 = 1
+        _ = ioctl(master, UInt(TIOCPKT), &on)
     }
 
     deinit {
@@ -59,18 +68,38 @@ public final class PseudoTerminal {
     /// What the code under test wrote to the device side: up to `count` bytes, read until
     /// they have come or `seconds` have passed.
     public func read(upTo count: Int, seconds: Double) -> [UInt8] {
-        var bytes: [UInt8] = []
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < count {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { break }
-            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(min(100, (deadline - now) / 1_000_000 + 1))) > 0 else { continue }
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, min($0.count, count - bytes.count)) }
-            if got > 0 { bytes += chunk[..<got] } else if got == 0 || (errno != EINTR && errno != EAGAIN) { break }
+        while unread.count < count, let left = Self.milliseconds(until: deadline) {
+            _ = takePacket(waiting: left)
         }
+        let bytes = Array(unread.prefix(count))
+        unread.removeFirst(bytes.count)
         return bytes
+    }
+
+    /// Reads the master's next packet, waiting up to `milliseconds` for it: the device side's
+    /// bytes are kept for ``read(upTo:seconds:)``, a flush of its input is counted. Whether
+    /// one came.
+    private func takePacket(waiting milliseconds: Int32) -> Bool {
+        var poller = pollfd(fd: master, events: Int16(POLLIN | POLLPRI), revents: 0)
+        guard poll(&poller, 1, milliseconds) > 0 else { return false }
+        var packet = [UInt8](repeating: 0, count: 4097)
+        let got = packet.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+        guard got > 0 else { return false }
+        // A packet starts with TIOCPKT_DATA (0) and the bytes, or is one byte of status bits.
+        if packet[0] == 0 {
+            unread += packet[1..<got]
+        } else if packet[0] & UInt8(TIOCPKT_FLUSHREAD) != 0 {
+            flushesNotWaitedFor += 1
+        }
+        return true
+    }
+
+    /// The milliseconds left until `deadline` (uptime nanoseconds), or `nil` once it passed.
+    private static func milliseconds(until deadline: UInt64) -> Int32? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now < deadline else { return nil }
+        return Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
     }
 
     /// Writes all of `bytes` to the master side unless nobody reads the other side for
@@ -109,19 +138,19 @@ public final class PseudoTerminal {
         return settings.c_lflag & tcflag_t(ICANON) == 0
     }
 
-    /// Waits, up to five seconds, until the slave is in raw mode, and then 20 ms more; false
-    /// on timeout. A serial reader sets raw mode and then drops unread input, as it should
-    /// with a real receiver: bytes written before that may be lost. The flush follows raw
-    /// mode at once; the pause covers the gap between the two calls on a loaded machine.
+    /// Waits, up to five seconds, until the code under test has set the device up since the
+    /// last wait: false on timeout. A serial reader sets raw mode and then drops unread input,
+    /// as it should with a real receiver (bytes written before that may be lost); the drop is
+    /// what this waits for, told by the kernel to the master in packet mode (`TIOCPKT_FLUSHREAD`).
     public func waitUntilConfigured() -> Bool {
-        for _ in 0..<5000 {
-            if slaveIsRaw {
-                usleep(20_000)
-                return true
-            }
-            usleep(1000)
+        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+        while flushesNotWaitedFor == 0 {
+            guard let left = Self.milliseconds(until: deadline) else { return false }
+            _ = takePacket(waiting: left)
         }
-        return false
+        // Flushes close together are told as one: all of them are waited for now.
+        flushesNotWaitedFor = 0
+        return slaveIsRaw
     }
 
     /// Closes the master side: the slave's reader sees the device go away.

@@ -1,4 +1,7 @@
 import CPlatform
+import Dispatch
+import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,11 +11,15 @@ import Glibc
 /// `Process` learns that its child ended from a descriptor the child inherits: a program
 /// that leaves a daemon behind (tmux starts its server so), or one whose descendants keep it,
 /// holds it open, and `waitUntilExit()` then never returns. Here the child is waited for by
-/// its pid.
-public final class ChildProcess {
+/// its pid, on a thread of its own that the child's end wakes (`waitpid`), so that a test
+/// waits for that end rather than asking whether it came.
+public final class ChildProcess: Sendable {
     /// The child's process ID.
     public let pid: pid_t
-    private var status: Int32?
+    /// Its wait status, once it ended.
+    private let status = Protected<Int32?>(nil)
+    /// Signalled once, when it ended (and again by each wait, for the next).
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments`, its standard input from the file at `inputPath`,
     /// its output to the file at `outputPath` and its errors to the file at `errorPath` (each
@@ -48,36 +55,40 @@ public final class ChildProcess {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard result == 0 else { throw SpawnError(code: result) }
         self.pid = pid
+        Thread.detachNewThread { [pid, status, ended] in
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            status.withLock { $0 = raw }
+            ended.signal()
+        }
     }
 
     deinit {
-        if status == nil {
+        if isRunning {
             kill(pid, SIGKILL)
             _ = waitForExit()
         }
     }
 
     /// Whether it still runs.
-    public var isRunning: Bool {
-        guard status == nil else { return false }
-        var raw: Int32 = 0
-        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
-        status = raw
-        return false
-    }
+    public var isRunning: Bool { status.withLock { $0 } == nil }
 
     /// Sends SIGTERM.
-    public func terminate() { if status == nil { kill(pid, SIGTERM) } }
+    public func terminate() { if isRunning { kill(pid, SIGTERM) } }
+
+    /// Waits up to `seconds` for it to end: whether it did.
+    public func exits(within seconds: Double) -> Bool {
+        guard ended.wait(timeout: .now() + seconds) == .success else { return false }
+        ended.signal()
+        return true
+    }
 
     /// Waits for it to end; its exit status, or -1 when a signal ended it.
     @discardableResult
     public func waitForExit() -> Int32 {
-        if status == nil {
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-            status = raw
-        }
-        let raw = status ?? 0
+        ended.wait()
+        ended.signal()
+        let raw = status.withLock { $0 } ?? 0
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : -1
     }

@@ -28,7 +28,7 @@ struct BestDeviceTests {
             b = try ChildProcess(Command.executable.path, ["simulate", "--link", folder + "/b"])
             controlA = try #require(FileHandle(forWritingAtPath: folder + "/control-a"))
             let folder = self.folder
-            try #require(eventually { FileManager.default.fileExists(atPath: folder + "/a") && FileManager.default.fileExists(atPath: folder + "/b") })
+            try #require(waitForChanges(to: folder) { FileManager.default.fileExists(atPath: folder + "/a") && FileManager.default.fileExists(atPath: folder + "/b") })
             serve = try ServeProcess([folder + "/a", folder + "/b", "--best"], errorPath: folder + "/serve.err")
             port = serve.port
         }
@@ -139,7 +139,7 @@ struct BestDeviceTests {
             receiverB.terminate()
             _ = receiverB.waitForExit()
         }
-        try #require(eventually { FileManager.default.fileExists(atPath: b) })
+        try #require(waitForChanges(to: b) { FileManager.default.fileExists(atPath: b) })
         // a is not there yet.
         let serve = try ServeProcess([a, b, "--best"], errorPath: folder + "/serve.err")
         defer { serve.stop() }
@@ -154,7 +154,7 @@ struct BestDeviceTests {
         /// once: it goes on as a receiver).
         func plugInA() throws -> ChildProcess {
             let receiver = try ChildProcess(Command.executable.path, ["simulate", "--control", "--link", a])
-            try #require(eventually { FileManager.default.fileExists(atPath: a) })
+            try #require(waitForChanges(to: a) { FileManager.default.fileExists(atPath: a) })
             return receiver
         }
         var receiverA = try plugInA()
@@ -182,7 +182,7 @@ struct BestDeviceTests {
         defer { rig.stop() }
         let out = rig.folder + "/gpspipe.out"
         let pipe = try ChildProcess("/usr/bin/gpspipe", ["-w", "-n", "12", "127.0.0.1:\(rig.port):best:"], outputPath: out)
-        #expect(eventually(seconds: 30) { !pipe.isRunning })
+        #expect(pipe.exits(within: 30))
         let lines = ServeProcess.text(out).split(separator: "\n")
         let tpvs = lines.filter { $0.contains("\"class\":\"TPV\"") }
         #expect(!tpvs.isEmpty && tpvs.allSatisfy { $0.contains("\"device\":\"best:\"") && $0.contains("\"source\":\"\(rig.folder)/") },
@@ -201,7 +201,7 @@ struct BestDeviceTests {
             """
         let result = rig.folder + "/python.out"
         let python = try ChildProcess("/usr/bin/python3", ["-c", script], outputPath: result, errorPath: rig.folder + "/python.err")
-        #expect(eventually(seconds: 30) { !python.isRunning })
+        #expect(python.exits(within: 30))
         let fixes = ServeProcess.text(result).split(separator: "\n").filter { $0.hasPrefix("fix best: \(rig.folder)/") && $0.contains(" 3 52.0") }
         #expect(fixes.count == 3, "\(ServeProcess.text(result)) \(ServeProcess.text(rig.folder + "/python.err"))")
     }

@@ -68,7 +68,7 @@ struct ChronyTests {
             chronyd.terminate()
             _ = chronyd.waitForExit()
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: folder + "/chrony.clk.gps0.sock") }, "chronyd made its socket")
+        #expect(waitForChanges(to: folder) { FileManager.default.fileExists(atPath: folder + "/chrony.clk.gps0.sock") }, "chronyd made its socket")
 
         // The synthetic track names whole seconds of the current time and writes each at the
         // same fraction of a second as the simulator started: the offset is minus that
@@ -80,7 +80,7 @@ struct ChronyTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        #expect(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) })
         let after = Self.fractionNow()
         let serve = try ChildProcess(Command.executable.path, ["serve", device, "--chrony", "--chrony-dir", folder, "--listen", "127.0.0.1:0", "--verbose"],
                                      errorPath: folder + "/serve.err")
@@ -89,7 +89,7 @@ struct ChronyTests {
             _ = serve.waitForExit()
         }
 
-        #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= 5 }, "chronyd logged samples")
+        #expect(waitForChanges(to: folder, seconds: 20) { Self.samples(in: folder).count >= 5 }, "chronyd logged samples")
         let samples = Self.samples(in: folder)
         let offsets = samples.map(\.offset)
         let spread = (offsets.max() ?? 0) - (offsets.min() ?? 0)
@@ -110,11 +110,11 @@ struct ChronyTests {
         #expect(said().components(separatedBy: "samples reach \(socket)").count == 2, "\(said())")
         chronyd.terminate()
         #expect(chronyd.waitForExit() == 0)
-        #expect(eventually(seconds: 10) { said().contains("chrony \(device): no chronyd socket at \(socket): start chronyd first") },
+        #expect(waitForChanges(to: folder, seconds: 10) { said().contains("chrony \(device): no chronyd socket at \(socket): start chronyd first") },
                 "said while serving: \(said())")
         let countBefore = Self.samples(in: folder).count
         chronyd = try Self.startChronyd(folder)
-        #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= countBefore + 3 }, "samples after the restart")
+        #expect(waitForChanges(to: folder, seconds: 20) { Self.samples(in: folder).count >= countBefore + 3 }, "samples after the restart")
         let errors = said()
         #expect(!errors.contains("cannot"), "\(errors)")
         #expect(errors.components(separatedBy: "no chronyd socket").count == 2, "said once, not per sample: \(errors)")
@@ -134,7 +134,7 @@ struct ChronyTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        #expect(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) })
         let pps = "/dev/pps-nmeastream-missing"
         let serve = try ChildProcess(Command.executable.path, ["serve", device, "--chrony", "--chrony-dir", folder, "--pps", pps,
                                                                "--listen", "127.0.0.1:0", "--verbose"], errorPath: folder + "/serve.err")
@@ -144,8 +144,8 @@ struct ChronyTests {
         }
         let said = { (try? String(contentsOfFile: folder + "/serve.err", encoding: .utf8)) ?? "" }
         let socket = folder + "/chrony.clk.gps0.sock"
-        #expect(eventually(seconds: 10) { said().contains("chrony \(device): no chronyd socket at \(socket): start chronyd first") }, "\(said())")
-        #expect(eventually(seconds: 10) { said().contains("chrony \(device): the PPS device \(pps) cannot be opened") }, "\(said())")
+        #expect(waitForChanges(to: folder, seconds: 10) { said().contains("chrony \(device): no chronyd socket at \(socket): start chronyd first") }, "\(said())")
+        #expect(waitForChanges(to: folder, seconds: 10) { said().contains("chrony \(device): the PPS device \(pps) cannot be opened") }, "\(said())")
         usleep(3_000_000)
         #expect(said().components(separatedBy: "no chronyd socket").count == 2, "said once, not per sample: \(said())")
         #expect(said().components(separatedBy: "cannot be opened").count == 2, "said once: \(said())")
@@ -156,7 +156,7 @@ struct ChronyTests {
             chronyd.terminate()
             _ = chronyd.waitForExit()
         }
-        #expect(eventually(seconds: 20) { said().contains("samples reach \(socket)") }, "\(said())")
-        #expect(eventually(seconds: 20) { Self.samples(in: folder).count >= 2 }, "chronyd logged samples")
+        #expect(waitForChanges(to: folder, seconds: 20) { said().contains("samples reach \(socket)") }, "\(said())")
+        #expect(waitForChanges(to: folder, seconds: 20) { Self.samples(in: folder).count >= 2 }, "chronyd logged samples")
     }
 }

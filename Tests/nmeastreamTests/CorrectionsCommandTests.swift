@@ -30,7 +30,7 @@ struct CorrectionsCommandTests {
             "--gga-interval", "0.5",
         ], outputPath: folder + "/out", errorPath: folder + "/err")
         defer { if read.isRunning { read.terminate() } }
-        try #require(eventually { Self.text(folder + "/err").contains("corrections: streaming from ntrip://me@127.0.0.1:\(caster.port)/MOUNT") },
+        try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("corrections: streaming from ntrip://me@127.0.0.1:\(caster.port)/MOUNT") },
                      "\(Self.text(folder + "/err"))")
         try #require(terminal.waitUntilConfigured())
         usleep(300_000)
@@ -82,7 +82,7 @@ struct CorrectionsCommandTests {
             "--corrections", "ntrip://me:pw@127.0.0.1:\(caster.port)/MOUNT", "--gga-interval", "0", "--verbose",
         ], errorPath: folder + "/err")
         defer { if serve.isRunning { serve.terminate() } }
-        try #require(eventually { Self.text(folder + "/err").contains(" on 127.0.0.1:") })
+        try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains(" on 127.0.0.1:") })
         let port = try #require(Self.text(folder + "/err").split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
         for index in 0..<10 { input.send(bytes: RTCM3TestFrames.numbered(index)) }
         #expect(terminal.read(upTo: 1, seconds: 1).isEmpty)
@@ -92,13 +92,13 @@ struct CorrectionsCommandTests {
         client.send("?WATCH={\"enable\":true,\"json\":true};")
         #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
+        try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
         usleep(300_000)
         let difference = RTCM3TestFrames.relay((10..<60).map(RTCM3TestFrames.numbered), through: input, to: terminal)
         #expect(difference == nil, "\(difference ?? "")")
 
         client.send("?WATCH={\"enable\":false};")
-        try #require(eventually { Self.text(folder + "/err").contains("\(terminal.devicePath): closed, its last watcher gone") },
+        try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("\(terminal.devicePath): closed, its last watcher gone") },
                      "\(Self.text(folder + "/err"))")
         usleep(300_000)
         for index in 60..<70 { input.send(bytes: RTCM3TestFrames.numbered(index)) }
@@ -121,14 +121,14 @@ struct CorrectionsCommandTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        try #require(eventually { FileManager.default.fileExists(atPath: device) })
+        try #require(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) })
         let serve = try ServeProcess([device, "--corrections", "ntrip://me:pw@127.0.0.1:\(caster.port)/MOUNT"], errorPath: folder + "/err")
         defer { serve.stop() }
         let client = try LineClient(port: serve.port)
         client.send("?WATCH={\"enable\":true,\"json\":true};")
         // The simulator's track reaches the client once the device is open and its speed found.
         #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15) != nil)
-        try #require(eventually { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
+        try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
         usleep(300_000)
         let frames = (0..<100).map(RTCM3TestFrames.numbered)
         for (index, frame) in frames.enumerated() {
@@ -136,7 +136,7 @@ struct CorrectionsCommandTests {
             if index % 5 == 4 { usleep(10_000) }
         }
         let expected = frames.flatMap { $0 }
-        #expect(eventually { (try? Data(contentsOf: URL(fileURLWithPath: recorded)).count) == expected.count }, "\(Self.text(folder + "/err"))")
+        #expect(waitForChanges(to: recorded) { (try? Data(contentsOf: URL(fileURLWithPath: recorded)).count) == expected.count }, "\(Self.text(folder + "/err"))")
         usleep(300_000)
         #expect(Array((try? Data(contentsOf: URL(fileURLWithPath: recorded))) ?? Data()) == expected)
     }
@@ -152,7 +152,7 @@ struct CorrectionsCommandTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        try #require(eventually { FileManager.default.fileExists(atPath: device) })
+        try #require(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) })
         let writer = open(device, O_WRONLY | O_NOCTTY | O_NONBLOCK)
         try #require(writer >= 0)
         defer { close(writer) }
@@ -165,7 +165,7 @@ struct CorrectionsCommandTests {
             if count > 0 { written += count } else { usleep(20_000) }
         }
         #expect(written >= 256 * 1024, "\(written) bytes taken")
-        #expect(eventually { Self.text(folder + "/err").contains("--record-input: cannot write /dev/full") })
+        #expect(waitForChanges(to: folder) { Self.text(folder + "/err").contains("--record-input: cannot write /dev/full") })
         usleep(200_000)
         #expect(Self.text(folder + "/err").components(separatedBy: "cannot write").count == 2, "once: \(Self.text(folder + "/err"))")
         #expect(simulator.isRunning)

@@ -64,7 +64,7 @@ struct ExamplesTests {
                 + "NMEASTREAM_EXAMPLE=\(marker) && \(example)"
             // A session of its own, so that what the example leaves running is stopped with it.
             let run = try ChildProcess("/usr/bin/setsid", ["/bin/sh", "-c", script], errorPath: errors)
-            let finished = eventually(seconds: 1.5) { !run.isRunning }
+            let finished = run.exits(within: 1.5)
             if !finished { kill(-run.pid, SIGKILL) }
             let status = run.waitForExit()
             // What the example started in the background, in a session of its own too (simulate

@@ -46,7 +46,7 @@ struct FleetCommandTests {
         let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", "json",
                                                                     "--id", id, "--count", String(count)],
                                           outputPath: output, errorPath: output + ".err")
-        #expect(eventually { broker.log.contains("Received SUBSCRIBE from \(id)") }, "the broker has the subscription")
+        #expect(waitForChanges(to: broker.folder) { broker.log.contains("Received SUBSCRIBE from \(id)") }, "the broker has the subscription")
         return subscriber
     }
 
@@ -60,7 +60,7 @@ struct FleetCommandTests {
         let subscriber = try Self.subscribe(broker, id: "e2e", count: expected.count, output: output)
         let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Self.log, "--id", "van1"])
         #expect(published.status == 0, "\(published.error)")
-        #expect(eventually(seconds: 20) { !subscriber.isRunning }, "the subscriber got its \(expected.count) fixes")
+        #expect(subscriber.exits(within: 20), "the subscriber got its \(expected.count) fixes")
         if subscriber.isRunning { subscriber.terminate() }
         #expect(subscriber.waitForExit() == 0)
         let received = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -120,7 +120,7 @@ struct FleetCommandTests {
         var publisher = try ChildProcess(arguments[0], Array(arguments.dropFirst()), errorPath: broker.folder + "/publisher.err")
         defer { if publisher.isRunning { publisher.terminate(); _ = publisher.waitForExit() } }
         // 20 epochs a second apart at ×4: 5 s of log. With no broker, the queue fills.
-        #expect(eventually { Self.queued(in: queue).count >= 3 }, "the queue fills")
+        #expect(waitForChanges(to: queue) { Self.queued(in: queue).count >= 3 }, "the queue fills")
         try broker.start()
         usleep(1_200_000)
         broker.kill()
@@ -131,7 +131,7 @@ struct FleetCommandTests {
         kill(publisher.pid, SIGKILL)
         _ = publisher.waitForExit()
         publisher = try ChildProcess(arguments[0], Array(arguments.dropFirst()), errorPath: broker.folder + "/publisher2.err")
-        #expect(eventually(seconds: 60) { !subscriber.isRunning }, "the subscriber got its \(expected.count) fixes")
+        #expect(subscriber.exits(within: 60), "the subscriber got its \(expected.count) fixes")
         let received = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(received.count == expected.count && Set(received) == Set(expected), "every epoch exactly once:\n\(received.joined(separator: "\n"))")
         #expect(publisher.waitForExit() == 0)
@@ -169,7 +169,7 @@ struct FleetCommandTests {
         #expect(spawnAndWait("/usr/bin/mosquitto_pub", ["-p", String(broker.port), "-t", "fleet/x/tpv", "-q", "1", "-m", "not json"]) == 0)
         let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", log, "--id", "van3"])
         #expect(published.status == 0)
-        #expect(eventually(seconds: 20) { !subscriber.isRunning })
+        #expect(subscriber.exits(within: 20))
         #expect(subscriber.waitForExit() == 0)
         let said = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
         #expect(said.contains("1 malformed messages skipped"), "\(said)")
@@ -195,13 +195,13 @@ struct FleetCommandTests {
                                     outputPath: broker.folder + "/late.out", errorPath: lateErrors)
         defer { if late.isRunning { late.terminate(); _ = late.waitForExit() } }
         func said(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        #expect(eventually { said(publisherErrors).contains("Connection refused") }, "the publisher says the broker is down: \(said(publisherErrors))")
-        #expect(eventually { said(lateErrors).contains("Connection refused; waiting for the broker") }, "\(said(lateErrors))")
+        #expect(waitForChanges(to: publisherErrors) { said(publisherErrors).contains("Connection refused") }, "the publisher says the broker is down: \(said(publisherErrors))")
+        #expect(waitForChanges(to: lateErrors) { said(lateErrors).contains("Connection refused; waiting for the broker") }, "\(said(lateErrors))")
         try broker.start()
-        #expect(eventually(seconds: 40) { !subscriber.isRunning }, "the session's subscriber got its \(expected.count) fixes")
+        #expect(subscriber.exits(within: 40), "the session's subscriber got its \(expected.count) fixes")
         let received = said(output).split(separator: "\n").map(String.init)
         #expect(received == expected, "every epoch once, in order")
-        #expect(eventually(seconds: 40) { !late.isRunning }, "the subscriber that started without a broker got the retained fix")
+        #expect(late.exits(within: 40), "the subscriber that started without a broker got the retained fix")
         #expect(late.waitForExit() == 0)
         #expect(publisher.waitForExit() == 0)
         #expect(said(publisherErrors).components(separatedBy: "cannot connect").count == 2, "said once: \(said(publisherErrors))")
@@ -225,7 +225,7 @@ struct FleetCommandTests {
             let output = broker.folder + "/out." + format
             let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", format,
                                                                         "--count", "3"], outputPath: output, errorPath: output + ".err")
-            #expect(eventually(seconds: 20) { !subscriber.isRunning }, "\(format)")
+            #expect(subscriber.exits(within: 20), "\(format)")
             if subscriber.isRunning { subscriber.terminate() }
             #expect(subscriber.waitForExit() == 0, "\(format): \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -247,13 +247,13 @@ struct FleetCommandTests {
             let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", format,
                                                                         "--id", "reader-" + format, "--count", "3"],
                                               outputPath: output, errorPath: output + ".err")
-            #expect(eventually { broker.log.contains("Received SUBSCRIBE from reader-" + format) })
+            #expect(waitForChanges(to: broker.folder) { broker.log.contains("Received SUBSCRIBE from reader-" + format) })
             subscribers.append((format, subscriber, output))
         }
         let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"), "--id", "van&4"])
         #expect(published.status == 0, "\(published.error)")
         for (format, subscriber, output) in subscribers {
-            #expect(eventually(seconds: 20) { !subscriber.isRunning }, "\(format)")
+            #expect(subscriber.exits(within: 20), "\(format)")
             #expect(subscriber.waitForExit() == 0)
             let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             switch format {
@@ -299,7 +299,7 @@ struct FleetCommandTests {
                 + "c.execute('CREATE TABLE IF NOT EXISTS hold (x)')\nc.execute('BEGIN EXCLUSIVE')\nc.execute('INSERT INTO hold VALUES (1)')\n"
                 + "print('locked',flush=True)\ntime.sleep(float(sys.argv[2]))\nc.execute('COMMIT')\n"
             let holder = try ChildProcess("/usr/bin/python3", ["-c", script, database, "\(seconds)"], outputPath: said)
-            #expect(eventually { ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("locked") })
+            #expect(waitForChanges(to: said) { ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("locked") })
             return holder
         }
         let port = freeLoopbackPort()
@@ -310,16 +310,16 @@ struct FleetCommandTests {
                                                                    "--id", "van7", "--queue", folder, "--speed", "4", "--drain-timeout", "9"],
                                          errorPath: errors)
         func said() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-        #expect(eventually { said().contains("another process holds its database locked") && said().contains("waiting for it") }, "\(said())")
+        #expect(waitForChanges(to: errors) { said().contains("another process holds its database locked") && said().contains("waiting for it") }, "\(said())")
         _ = first.waitForExit()
-        #expect(eventually { said().contains("publishing") }, "\(said())")
+        #expect(waitForChanges(to: errors) { said().contains("publishing") }, "\(said())")
         // Locked again while the log plays to its end (20 epochs at 4 times their pace: 5 s),
         // and 3 s past it.
         let second = try lock(seconds: 8, said: folder + "/second.out")
-        #expect(eventually(seconds: 10) { said().contains("cannot write the queue in \(folder)") }, "\(said())")
+        #expect(waitForChanges(to: errors, seconds: 10) { said().contains("cannot write the queue in \(folder)") }, "\(said())")
         _ = second.waitForExit()
         // The timer writes what waits without another epoch.
-        #expect(eventually(seconds: 5) { said().contains("is written again; every message waiting is on the disk") }, "\(said())")
+        #expect(waitForChanges(to: errors, seconds: 5) { said().contains("is written again; every message waiting is on the disk") }, "\(said())")
         #expect(Self.queued(in: folder).count == 40)
         let status = publisher.waitForExit()
         #expect(status == 0, "\(said())")
@@ -364,7 +364,7 @@ struct FleetCommandTests {
         let publisher = try ChildProcess(Command.executable.path, ["publish", "mqtt://127.0.0.1:\(port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"),
                                                                    "--id", "van7", "--queue", folder, "--speed", "10", "--drain-timeout", "0.3"], errorPath: errors)
         // Once it publishes (the queue made and written), the disk fills while the log plays.
-        #expect(eventually { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("publishing") })
+        #expect(waitForChanges(to: errors) { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("publishing") })
         disk.fill()
         let status = publisher.waitForExit()
         let result = (status: status, error: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
@@ -384,10 +384,10 @@ struct FleetCommandTests {
         let subscriber = try ChildProcess(Command.executable.path, ["subscribe", "mqtt://127.0.0.1:\(broker.port)/fleet", "--format", "json", "--id", "full"],
                                           outputPath: "/dev/full", errorPath: errors)
         defer { if subscriber.isRunning { subscriber.terminate(); _ = subscriber.waitForExit() } }
-        #expect(eventually { broker.log.contains("Received SUBSCRIBE from full") })
+        #expect(waitForChanges(to: broker.folder) { broker.log.contains("Received SUBSCRIBE from full") })
         let published = try Command.run(["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Self.log, "--id", "van9"])
         #expect(published.status == 0, "\(published.error)")
-        #expect(eventually { !subscriber.isRunning }, "the subscriber goes on writing into nothing")
+        #expect(subscriber.exits(within: 10), "the subscriber goes on writing into nothing")
         #expect(subscriber.waitForExit() == 74)
         let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         #expect(said.contains("cannot write the output: No space left on device"), "\(said)")

@@ -58,7 +58,7 @@ struct NTPSHMCommandTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        #expect(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) })
         let serve = try ChildProcess(Command.executable.path, ["serve", device, "--ntp-shm", "--ntp-shm-unit", "\(unit)", "--listen", "127.0.0.1:0"],
                                      errorPath: folder + "/serve.err")
         defer {
@@ -66,7 +66,7 @@ struct NTPSHMCommandTests {
             _ = serve.waitForExit()
         }
         let said = { (try? String(contentsOfFile: folder + "/serve.err", encoding: .utf8)) ?? "" }
-        #expect(eventually { said().contains("ntp-shm \(device): serial time in NTP\(unit)") }, "\(said())")
+        #expect(waitForChanges(to: folder) { said().contains("ntp-shm \(device): serial time in NTP\(unit)") }, "\(said())")
 
         // ntpshmmon: the samples of our unit, a second apart, each a whole second of real time
         // that arrived under a second after it (the system time is later); precision -1 (a
@@ -81,14 +81,14 @@ struct NTPSHMCommandTests {
         // chronyd: its refclocks log shows the same samples; killed and started again, it reads
         // on, and serve, which never noticed, with it.
         var chronyd = try ChronyTests.startChronyd(folder)
-        #expect(eventually(seconds: 20) { ChronyTests.samples(in: folder).count >= 3 },
+        #expect(waitForChanges(to: folder, seconds: 20) { ChronyTests.samples(in: folder).count >= 3 },
                 "chronyd logged samples: \(Self.text(folder + "/chronyd.err")) \(said())")
         #expect(ChronyTests.samples(in: folder).allSatisfy { $0.offset < 0 && $0.offset > -1 }, "\(ChronyTests.samples(in: folder).map(\.line))")
         kill(chronyd.pid, SIGKILL)
         _ = chronyd.waitForExit()
         let before = ChronyTests.samples(in: folder).count
         chronyd = try ChronyTests.startChronyd(folder)
-        #expect(eventually(seconds: 20) { ChronyTests.samples(in: folder).count >= before + 2 }, "chronyd read on after its restart")
+        #expect(waitForChanges(to: folder, seconds: 20) { ChronyTests.samples(in: folder).count >= before + 2 }, "chronyd read on after its restart")
         // chronyd gone (it clears each sample's valid flag as it takes it, so a monitor beside
         // it sees only those it reads first): ntpshmmon, run again, reads every sample again.
         chronyd.terminate()

@@ -36,7 +36,7 @@ struct NTRIPCommandTests {
                                                                folder + "/password", "--seconds", "3"],
                                      outputPath: folder + "/out", errorPath: folder + "/err")
         let said = { (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "" }
-        try #require(eventually { said().contains("streaming from") }, "\(said())")
+        try #require(waitForChanges(to: folder) { said().contains("streaming from") }, "\(said())")
         let sender = try LineClient(port: caster.input)
         usleep(300_000)
         for index in 0..<10 { sender.send(bytes: RTCM3TestFrames.numbered(index)) }

@@ -17,7 +17,7 @@ struct OutputFaultTests {
         defer { try? FileManager.default.removeItem(atPath: errors) }
         let process = try ChildProcess(Command.executable.path, arguments, outputPath: outputPath, errorPath: errors)
         var status: Int32 = -1
-        #expect(eventually(seconds: 30) { !process.isRunning })
+        #expect(process.exits(within: 30))
         if process.isRunning { process.terminate() }
         status = process.waitForExit()
         return (status, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
@@ -64,9 +64,9 @@ struct OutputFaultTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-hup-\(UUID().uuidString).gpx").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = try ChildProcess(Command.executable.path, ["replay", "--format", "gpx", "--speed", "1", Self.log], outputPath: path)
-        #expect(eventually(seconds: 20) { ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains("<trkpt") })
+        #expect(waitForChanges(to: path, seconds: 20) { ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains("<trkpt") })
         kill(process.pid, SIGHUP)
-        #expect(eventually(seconds: 10) { !process.isRunning })
+        #expect(process.exits(within: 10))
         #expect(process.waitForExit() == 0)
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         #expect(text.hasSuffix("</gpx>\n"), "\(text.suffix(80))")

@@ -92,7 +92,7 @@ struct ReadNetworkCommandTests {
             _ = read.waitForExit()
         }
         let said = { (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "" }
-        #expect(eventually(seconds: 20) { said().contains("closed by the peer") }, "\(said())")
+        #expect(waitForChanges(to: folder, seconds: 20) { said().contains("closed by the peer") }, "\(said())")
         let second = try server("second")
         defer {
             second.terminate()
@@ -121,7 +121,7 @@ struct ReadNetworkCommandTests {
             _ = read.waitForExit()
         }
         let said = { (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "" }
-        try #require(eventually { said().contains("listening on udp://:\(port)") }, "\(said())")
+        try #require(waitForChanges(to: folder) { said().contains("listening on udp://:\(port)") }, "\(said())")
         let lines = try Data(contentsOf: URL(fileURLWithPath: fixture)).split(separator: 0x0A).map { Array($0) + [0x0A] }
         for line in lines {
             // A receiver's pause before each cycle (its RMC comes first).

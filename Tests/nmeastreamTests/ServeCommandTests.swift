@@ -91,12 +91,12 @@ struct ServeCommandTests {
             _ = serve.waitForExit()
         }
         let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-        try #require(eventually { said().contains("serving \(missing) on 127.0.0.1:") }, "\(said())")
+        try #require(waitForChanges(to: errors) { said().contains("serving \(missing) on 127.0.0.1:") }, "\(said())")
         let port = try #require(said().split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
         #expect(!said().contains("no such device"), "nothing is opened before a client watches")
         let client = try LineClient(port: port)
         client.send(#"?WATCH={"enable":true,"json":true};"#)
-        #expect(eventually(seconds: 5) { said().contains("\(missing): no such device") }, "\(said())")
+        #expect(waitForChanges(to: errors, seconds: 5) { said().contains("\(missing): no such device") }, "\(said())")
         // Three retries later, still said once; the client was told the device is gone.
         #expect(client.readLine(containing: #""activated":0"#, seconds: 5) != nil)
         usleep(3_500_000)
@@ -120,11 +120,11 @@ struct ServeCommandTests {
             _ = serve.waitForExit()
         }
         let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-        try #require(eventually { said().contains("serving \(link) on 127.0.0.1:") }, "\(said())")
+        try #require(waitForChanges(to: errors) { said().contains("serving \(link) on 127.0.0.1:") }, "\(said())")
         let port = try #require(said().split(separator: "\n").first.flatMap { Int($0.split(separator: ":").last ?? "") })
         let client = try LineClient(port: port)
         client.send(#"?WATCH={"enable":true,"json":true};"#)
-        try #require(eventually(seconds: 5) { said().contains("\(link): ") && said().contains("tried again every second") }, "\(said())")
+        try #require(waitForChanges(to: errors, seconds: 5) { said().contains("\(link): ") && said().contains("tried again every second") }, "\(said())")
         #expect(!said().contains("reporting again"))
 
         let terminal = try PseudoTerminal()
@@ -136,7 +136,7 @@ struct ServeCommandTests {
                                   + SyntheticEpochs.sentence("GPRMC,\(time),A,5207.4074,N,00419.2659,E,0.0,0.0,261126,,,A")).utf8))
             usleep(250_000)
         }
-        #expect(eventually(seconds: 5) { said().contains("\(link): reporting again") }, "\(said())")
+        #expect(waitForChanges(to: errors, seconds: 5) { said().contains("\(link): reporting again") }, "\(said())")
         #expect(said().components(separatedBy: "tried again every second").count == 2, "the failure said once: \(said())")
         #expect(client.readLine(containing: #""class":"TPV""#, seconds: 5) != nil)
         #expect(serve.isRunning)
@@ -170,12 +170,18 @@ struct ServeCommandTests {
         let port = try #require(Int(lines[1].split(separator: ":").last ?? ""))
         let feed = try LineClient(port: port)
         #expect(terminal.waitUntilConfigured())
-        terminal.write(SyntheticEpochs.epoch(0))
-        let sentences = String(decoding: SyntheticEpochs.epoch(0), as: UTF8.self).split(separator: "\r\n").map(String.init)
-        #expect(feed.readLine() == sentences[0])
-        #expect(feed.readLine() == sentences[1])
+        // The device is read from the start, for the datagrams; the feed's client is served
+        // from whenever the server has taken it in, which nothing outside tells: the receiver
+        // sends on, as a real one does, and the client gets the stream from some sentence on.
+        let epochs = 0..<40
+        let written = terminal.writeEpochs(epochs, every: 50_000)
+        let sentences = epochs.flatMap { String(decoding: SyntheticEpochs.epoch($0), as: UTF8.self).split(separator: "\r\n").map(String.init) }
+        let first = try #require(feed.readLine())
+        let start = try #require(sentences.firstIndex(of: first), "\(first)")
+        #expect(start + 1 < sentences.count && feed.readLine() == sentences[start + 1], "the next sentence, whole")
         #expect(receiver.receive().map { String(decoding: $0, as: UTF8.self) } == sentences[0] + "\r\n")
         #expect(receiver.receive().map { String(decoding: $0, as: UTF8.self) } == sentences[1] + "\r\n")
+        written.wait()
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

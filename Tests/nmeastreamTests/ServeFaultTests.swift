@@ -31,7 +31,7 @@ struct ServeFaultTests {
                 process = try ChildProcess(command[0], Array(command.dropFirst()), errorPath: errors)
             }
             var said = ""
-            _ = eventually { said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""; return said.contains(page ? "live page on" : "serving") }
+            _ = waitForChanges(to: errors) { said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""; return said.contains(page ? "live page on" : "serving") }
             port = try #require(said.firstMatch(of: /serving .* on 127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) }, "\(said)")
             webPort = said.firstMatch(of: /live page on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) }
         }
@@ -170,7 +170,7 @@ struct ServeFaultTests {
         let terminal = try PseudoTerminal()
         let server = try Server([terminal.devicePath, "--speed", "9600"])
         for signal in [SIGHUP, SIGUSR1, SIGUSR2] { kill(server.process.pid, signal) }
-        #expect(eventually { server.said.contains("SIGHUP: there is no configuration to reload") })
+        #expect(waitForChanges(to: server.errors) { server.said.contains("SIGHUP: there is no configuration to reload") })
         let client = try LineClient(port: server.port)
         #expect(client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
         #expect(server.process.isRunning)
@@ -209,7 +209,7 @@ struct ServeFaultTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: device) })
+        #expect(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) })
         let server = try Server([device, "--speed", "9600", "--stale", "2.5"])
         let client = try LineClient(port: server.port)
         _ = client.readLine()
@@ -226,7 +226,7 @@ struct ServeFaultTests {
             // The simulator stopped just after a burst, at worst: 2.5 s from it, give or take a
             // loaded machine's scheduling.
             #expect(waited < 6, "pause \(pause): told after \(waited) s")
-            #expect(eventually { server.said.components(separatedBy: "sent nothing for").count - 1 >= 1 })
+            #expect(waitForChanges(to: server.errors) { server.said.components(separatedBy: "sent nothing for").count - 1 >= 1 })
             kill(simulator.pid, SIGCONT)
             try #require(client.readLine(containing: "\"class\":\"TPV\"", seconds: 20) != nil, "pause \(pause): no fix after SIGCONT")
             let now = descriptors()

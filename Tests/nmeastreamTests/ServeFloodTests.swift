@@ -50,7 +50,7 @@ struct ServeFloodTests {
     static func expectStops(_ serve: ServeProcess) {
         let asked = Date()
         serve.process.terminate()
-        let stopped = eventually(seconds: 5) { !serve.process.isRunning }
+        let stopped = serve.process.exits(within: 5)
         #expect(stopped, "stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
         print("serve stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
         if !stopped { kill(serve.process.pid, SIGKILL) }
@@ -88,7 +88,7 @@ struct ServeFloodTests {
         let serve = try ServeProcess(["udp://:\(port)"] + destinations.flatMap { ["--nmea-udp", "127.0.0.1:\($0)"] }, errorPath: errors)
         defer { serve.stop() }
         // The source is read with no client (--nmea-udp keeps it open).
-        #expect(eventually { serve.said.contains("NMEA datagrams to") })
+        #expect(waitForChanges(to: serve.errorPath) { serve.said.contains("NMEA datagrams to") })
         let sent = Self.flood(port: port, seconds: 8)
         #expect(destination.receive(seconds: 5) != nil, "\(serve.said)")
         let peak = serve.process.status("VmHWM")

@@ -29,7 +29,7 @@ struct ServeIntegrityTests {
         }
         let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
         defer { try? control.close() }
-        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        try #require(waitForChanges(to: folder) { FileManager.default.fileExists(atPath: folder + "/gps") })
         let serve = try ServeProcess([folder + "/gps"], errorPath: folder + "/serve.err")
         defer { serve.stop() }
         let port = serve.port
@@ -113,7 +113,7 @@ struct ServeIntegrityTests {
         }
         let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
         defer { try? control.close() }
-        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        try #require(waitForChanges(to: folder) { FileManager.default.fileExists(atPath: folder + "/gps") })
         // The reading end first, so that serve's opening of its standard error does not wait.
         let reader = open(folder + "/serve.err", O_RDONLY | O_NONBLOCK)
         try #require(reader >= 0)
@@ -158,7 +158,7 @@ struct ServeIntegrityTests {
         }
         let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
         defer { try? control.close() }
-        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        try #require(waitForChanges(to: folder) { FileManager.default.fileExists(atPath: folder + "/gps") })
         let serve = try ServeProcess([folder + "/gps", "--no-integrity"], errorPath: folder + "/serve.err")
         defer { serve.stop() }
         let client = try LineClient(port: serve.port)

@@ -76,7 +76,7 @@ struct ServeMessageFaultTests {
         #expect(resident > 0 && resident < 64 * 1024, "\(resident) kB resident")
         let asked = Date()
         serve.terminate()
-        let stopped = eventually(seconds: 5) { !serve.isRunning }
+        let stopped = serve.exits(within: 5)
         #expect(stopped, "stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
         print("serve stopped \(Date().timeIntervalSince(asked)) s after SIGTERM")
         if !stopped { kill(serve.pid, SIGKILL) }
@@ -105,7 +105,7 @@ struct ServeMessageFaultTests {
             if line.contains(last) { break }
         }
         // The interval that was open when the flood ended says its count: waited for, not slept.
-        _ = eventually(seconds: 5) { serve.said.contains("more like it in 1 s)") }
+        _ = waitForChanges(to: serve.errorPath, seconds: 5) { serve.said.contains("more like it in 1 s)") }
         let elapsed = Date().timeIntervalSince(started)
         let lines = serve.said.split(separator: "\n").filter { $0.contains("integrity: position-jump") }
         #expect(flagged > 1000, "\(flagged) flagged reports")

@@ -14,7 +14,7 @@ final class ServeProcess {
     init(_ arguments: [String], errorPath: String) throws {
         self.errorPath = errorPath
         process = try ChildProcess(Command.executable.path, ["serve"] + arguments + ["--listen", "127.0.0.1:0"], errorPath: errorPath)
-        guard eventually({ ServeProcess.text(errorPath).contains(" on 127.0.0.1:") }),
+        guard waitForChanges(to: errorPath, until: { ServeProcess.text(errorPath).contains(" on 127.0.0.1:") }),
               let port = ServeProcess.text(errorPath).split(separator: "\n").first.flatMap({ Int($0.split(separator: ":").last ?? "") }) else {
             process.terminate()
             _ = process.waitForExit()

@@ -24,12 +24,12 @@ struct SimulateControlTests {
         }
         let control = try #require(FileHandle(forWritingAtPath: folder + "/control"))
         defer { try? control.close() }
-        try #require(eventually { FileManager.default.fileExists(atPath: folder + "/gps") })
+        try #require(waitForChanges(to: folder) { FileManager.default.fileExists(atPath: folder + "/gps") })
         func said() -> String { (try? String(contentsOfFile: folder + "/simulate.err", encoding: .utf8)) ?? "" }
         control.write(Data("shift 1e308\ntime-shift 9223372036854775807\n\u{1B}[2Jclear\n".utf8))
         control.write(Data((String(repeating: "x", count: 10_000_000) + "\n").utf8))
         control.write(Data("no-fix\n".utf8))
-        #expect(eventually(seconds: 20) { said().contains("no-fix from the next epoch") }, "\(said())")
+        #expect(waitForChanges(to: folder, seconds: 20) { said().contains("no-fix from the next epoch") }, "\(said())")
         let text = said()
         #expect(text.contains("refused shift 1e308: shift takes metres"))
         #expect(text.contains("refused time-shift 9223372036854775807: time-shift takes whole seconds"))

@@ -126,14 +126,14 @@ struct WebPageBrowserTests {
             simulator.terminate()
             _ = simulator.waitForExit()
         }
-        #expect(eventually { FileManager.default.fileExists(atPath: device) }, "the simulator's device")
+        #expect(waitForChanges(to: device) { FileManager.default.fileExists(atPath: device) }, "the simulator's device")
 
         let reportPath = folder + "/report.json", errorPath = folder + "/driver.err"
         let browser = try ChildProcess("/usr/bin/env", ["python3", driver] + driverOptions + [
             artefacts, device, "--",
             Command.executable.path, "serve", device, "--speed", "9600", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
         ], outputPath: reportPath, errorPath: errorPath)
-        let finished = eventually(seconds: 150) { !browser.isRunning }
+        let finished = browser.exits(within: 150)
         if !finished { browser.terminate() }
         let status = browser.waitForExit()
         let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""

@@ -21,6 +21,7 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     private var storedConnections: [String] = []
     private var storedInterruptions: [NetworkInterruption] = []
     private let ended = DispatchSemaphore(value: 0)
+    private let changes = ChangeNotifier()
 
     var fixes: [Fix] { lock.withLock { storedFixes } }
     /// The endpoints a network source connected to, in order.
@@ -69,38 +70,44 @@ final class ReaderRecorder: NMEAReaderDelegate, @unchecked Sendable {
     }
 
     func reader(_ reader: NMEAReader, didRead bytes: UnsafeRawBufferPointer) {
-        lock.withLock { storedTape.append(.read(Array(bytes))) }
+        record { storedTape.append(.read(Array(bytes))) }
     }
 
-    func readerDidSeeQuietLine(_ reader: NMEAReader) { lock.withLock { storedTape.append(.quiet) } }
+    func readerDidSeeQuietLine(_ reader: NMEAReader) { record { storedTape.append(.quiet) } }
 
-    func readerDidFinishChunk(_ reader: NMEAReader) { lock.withLock { storedChunkEnds.append(storedSentences) } }
+    func readerDidFinishChunk(_ reader: NMEAReader) { record { storedChunkEnds.append(storedSentences) } }
 
-    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) { lock.withLock { storedSpeeds.append(bitsPerSecond) } }
+    func reader(_ reader: NMEAReader, didFindSpeed bitsPerSecond: Int) { record { storedSpeeds.append(bitsPerSecond) } }
 
-    func reader(_ reader: NMEAReader, didUpdate fix: Fix) { lock.withLock { storedFixes.append(fix) } }
-    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) { lock.withLock { storedViews += 1 } }
-    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) { lock.withLock { storedSentences += 1 } }
-    func reader(_ reader: NMEAReader, didReject input: RejectedInput) { lock.withLock { storedRejects += 1 } }
-    func reader(_ reader: NMEAReader, didConnect endpoint: String) { lock.withLock { storedConnections.append(endpoint) } }
+    func reader(_ reader: NMEAReader, didUpdate fix: Fix) { record { storedFixes.append(fix) } }
+    func reader(_ reader: NMEAReader, didUpdate satellites: SatelliteView) { record { storedViews += 1 } }
+    func reader(_ reader: NMEAReader, didReceive sentence: RawSentence) { record { storedSentences += 1 } }
+    func reader(_ reader: NMEAReader, didReject input: RejectedInput) { record { storedRejects += 1 } }
+    func reader(_ reader: NMEAReader, didConnect endpoint: String) { record { storedConnections.append(endpoint) } }
     func reader(_ reader: NMEAReader, didLoseConnection interruption: NetworkInterruption) {
-        lock.withLock { storedInterruptions.append(interruption) }
+        record { storedInterruptions.append(interruption) }
     }
     func reader(_ reader: NMEAReader, didFailWith error: GPSError) {
-        lock.withLock { storedError = error }
+        record { storedError = error }
         ended.signal()
     }
     func readerDidFinish(_ reader: NMEAReader) {
-        lock.withLock { storedFinished = true }
+        record { storedFinished = true }
         ended.signal()
     }
 
     /// Waits until the reader failed or finished (at most `seconds`); `false` on time-out.
     func waitForEnd(seconds: Double = 10) -> Bool { ended.wait(timeout: .now() + seconds) == .success }
 
-    /// Waits until `condition` holds (checked at each delegate call's pace, at most `seconds`).
+    /// Waits until `condition` holds, asked again after each delegate call, at most `seconds`.
     func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
-        eventually(seconds: seconds, condition)
+        changes.wait(seconds: seconds, until: condition)
+    }
+
+    /// Records, then wakes the waits.
+    private func record(_ change: () -> Void) {
+        lock.withLock(change)
+        changes.changed()
     }
 }
 
