@@ -85,10 +85,10 @@ struct RealClientTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        if exited.wait(timeout: .now() + seconds) == .timedOut { process.terminate() }
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, text)

@@ -3,6 +3,7 @@ import Glibc
 import Platform
 #endif
 import Dispatch
+import TestSupport
 import Testing
 @testable import NMEAStream
 
@@ -50,13 +51,7 @@ struct DeviceWriterTests {
         #expect(outcomes.prefix(kept).allSatisfy { $0 == .written })
         #expect(outcomes.dropFirst(kept).allSatisfy { $0 == .dropped(.backlogFull) })
         // Drain the pipe: the retry timer writes what waited, whole and in order.
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-        while received.count < filled + kept * 1000, DispatchTime.now().uptimeNanoseconds < deadline {
-            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
-            if count > 0 { received += chunk[..<count] } else { usleep(5_000) }
-        }
+        let received = readBytes(from: ends[0], count: filled + kept * 1000)
         queue.sync { writer.close() }
         #expect(Array(received.dropFirst(filled)) == strings.prefix(kept).flatMap { $0 })
     }

@@ -8,7 +8,16 @@ import Testing
 @MainActor
 final class PositionModel {
     var positions: [String] = []
-    var ended = false
+    var ended = false {
+        didSet { if ended { endWaiters.forEach { $0.resume() }; endWaiters = [] } }
+    }
+    private var endWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the stream ended (at once when it has).
+    func waitForEnd() async {
+        if ended { return }
+        await withCheckedContinuation { endWaiters.append($0) }
+    }
 
     func watch(_ gps: GPSMonitor) -> Disposable {
         gps.fixes.observeOnMainActor(
@@ -38,7 +47,7 @@ struct MainActorDeliveryTests {
         let expected = Fixtures.expectedFixes(bytes).map { "\($0.latitude ?? .nan) \($0.longitude ?? .nan)" }
         let model = PositionModel()
         let subscription = model.watch(GPSMonitor(source: .bytes(bytes)))
-        for _ in 0..<1000 where !model.ended { try await Task.sleep(for: .milliseconds(10)) }
+        await model.waitForEnd()
         #expect(model.ended)
         #expect(model.positions == expected)
         subscription.dispose()

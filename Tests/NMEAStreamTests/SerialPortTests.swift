@@ -27,12 +27,7 @@ struct SerialPortTests {
 
         // The bytes the receiver sends arrive unchanged (no line-end translation).
         terminal.write(Array("$GPTXT,01,01,02,hi*00\r\n".utf8))
-        var buffer = [UInt8](repeating: 0, count: 64)
-        var received: [UInt8] = []
-        for _ in 0..<100 where received.count < 23 {
-            let count = read(port.descriptor, &buffer, buffer.count)
-            if count > 0 { received += buffer[0..<count] } else { usleep(1000) }
-        }
+        let received = readBytes(from: port.descriptor, count: 23)
         #expect(received == Array("$GPTXT,01,01,02,hi*00\r\n".utf8))
 
         port.close()

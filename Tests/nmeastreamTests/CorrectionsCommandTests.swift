@@ -158,12 +158,7 @@ struct CorrectionsCommandTests {
         defer { close(writer) }
         // Far more than a terminal's buffers (some 64 KB): taken all the same, or the line
         // would be full.
-        let chunk = [UInt8](repeating: 0xD3, count: 1024)
-        var written = 0
-        for _ in 0..<400 where written < 256 * 1024 {
-            let count = chunk.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            if count > 0 { written += count } else { usleep(20_000) }
-        }
+        let written = writeBytes([UInt8](repeating: 0xD3, count: 256 * 1024), to: writer, seconds: 8)
         #expect(written >= 256 * 1024, "\(written) bytes taken")
         #expect(waitForChanges(to: folder) { Self.text(folder + "/err").contains("--record-input: cannot write /dev/full") })
         usleep(200_000)

@@ -63,18 +63,16 @@ struct ServeFaultTests {
     }
 
     /// Plays the fixture into `terminal` again and again until `running` is false.
-    static func play(_ terminal: PseudoTerminal, while running: @escaping @Sendable () -> Bool) -> Thread {
+    static func play(_ terminal: PseudoTerminal, while running: @escaping @Sendable () -> Bool) -> JoinableThread {
         let bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: Command.fixture("ublox-multi.nmea")))) ?? Data())
         // Written from this thread only, until `running` says stop.
         nonisolated(unsafe) let terminal = terminal
-        let thread = Thread {
+        return JoinableThread {
             while running() {
                 _ = terminal.write(bytes, seconds: 1)
                 usleep(200_000)
             }
         }
-        thread.start()
-        return thread
     }
 
     @Test("floods from 20 gpsd clients (every request type), 5 pages (pings) and 5 HTTP clients (pipelined requests) that never read, with a device sending: serve stays under 64 MB, and a watcher misses nothing")
@@ -92,11 +90,11 @@ struct ServeFaultTests {
         let requests = #"?WATCH={"enable":true,"json":true,"nmea":true,"raw":1};?POLL;?DEVICES;?VERSION;?DEVICE;?FOO;?WATCH={"# + "\n"
         let chunk = Array(String(repeating: requests, count: 40).utf8)
         let sent = Protected(0)
-        var threads: [Thread] = []
+        var threads: [JoinableThread] = []
         let port = server.port
         let pipelined = Array(String(repeating: "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(web)\r\n\r\n", count: 100).utf8)
         for index in 0..<30 {
-            let thread = Thread {
+            let thread = JoinableThread {
                 if index < 20 {
                     guard let flooder = try? LineClient(port: port, receiveBuffer: 4096) else { return }
                     let count = flooder.flood(chunk, seconds: 5)
@@ -113,15 +111,14 @@ struct ServeFaultTests {
                 }
             }
             threads.append(thread)
-            thread.start()
         }
         // The watcher reads all along: every report, no pause.
         var reports = 0
         let deadline = Date().addingTimeInterval(5.5)
         while Date() < deadline { if watcher.readLine(seconds: 1)?.contains("\"class\":\"TPV\"") == true { reports += 1 } }
-        for thread in threads { while thread.isExecuting || !thread.isFinished { usleep(10_000) } }
+        for thread in threads { thread.join() }
         running.withLock { $0 = false }
-        while !player.isFinished { usleep(10_000) }
+        player.join()
         let peak = server.status("VmHWM")
         #expect(peak < 64 * 1024, "peak \(peak) kB with \(sent.withLock { $0 }) bytes of floods taken")
         #expect(reports >= 10, "the watcher got \(reports) TPVs over 5 s")
