@@ -193,40 +193,36 @@ final class ServedDevice: Sendable {
         // A close() from here on disposes `subscription`, and what is added to it after is
         // disposed at once.
         subscription += TimeReports.start(for: self, pulses: pulses)
+        // Before the device opens: a watcher in NMEA or raw mode gets the first read too.
+        updateRaw()
         // On the reader's queue, with no buffer: each event is rendered once and handed to the
-        // clients' event loops, which never wait for a client.
-        subscription += monitor.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false).observe(
+        // clients' event loops, which never wait for a client. One subscription, so that each
+        // client's lines keep the receiver's order.
+        subscription += monitor.eventsOnReaderQueueAsAsked().observe(
             next: { [weak self] event in
                 guard let self else { return }
                 switch event {
                 case .epoch(let epoch): publish(epoch)
+                case .sentence(let sentence): publish(sentence)
+                case .bytes(let bytes): publish(bytes)
                 case .integrity(let integrity): events?(.integrity(path: path, event: integrity))
                 case .sourceChanged(let change):
                     state.withLock { $0.source = change.to }
                     events?(.sourceChanged(path: path, change: change))
-                case .sentence, .rejected, .bytes: break
+                case .rejected: break
                 }
             },
             failed: { [weak self] error in self?.lose(subscription, error: error) },
             completed: { [weak self] in self?.lose(subscription) })
-        updateRaw()
     }
 
-    /// Takes the device's sentences and bytes while it is open and some watcher wants them (in
-    /// NMEA or raw mode), and only then: otherwise the reader copies none. A second
-    /// subscription beside the first: both are called on the reader's thread, one event after
-    /// the other in the reader's order, so each client's lines keep the receiver's order.
+    /// Asks the reader for the device's sentences and bytes while it is open and some watcher
+    /// wants them (in NMEA or raw mode), and only then: otherwise the reader copies none.
     private func updateRaw() {
         let change = state.withLock { $0.watch.updateRaw() }
         switch change {
         case .subscribe(let raw):
-            raw += monitor.eventsOnReaderQueue(epochs: false, sentences: true, bytes: true).observe { [weak self] event in
-                switch event {
-                case .next(.sentence(let sentence)): self?.publish(sentence)
-                case .next(.bytes(let bytes)): self?.publish(bytes)
-                default: break
-                }
-            }
+            raw += monitor.askForSentencesAndBytes()
         case .unsubscribe(let raw):
             raw.dispose()
         case .none: break

@@ -265,6 +265,31 @@ public final class GPSMonitor: Sendable {
         chosen(epochs ? .whole : .none, sentences, false, bytes)
     }
 
+    /// Every epoch, and the sentences and bytes whenever ``askForSentencesAndBytes()`` has
+    /// asked the reader for them, unbuffered on the reader's queue: for a consumer that wants
+    /// them only at times, and in one subscription (so that it opens the device with the
+    /// reader already asked, and misses none of the first read's bytes).
+    package func eventsOnReaderQueueAsAsked() -> Signal<GPSEvent, GPSError> {
+        interested([]) { event in
+            switch event {
+            case .rejected: nil
+            default: event
+            }
+        }
+    }
+
+    /// Asks the reader for its sentences and bytes until the result is disposed (see
+    /// ``eventsOnReaderQueueAsAsked()``).
+    package func askForSentencesAndBytes() -> Disposable {
+        let connection = self.connection
+        connection.subscribe(.sentences)
+        connection.subscribe(.bytes)
+        return BlockDisposable {
+            connection.unsubscribe(.sentences)
+            connection.unsubscribe(.bytes)
+        }
+    }
+
     /// Which epochs a subscription takes.
     private enum EpochChoice {
         /// Every epoch, with its sky.
