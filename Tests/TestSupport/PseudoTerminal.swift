@@ -138,12 +138,12 @@ public final class PseudoTerminal {
         return settings.c_lflag & tcflag_t(ICANON) == 0
     }
 
-    /// Waits, up to five seconds, until the code under test has set the device up since the
-    /// last wait: false on timeout. A serial reader sets raw mode and then drops unread input,
+    /// Waits, up to `seconds`, until the code under test has set the device up since the last
+    /// wait: false on timeout. A serial reader sets raw mode and then drops unread input,
     /// as it should with a real receiver (bytes written before that may be lost); the drop is
     /// what this waits for, told by the kernel to the master in packet mode (`TIOCPKT_FLUSHREAD`).
-    public func waitUntilConfigured() -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+    public func waitUntilConfigured(seconds: Double = 10) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         while flushesNotWaitedFor == 0 {
             guard let left = Self.milliseconds(until: deadline) else { return false }
             _ = takePacket(waiting: left)

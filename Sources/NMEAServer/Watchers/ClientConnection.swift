@@ -94,9 +94,9 @@ final class ClientConnection: DeviceWatcher, @unchecked Sendable {
             everything.enable = true
             everything.json = true
             let step = session.watch(everything, server: server.snapshot())
-            for reply in step.replies { write(reply.line) }
             policy.withLock { $0 = session.policy }
             server.watch(self)
+            for reply in step.replies { write(reply.line) }
         }
     }
 
@@ -113,7 +113,6 @@ final class ClientConnection: DeviceWatcher, @unchecked Sendable {
         guard !isAnswering else { return }
         isAnswering = true
         defer { isAnswering = false }
-        var watchChanged = false
         var offset = 0
         // `unread` may grow meanwhile (a read within a write): the loop sees it.
         while offset < unread.count, channel.isWritable, !isClosed {
@@ -125,7 +124,9 @@ final class ClientConnection: DeviceWatcher, @unchecked Sendable {
             let step = session.handle(request, server: server.snapshot())
             if step.watchChanged {
                 policy.withLock { $0 = session.policy }
-                watchChanged = true
+                // Attached before the answer goes, as gpsd does: a client that has its WATCH
+                // answer gets every report read after it.
+                server.watch(self)
             }
             for reply in step.replies { write(reply.line) }
         }
@@ -133,9 +134,6 @@ final class ClientConnection: DeviceWatcher, @unchecked Sendable {
         unread.removeFirst(min(offset, unread.count))
         if unread.isEmpty, unread.capacity > 4096 { unread = [] }
         policy.withLock { $0 = session.policy }
-        // A client that went away during a write (its reply failed) was removed from every
-        // device already: watching now would leave a watcher no one removes, and its device open.
-        if watchChanged, !isClosed { server.watch(self) }
     }
 
     /// The client went away (on the event loop): it watches nothing more.
