@@ -102,8 +102,12 @@ extension ServedDevice {
                 here += watchers
                 continue
             }
-            group.loop.execute {
-                for watcher in watchers { watcher.deliver(buffer, coalescing: coalescing) }
+            // Not once the server's loops have shut down (an epoch the reader finishes as its
+            // device closes, on the reader's queue): their watchers are gone with them.
+            timers.whileRunning {
+                group.loop.execute {
+                    for watcher in watchers { watcher.deliver(buffer, coalescing: coalescing) }
+                }
             }
         }
         // The device is read on this loop: its watchers are written now, on the thread that

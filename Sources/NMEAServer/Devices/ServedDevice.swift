@@ -23,7 +23,7 @@ final class ServedDevice: Sendable {
     /// Where the device is read: on the loop of a watcher when it opens.
     private let readLoop: EventLoopDeviceReadLoop
     /// Where a lost device's next try waits.
-    private let timers: ServerLoops
+    let timers: ServerLoops
     let state = Protected(State())
     let events: (@Sendable (ServerEvent) -> Void)?
     /// Told each time the device is closed for sending nothing.
@@ -125,7 +125,7 @@ final class ServedDevice: Sendable {
             }
             events?(.networkConnected(path: path, reconnected: reconnected))
             let line = Array(ServerReply.device(description).line.utf8)
-            for watcher in watchers { watcher.notify(line) }
+            notify(watchers, line)
         case .interrupted(let interruption):
             let (tell, watchers) = state.withLock { state -> (Bool, [any DeviceWatcher]) in
                 let first = state.interruption == nil
@@ -135,7 +135,7 @@ final class ServedDevice: Sendable {
             }
             if tell { events?(.networkInterrupted(path: path, interruption: interruption)) }
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-            for watcher in watchers { watcher.notify(line) }
+            notify(watchers, line)
         }
     }
 
@@ -216,6 +216,14 @@ final class ServedDevice: Sendable {
             completed: { [weak self] in self?.lose(subscription) })
     }
 
+    /// Tells `watchers` `line` (a `DEVICE` notice), unless the server's loops have shut down
+    /// (a device that fails as the server stops): their watchers are gone with them.
+    private func notify(_ watchers: [any DeviceWatcher], _ line: [UInt8]) {
+        timers.whileRunning {
+            for watcher in watchers { watcher.notify(line) }
+        }
+    }
+
     /// Asks the reader for the device's sentences and bytes while it is open and some watcher
     /// wants them (in NMEA or raw mode), and only then: otherwise the reader copies none.
     private func updateRaw() {
@@ -248,7 +256,7 @@ final class ServedDevice: Sendable {
         for subscription in loss.disposals { subscription.dispose() }
         if !loss.tell.isEmpty {
             let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-            for watcher in loss.tell { watcher.notify(line) }
+            notify(loss.tell, line)
         }
         guard loss.retry else { return }
         timers.schedule(after: Self.retryInterval) { [weak self] in self?.retry() }
@@ -267,7 +275,7 @@ final class ServedDevice: Sendable {
         disposeOthers()
         connectionWatch.withLock { $0 }?.dispose()
         let line = Array(ServerReply.deviceGone(path: path).line.utf8)
-        for watcher in watchers { watcher.notify(line) }
+        notify(watchers, line)
     }
 
     /// Closes it now, linger or not, and returns once it is closed (the server stops its loops
