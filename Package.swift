@@ -40,7 +40,15 @@ let package = Package(
         // what Swift cannot import, and the pseudo-terminal calls (shared with the tests).
         .target(name: "CPlatform"),
         // Devices, discovery, sources and the reader, the NTRIP client; re-exports NMEA, NMEARendering, NTRIP and Signals.
-        .target(name: "NMEAStream", dependencies: ["NMEA", "NMEARendering", "NTRIP", "Signals", "CUdev", "Platform"]),
+        // Devices are read on SwiftNIO's event loops (NIOPosix's epoll), not on Dispatch sources.
+        .target(
+            name: "NMEAStream",
+            dependencies: [
+                "NMEA", "NMEARendering", "NTRIP", "Signals", "CUdev", "Platform",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The gpsd-protocol server: listeners and client connections on SwiftNIO; one
         // subscription to a device's GPSMonitor while any client watches it, each epoch
         // rendered once and handed to every watcher. The live web page: NIO's HTTP/1.1 and

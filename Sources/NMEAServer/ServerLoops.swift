@@ -1,5 +1,6 @@
 import NIOCore
 import Platform
+import NMEAStream
 
 /// The server's event loops as its parts use them after it started: timers (a device tried
 /// again, a candidate's patience, a datagram feed subscribed again), and work put on a loop
@@ -12,7 +13,7 @@ import Platform
 /// runs nothing. So nothing is put on a loop that has shut down, which
 /// SwiftNIO reports ("Cannot schedule tasks on an EventLoop that has already shut down") and
 /// means to make a crash.
-final class ServerLoops: @unchecked Sendable {
+final class ServerLoops: EventLoopLifetime, @unchecked Sendable {
     private struct State {
         var timersStopped = false
         var isShutDown = false

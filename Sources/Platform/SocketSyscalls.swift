@@ -94,6 +94,13 @@ extension Syscall {
         }
     }
 
+    /// Whether the connection under way on `fd` is done, made or failed (the socket has turned
+    /// writable, or has an error), asked without waiting (`poll` with no timeout).
+    package static func isConnectionSettled(_ fd: Int32) throws(Errno) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return try retrying { CPlatform.poll(&entry, 1, 0) } > 0
+    }
+
     /// The error a connection under way ended with, `nil` when it succeeded (`SO_ERROR`).
     package static func pendingError(_ fd: Int32) -> Errno? {
         var value: Int32 = 0

@@ -93,8 +93,9 @@ public final class GPSMonitor: Sendable {
     ///   - linger: with `.onFirstSubscriber`, how long the source stays open after the last
     ///     subscriber left: one that comes within it joins the open device (zero, the default:
     ///     closed at once).
-    ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for a
-    ///     Dispatch read source on the reader's queue. With a loop of the caller's, the reader
+    ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for
+    ///     SwiftNIO's shared event loops, handing the bytes to the reader's queue. With loops of
+    ///     the caller's (``EventLoopDeviceReadLoop/init(group:)``), the reader
     ///     decodes, and unbuffered subscribers run, on that loop's thread: a subscriber that
     ///     blocks holds up the loop. The last dispose waits until the device is closed, except
     ///     where the loop says it may not wait (``DeviceReadLoop/mayWaitForRelease``): there it
@@ -110,6 +111,7 @@ public final class GPSMonitor: Sendable {
     public convenience init(source: GPSSource, delivery: BufferPolicy? = nil, opening: Opening = .onFirstSubscriber,
                             linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never,
                             corrections: CorrectionsFeed? = nil, integrity: IntegrityThresholds? = nil) {
+        let readLoop = readLoop ?? EventLoopDeviceReadLoop()
         let connection = MonitorConnection(readLoop: readLoop)
         let reading = Signal<GPSEvent, GPSError> { observer in
             let check = integrity.map { IntegrityCheck(thresholds: $0, source: source.description) }

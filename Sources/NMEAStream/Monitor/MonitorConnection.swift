@@ -20,10 +20,10 @@ final class MonitorConnection: Sendable {
         weak var reader: NMEAReader?
     }
 
-    /// What reads the devices (`nil`: Dispatch read sources).
-    private let readLoop: (any DeviceReadLoop)?
+    /// What reads the devices.
+    private let readLoop: any DeviceReadLoop
 
-    init(readLoop: (any DeviceReadLoop)?) { self.readLoop = readLoop }
+    init(readLoop: any DeviceReadLoop) { self.readLoop = readLoop }
 
     /// A network source's connections made and lost.
     let networkConnections = Subject<NetworkConnectionEvent, Never>()
@@ -57,7 +57,7 @@ final class MonitorConnection: Sendable {
     /// Returns once every reader stopped has released its device, unless the caller may not
     /// wait: on a reader's queue (the release may need it), or where the read loop says so.
     func waitForRelease() {
-        guard !NMEAReader.isOnAReadersQueue, readLoop?.mayWaitForRelease ?? true else { return }
+        guard !NMEAReader.isOnAReadersQueue, readLoop.mayWaitForRelease else { return }
         releases.wait()
     }
 

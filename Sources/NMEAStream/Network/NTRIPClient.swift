@@ -82,7 +82,7 @@ public final class NTRIPClient: @unchecked Sendable {
         // The source's callbacks reach the client weakly: the client owns the source.
         let link = Protected(WeakClient())
         source = NetworkByteSource(
-            endpoint: .tcp(host: endpoint.host, port: endpoint.port), readLoop: DispatchDeviceReadLoop(), greeting: request,
+            endpoint: .tcp(host: endpoint.host, port: endpoint.port), readLoop: EventLoopDeviceReadLoop(), greeting: request,
             connected: { _ in link.withLock { $0.client }?.connectionMade() },
             interrupted: { interruption in
                 // A caster closes the connection after a refusal or its table: said by then.

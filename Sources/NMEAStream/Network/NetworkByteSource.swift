@@ -111,51 +111,60 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
             closeOwn(fd)
             return connectNext(lastError: error)
         }
-        guard let queue else { return }
-        let writable = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        let deadline = DispatchSource.makeTimerSource(queue: queue)
-        let settlement = Protected<PendingOutcome?>(nil)
-        pending = PendingConnection(fd: fd, writable: writable, deadline: deadline, settlement: settlement)
-        writable.setEventHandler { [weak self] in
-            guard let self, let pending, pending.fd == fd else { return }
-            settle(pending, Syscall.pendingError(fd).map { .failed($0) } ?? .established)
-        }
-        deadline.setEventHandler { [weak self] in
-            guard let self, let pending, pending.fd == fd else { return }
-            settle(pending, .failed(.timedOut))
-        }
-        // The descriptor is used or closed only once Dispatch has let go of it: closed while
-        // the write source is still registered, its epoll entry outlives it (a child process
-        // forked meanwhile holds the file open), and an event then reaches freed memory.
-        writable.setCancelHandler { [weak self, released] in
-            guard let self else {
-                Syscall.close(fd)
-                return released.leave()
-            }
-            switch settlement.withLock({ $0 }) {
-            case .established: established(fd)
-            case .failed(let error):
-                closeOwn(fd)
-                connectNext(lastError: error)
-            case .abandoned, nil: closeOwn(fd)
-            }
-        }
-        deadline.schedule(deadline: .now() + Self.connectTimeout)
-        writable.resume()
-        deadline.resume()
+        guard let queue else { return closeOwn(fd) }
+        let check = DispatchSource.makeTimerSource(queue: queue)
+        pending = PendingConnection(fd: fd, check: check, deadline: .now() + Self.connectTimeout)
+        check.setEventHandler { [weak self] in self?.checkPending(fd) }
+        check.schedule(deadline: .now() + .milliseconds(PendingConnection.firstCheck))
+        check.resume()
     }
 
-    /// Ends the pending connection with `outcome`, acted on once its write source is cancelled.
-    private func settle(_ pending: PendingConnection, _ outcome: PendingOutcome) {
+    /// Looks whether the connection under way on `fd` is done; looks again later if not,
+    /// until its deadline.
+    ///
+    /// The socket is looked at on a timer rather than watched by a Dispatch write source: on
+    /// Linux, libdispatch's epoll bookkeeping can free a registration that is still reachable
+    /// when sources on descriptors come and go from several threads at once
+    /// (swift-corelibs-libdispatch issue 949), and a peer that refuses connections makes one
+    /// such source per attempt. A connection that is not made at once mostly fails or is made
+    /// within milliseconds; the checks come at 1, 2, 4… ms, then every 64 ms.
+    private func checkPending(_ fd: Int32) {
+        guard var pending, pending.fd == fd else { return }
+        let outcome: Errno??
+        do throws(Errno) {
+            outcome = try Syscall.isConnectionSettled(fd) ? .some(Syscall.pendingError(fd)) : nil
+        } catch {
+            outcome = .some(error)
+        }
+        switch outcome {
+        case .some(nil):
+            settle(pending)
+            established(fd)
+        case .some(let error?):
+            settle(pending)
+            closeOwn(fd)
+            connectNext(lastError: error)
+        case nil where DispatchTime.now() >= pending.deadline:
+            settle(pending)
+            closeOwn(fd)
+            connectNext(lastError: .timedOut)
+        case nil:
+            pending.interval = min(pending.interval * 2, PendingConnection.longestCheck)
+            pending.check.schedule(deadline: .now() + .milliseconds(pending.interval))
+            self.pending = pending
+        }
+    }
+
+    /// Stops looking at the pending connection; its socket is the caller's to use or close.
+    private func settle(_ pending: PendingConnection) {
         self.pending = nil
-        pending.settlement.withLock { $0 = outcome }
-        pending.deadline.cancel()
-        pending.writable.cancel()
+        pending.check.cancel()
     }
 
     private func abandonPending() {
         guard let pending else { return }
-        settle(pending, .abandoned)
+        settle(pending)
+        closeOwn(pending.fd)
     }
 
     /// Closes a descriptor this source still holds itself (not yet handed to the read loop).
@@ -301,20 +310,18 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     }
 }
 
-/// A connection under way: its socket, the source that tells when it is made, and its deadline.
+/// A connection under way: its socket, the timer that looks at it, and its deadline.
 private struct PendingConnection {
-    let fd: Int32
-    let writable: DispatchSourceWrite
-    let deadline: DispatchSourceTimer
-    /// How it ended, read by its write source's cancel handler.
-    let settlement: Protected<PendingOutcome?>
-}
+    /// How long until the socket is first looked at, in milliseconds.
+    static let firstCheck = 1
+    /// The longest wait between two looks at the socket, in milliseconds.
+    static let longestCheck = 64
 
-/// How a pending connection ended.
-private enum PendingOutcome: Sendable {
-    case established
-    case failed(Errno)
-    case abandoned
+    let fd: Int32
+    let check: DispatchSourceTimer
+    let deadline: DispatchTime
+    /// The wait before the next look, in milliseconds.
+    var interval = firstCheck
 }
 
 /// `Connection refused` as `connection refused`, to sit inside a sentence.

@@ -7,7 +7,8 @@ import Platform
 ///
 /// The reader reads and decodes on its own serial queue, which targets the queue given at
 /// creation: every delegate call arrives there, in input order, with no hop per event. A
-/// serial device is read on a Dispatch read source, so with no data arriving nothing runs.
+/// device is read on SwiftNIO's shared event loops (``EventLoopDeviceReadLoop``), so with no
+/// data arriving nothing runs.
 ///
 /// ```swift
 /// let reader = NMEAReader(source: .serial(path: "/dev/ttyACM0", speed: 9600), queue: .main)
@@ -89,8 +90,8 @@ public final class NMEAReader: @unchecked Sendable {
     /// its own). Nothing is opened until ``start()``.
     ///
     /// - Parameters:
-    ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for a
-    ///     Dispatch read source on the reader's queue.
+    ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for
+    ///     SwiftNIO's shared event loops, handing the bytes to the reader's queue.
     ///   - staleLimit: how long a device or network source may send nothing before the reader
     ///     closes it and fails with ``GPSError/silent(source:seconds:)``; never by default.
     public convenience init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil,
@@ -107,7 +108,7 @@ public final class NMEAReader: @unchecked Sendable {
         self.observer = observer
         staleWatch = StaleWatch(limit: staleLimit)
         sourceName = source.description
-        self.readLoop = readLoop ?? DispatchDeviceReadLoop()
+        self.readLoop = readLoop ?? EventLoopDeviceReadLoop()
         queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
         queue.setSpecific(key: queueKey, value: ())
         queue.setSpecific(key: Self.anyReaderKey, value: ())
@@ -245,14 +246,17 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     /// Stops reading and closes the source. Called from any other thread, it returns once the
-    /// device is closed; called on the reader's queue (from a delegate call), it returns at
-    /// once and the device closes when that call returns. No delegate call follows.
+    /// device is closed; called on the reader's queue (from a delegate call), or on a thread of
+    /// the read loop that may not wait (``DeviceReadLoop/mayWaitForRelease``: an event loop's),
+    /// it returns at once and the device closes soon after. No delegate call follows.
     ///
     /// Do not call it on the queue given at creation outside a delegate call (for `.main`,
     /// from the main thread): it would wait for that queue, which is busy calling it.
     public func stop() {
         if DispatchQueue.getSpecific(key: queueKey) != nil {
             halt()
+        } else if !readLoop.mayWaitForRelease {
+            queue.sync { _ = halt() }
         } else {
             let released = queue.sync { halt() }
             released?.wait()

@@ -1,8 +1,8 @@
 import Platform
 import Dispatch
 
-/// A serial device, read by a ``DeviceReadLoop`` (by default a Dispatch read source: the
-/// process sleeps until bytes arrive).
+/// A serial device, read by a ``DeviceReadLoop`` (by default on SwiftNIO's shared event
+/// loops: the process sleeps until bytes arrive).
 ///
 /// At ``SerialSpeed/automatic`` it first finds the receiver's speed by listening (see
 /// ``SpeedHunt``), with a deadline timer per speed tried; once found, the timer is gone.
