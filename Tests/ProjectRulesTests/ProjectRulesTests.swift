@@ -83,6 +83,20 @@ struct ProjectRulesTests {
         #expect(found.isEmpty, "DispatchQueue.global in the server: \(Self.describe(found))")
     }
 
+    /// The two Dispatch sources on a descriptor that remain: each is made once per process
+    /// and lives as long as it (a udev monitor, a virtual receiver's terminal).
+    static let descriptorSourcesAllowed = [
+        "Sources/NMEAStream/Discovery/Hotplug.swift",
+        "Sources/NMEAStream/Serial/VirtualReceiver.swift",
+    ]
+
+    @Test("no Dispatch read or write source on a descriptor that comes and goes: devices and sockets are watched by SwiftNIO's loops (libdispatch's epoll can crash when such sources churn, swift-corelibs-libdispatch issue 949)")
+    func noChurningDescriptorSources() throws {
+        let found = try Self.breaches(of: #"make(Read|Write)Source\("#, in: ["Sources", "Tests"],
+                                      exempt: Self.descriptorSourcesAllowed + ["Tests/ProjectRulesTests/"])
+        #expect(found.isEmpty, "Dispatch sources on descriptors: \(Self.describe(found))")
+    }
+
     /// The size past which a file is a hub to split: 400 lines (with comments), about what a
     /// reader holds in mind at once, and what every file but the listed ones keeps. A listed
     /// file may shrink (then its entry goes or comes down) but not grow.
