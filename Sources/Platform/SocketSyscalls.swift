@@ -101,6 +101,15 @@ extension Syscall {
         return try retrying { CPlatform.poll(&entry, 1, 0) } > 0
     }
 
+    /// Whether `fd` is a datagram socket (`SO_TYPE` is `SOCK_DGRAM`): `false` for any other
+    /// descriptor, a terminal's included.
+    package static func isDatagramSocket(_ fd: Int32) -> Bool {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else { return false }
+        return value == Int32(SOCK_DGRAM.rawValue)
+    }
+
     /// The error a connection under way ended with, `nil` when it succeeded (`SO_ERROR`).
     package static func pendingError(_ fd: Int32) -> Errno? {
         var value: Int32 = 0
