@@ -12,16 +12,24 @@ package struct ResolvedAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The numeric address and port, as `192.0.2.1:10110` or `[2001:db8::1]:10110`.
     package var description: String {
+        guard let (host, port) = numericHostAndPort else { return "an address of family \(family)" }
+        return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// The numeric address (`2001:db8::1`, with its `%scope` when it has one) and the port;
+    /// `nil` when `getnameinfo` cannot tell them.
+    package var numericHostAndPort: (host: String, port: Int)? {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         let status = withSockaddr { address, length in
             getnameinfo(address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
                         NI_NUMERICHOST | NI_NUMERICSERV)
         }
-        guard status == 0 else { return "an address of family \(family)" }
+        guard status == 0 else { return nil }
         let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let port = String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return family == AF_INET6 ? "[\(text)]:\(port)" : "\(text):\(port)"
+        guard let number = Int(port) else { return nil }
+        return (text, number)
     }
 
     /// Whether it is a multicast group's address (224.0.0.0/4, ff00::/8).
@@ -67,40 +75,6 @@ extension Syscall {
         return try retrying { CPlatform.socket(family, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }
 
-    /// Starts connecting `fd` to `address`: `true` when connected at once, `false` when the
-    /// connection is under way (the socket turns writable when it is done; see
-    /// ``pendingError(_:)``).
-    package static func connect(_ fd: Int32, to address: ResolvedAddress) throws(Errno) -> Bool {
-        let result = address.withSockaddr { CPlatform.connect(fd, $0, $1) }
-        if result == 0 { return true }
-        let error = Errno.current
-        if error == Errno(rawValue: EINPROGRESS) || error == .interrupted { return false }
-        throw error
-    }
-
-    /// Sends as much of `bytes` as the connected socket takes at once: the count sent. A peer
-    /// that has gone fails with `EPIPE` rather than raising SIGPIPE, which would end the whole
-    /// process (`MSG_NOSIGNAL`).
-    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
-        try retrying { CPlatform.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// Sends all of `bytes`, or throws with what stopped it (``Errno/wouldBlock`` on a full
-    /// non-blocking socket).
-    package static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
-        var offset = 0
-        while offset < bytes.count {
-            offset += try send(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-        }
-    }
-
-    /// Whether the connection under way on `fd` is done, made or failed (the socket has turned
-    /// writable, or has an error), asked without waiting (`poll` with no timeout).
-    package static func isConnectionSettled(_ fd: Int32) throws(Errno) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        return try retrying { CPlatform.poll(&entry, 1, 0) } > 0
-    }
-
     /// Whether `fd` is a datagram socket (`SO_TYPE` is `SOCK_DGRAM`): `false` for any other
     /// descriptor, a terminal's included.
     package static func isDatagramSocket(_ fd: Int32) -> Bool {
@@ -108,14 +82,6 @@ extension Syscall {
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else { return false }
         return value == Int32(SOCK_DGRAM.rawValue)
-    }
-
-    /// The error a connection under way ended with, `nil` when it succeeded (`SO_ERROR`).
-    package static func pendingError(_ fd: Int32) -> Errno? {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return Errno.current }
-        return value == 0 ? nil : Errno(rawValue: value)
     }
 
     /// Binds `fd` to `address`, letting other programs bind the same port too

@@ -7,25 +7,10 @@ import TestSupport
 import Testing
 @testable import NMEAStream
 
-/// The one write path to a device: whole byte strings in order, a bounded backlog, and a peer
-/// that has gone told as an error, never as a signal that ends the process.
+/// The one write path to a serial device: whole byte strings in order, and a bounded backlog.
+/// (A TCP receiver's writes: TCPReceiverConnectionTests.)
 @Suite("Device writer")
 struct DeviceWriterTests {
-    @Test("a socket whose peer has gone: EPIPE, told once and for good; the process lives (no SIGPIPE)")
-    func peerGone() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[0]) }
-        close(ends[1])
-        let queue = DispatchQueue(label: "test.writer")
-        let outcomes = queue.sync {
-            let writer = DeviceWriter(descriptor: ends[0], queue: queue, isSocket: true)
-            defer { writer.close() }
-            return [writer.write([1, 2, 3]), writer.write([4])]
-        }
-        #expect(outcomes == [.dropped(.failed(Errno(rawValue: EPIPE))), .dropped(.failed(Errno(rawValue: EPIPE)))])
-    }
-
     @Test("a descriptor that takes nothing: strings wait whole, up to the bound; past it each is dropped whole; once it drains, all that waited arrives in order")
     func backlog() throws {
         var ends: [Int32] = [0, 0]

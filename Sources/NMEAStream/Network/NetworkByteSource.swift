@@ -1,8 +1,10 @@
-import Platform
 import Dispatch
+import NIOCore
+import Platform
 
-/// A receiver over the network (``NetworkEndpoint``), read by the same ``DeviceReadLoop`` as a
-/// serial device: a TCP connection, a UDP socket, or an upstream gpsd.
+/// A receiver over the network (``NetworkEndpoint``), read on SwiftNIO's event loops as a
+/// serial device is: a TCP connection (``TCPReceiverConnection``), a UDP socket, or an
+/// upstream gpsd.
 ///
 /// It never gives up on its peer: a peer that is down at the start, or drops the connection,
 /// is tried again after a wait (``ReconnectBackoff``), and each failure is told to
@@ -13,8 +15,8 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     let endpoint: NetworkEndpoint
     let readLoop: any DeviceReadLoop
     let released = DispatchGroup()
-    /// How long a connection may take before it counts as failed, in seconds.
-    static let connectTimeout = 10.0
+    /// How long a connection may take before it counts as failed.
+    static let connectTimeout = Duration.seconds(10)
     private let connected: @Sendable (String) -> Void
     private let interrupted: @Sendable (NetworkInterruption) -> Void
 
@@ -22,7 +24,8 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var queue: DispatchQueue?
     private var deliver: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private var reading: (any DeviceReading)?
-    private var pending: PendingConnection?
+    /// A TCP connection under way.
+    private var pending: TCPReceiverConnection?
     private var addresses: [ResolvedAddress] = []
     private var retry: DispatchSourceTimer?
     private var backoff = ReconnectBackoff()
@@ -30,10 +33,10 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var raw = GPSDRawFilter()
     private var filtered: [UInt8] = []
     private var isStopped = false
-    /// Counts the connections made: a read loop's late call for an earlier one is ignored.
+    /// Counts the connections tried: a loop's late call for an earlier one is ignored.
     private var attempt = 0
     /// A TCP connection being read, while it is: what ``write(_:)`` writes to.
-    private var writer: DeviceWriter?
+    private var connection: TCPReceiverConnection?
 
     /// What is sent first on each connection: an upstream gpsd's `?WATCH`, or the request
     /// given (an NTRIP client's).
@@ -66,9 +69,11 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         isStopped = true
         retry?.cancel()
         retry = nil
-        abandonPending()
-        writer?.close()
-        writer = nil
+        if let pending {
+            self.pending = nil
+            pending.reading.stop(released: { [released] in released.leave() })
+        }
+        connection = nil
         if let reading {
             self.reading = nil
             reading.stop(released: { [released] in released.leave() })
@@ -95,76 +100,46 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
 
     /// Tries the next address of the host; with none left, fails with the last error.
     private func connectNext(lastError: Errno?) {
-        guard !isStopped else { return }
+        guard !isStopped, let queue else { return }
         guard !addresses.isEmpty else { return failed(lastError.map(\.description).map(lowercasedFirst) ?? "no address") }
         let address = addresses.removeFirst()
-        let fd: Int32
-        do throws(Errno) {
-            fd = try Syscall.networkSocket(family: address.family, datagram: false)
+        let target: SocketAddress
+        do {
+            guard let (host, port) = address.numericHostAndPort else { throw Errno.invalidArgument }
+            target = try SocketAddress.makeAddressResolvingHost(host, port: port)
         } catch {
-            return connectNext(lastError: error)
+            return connectNext(lastError: .invalidArgument)
         }
+        attempt += 1
+        let attempt = self.attempt
+        let connection = TCPReceiverConnection(
+            to: target, timeout: Self.connectTimeout, readLoop: socketLoop, queue: queue,
+            settled: { [weak self] failure in self?.settle(attempt: attempt, failure) },
+            chunk: { [weak self] chunk in self?.take(chunk, attempt: attempt) },
+            ended: { [weak self] failure in self?.ended(failure, attempt: attempt) })
         released.enter()
-        do throws(Errno) {
-            if try Syscall.connect(fd, to: address) { return established(fd) }
-        } catch {
-            closeOwn(fd)
-            return connectNext(lastError: error)
-        }
-        guard let queue else { return closeOwn(fd) }
-        let check = DispatchSource.makeTimerSource(queue: queue)
-        pending = PendingConnection(fd: fd, check: check, deadline: .now() + Self.connectTimeout)
-        check.setEventHandler { [weak self] in self?.checkPending(fd) }
-        check.schedule(deadline: .now() + .milliseconds(PendingConnection.firstCheck))
-        check.resume()
+        pending = connection
     }
 
-    /// Looks whether the connection under way on `fd` is done; looks again later if not,
-    /// until its deadline.
-    ///
-    /// The socket is looked at on a timer rather than watched by a Dispatch write source: on
-    /// Linux, libdispatch's epoll bookkeeping can free a registration that is still reachable
-    /// when sources on descriptors come and go from several threads at once
-    /// (swift-corelibs-libdispatch issue 949), and a peer that refuses connections makes one
-    /// such source per attempt. A connection that is not made at once mostly fails or is made
-    /// within milliseconds; the checks come at 1, 2, 4… ms, then every 64 ms.
-    private func checkPending(_ fd: Int32) {
-        guard var pending, pending.fd == fd else { return }
-        let outcome: Errno??
-        do throws(Errno) {
-            outcome = try Syscall.isConnectionSettled(fd) ? .some(Syscall.pendingError(fd)) : nil
-        } catch {
-            outcome = .some(error)
+    /// The pending connection, attempt `attempt`, is made or has failed.
+    private func settle(attempt: Int, _ failure: Errno?) {
+        // Stopped meanwhile: stop() has let go of it.
+        guard !isStopped, attempt == self.attempt, let connection = pending else { return }
+        pending = nil
+        if let failure {
+            connection.reading.stop(released: { [released] in released.leave() })
+            return connectNext(lastError: failure)
         }
-        switch outcome {
-        case .some(nil):
-            settle(pending)
-            established(fd)
-        case .some(let error?):
-            settle(pending)
-            closeOwn(fd)
-            connectNext(lastError: error)
-        case nil where DispatchTime.now() >= pending.deadline:
-            settle(pending)
-            closeOwn(fd)
-            connectNext(lastError: .timedOut)
-        case nil:
-            pending.interval = min(pending.interval * 2, PendingConnection.longestCheck)
-            pending.check.schedule(deadline: .now() + .milliseconds(pending.interval))
-            self.pending = pending
-        }
+        beginReading()
+        self.connection = connection
+        reading = connection.reading
+        connection.start(greeting: greeting)
     }
 
-    /// Stops looking at the pending connection; its socket is the caller's to use or close.
-    private func settle(_ pending: PendingConnection) {
-        self.pending = nil
-        pending.check.cancel()
-    }
-
-    private func abandonPending() {
-        guard let pending else { return }
-        settle(pending)
-        closeOwn(pending.fd)
+    /// The loops TCP connections are made and read on: the read loop's own, or SwiftNIO's
+    /// shared loops for a read loop of another kind.
+    private var socketLoop: EventLoopDeviceReadLoop {
+        readLoop as? EventLoopDeviceReadLoop ?? EventLoopDeviceReadLoop()
     }
 
     /// Closes a descriptor this source still holds itself (not yet handed to the read loop).
@@ -209,45 +184,47 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Reads the UDP socket `fd`, bound (and joined to its group).
     private func established(_ fd: Int32) {
-        guard !isStopped, let queue, let deliver else { return closeOwn(fd) }
-        if let greeting {
-            let sent: Bool = greeting.withUnsafeBytes { bytes in (try? Syscall.sendAll(fd, bytes)) != nil }
-            guard sent else {
-                closeOwn(fd)
-                let what = if case .gpsd = endpoint { "?WATCH" } else { "the request" }
-                return failed("could not send \(what)")
-            }
-        }
-        hasData = false
-        raw = GPSDRawFilter()
+        guard !isStopped, let queue else { return closeOwn(fd) }
         attempt += 1
         let attempt = self.attempt
-        let isGPSD = if case .gpsd = endpoint { true } else { false }
-        // Told before the first byte can be read: what is said of the connection (a server's
-        // DEVICE line to its clients) comes before what it brings.
-        connected(endpoint.description)
-        if case .tcp = endpoint { writer = DeviceWriter(descriptor: fd, queue: queue, isSocket: true) }
+        beginReading()
         reading = readLoop.startReading(
             fd, on: queue,
-            chunk: { [weak self] chunk in
-                guard let self, !isStopped, attempt == self.attempt else { return }
-                if !hasData {
-                    hasData = true
-                    backoff.reset()
-                }
-                if isGPSD {
-                    filtered.removeAll(keepingCapacity: true)
-                    raw.filter(chunk, into: &filtered)
-                    if !filtered.isEmpty { filtered.withUnsafeBytes { deliver($0) } }
-                } else {
-                    deliver(chunk)
-                }
-            },
-            ended: { [weak self] failure in
-                guard let self, !isStopped, attempt == self.attempt else { return }
-                drop(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
-            })
+            chunk: { [weak self] chunk in self?.take(chunk, attempt: attempt) },
+            ended: { [weak self] failure in self?.ended(failure, attempt: attempt) })
+    }
+
+    /// A connection is made, or a socket bound: said before the first byte can be read, so
+    /// that what is said of it (a server's DEVICE line to its clients) comes before what it
+    /// brings.
+    private func beginReading() {
+        hasData = false
+        raw = GPSDRawFilter()
+        connected(endpoint.description)
+    }
+
+    /// The bytes of one read of connection `attempt`.
+    private func take(_ chunk: UnsafeRawBufferPointer, attempt: Int) {
+        guard !isStopped, attempt == self.attempt, let deliver else { return }
+        if !hasData {
+            hasData = true
+            backoff.reset()
+        }
+        if case .gpsd = endpoint {
+            filtered.removeAll(keepingCapacity: true)
+            raw.filter(chunk, into: &filtered)
+            if !filtered.isEmpty { filtered.withUnsafeBytes { deliver($0) } }
+        } else {
+            deliver(chunk)
+        }
+    }
+
+    /// Connection `attempt` ended by itself.
+    private func ended(_ failure: Errno?, attempt: Int) {
+        guard !isStopped, attempt == self.attempt else { return }
+        drop(failure.map { lowercasedFirst($0.description) } ?? "closed by the peer")
     }
 
     /// Closes the connection being read, for `reason` (the peer closed it, or went silent),
@@ -257,8 +234,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         guard !isStopped, let reading else { return }
         if misbehaved { backoff.wait(ReconnectBackoff.longest) }
         self.reading = nil
-        writer?.close()
-        writer = nil
+        connection = nil
         reading.stop(released: { [released] in released.leave() })
         failed(reason)
     }
@@ -268,7 +244,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     /// NTRIP client's position for its caster. A UDP feed or an upstream gpsd takes none.
     func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
         guard case .tcp = endpoint else { return .dropped(.notADevice) }
-        return writer?.write(bytes) ?? .dropped(.notOpen)
+        return connection?.write(bytes) ?? .dropped(.notOpen)
     }
 
     /// gpsd's request for the receiver's bytes as it reads them (`raw:2`), of one device or all.
@@ -308,20 +284,6 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         retry = timer
         timer.resume()
     }
-}
-
-/// A connection under way: its socket, the timer that looks at it, and its deadline.
-private struct PendingConnection {
-    /// How long until the socket is first looked at, in milliseconds.
-    static let firstCheck = 1
-    /// The longest wait between two looks at the socket, in milliseconds.
-    static let longestCheck = 64
-
-    let fd: Int32
-    let check: DispatchSourceTimer
-    let deadline: DispatchTime
-    /// The wait before the next look, in milliseconds.
-    var interval = firstCheck
 }
 
 /// `Connection refused` as `connection refused`, to sit inside a sentence.

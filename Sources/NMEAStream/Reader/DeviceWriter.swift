@@ -52,19 +52,17 @@ final class DeviceWriter {
     static let retryInterval = DispatchTimeInterval.milliseconds(20)
 
     private let descriptor: Int32
-    private let isSocket: Bool
     private let queue: DispatchQueue
     private var backlog: [UInt8] = []
     private var retry: DispatchSourceTimer?
     private var failure: Errno?
     private var isClosed = false
 
-    /// A writer of `descriptor` (a socket when `isSocket`: sent to without SIGPIPE), which
-    /// must stay open until ``close()``; everything runs on `queue`.
-    init(descriptor: Int32, queue: DispatchQueue, isSocket: Bool = false) {
+    /// A writer of `descriptor` (a serial device), which must stay open until ``close()``;
+    /// everything runs on `queue`.
+    init(descriptor: Int32, queue: DispatchQueue) {
         self.descriptor = descriptor
         self.queue = queue
-        self.isSocket = isSocket
     }
 
     /// Writes `bytes` whole after what waits, or drops them whole.
@@ -93,7 +91,7 @@ final class DeviceWriter {
         guard !isClosed else { return }
         let result: Result<Int, Errno> = backlog.withUnsafeBytes { bytes in
             do throws(Errno) {
-                return .success(try isSocket ? Syscall.send(descriptor, bytes) : Syscall.write(descriptor, bytes))
+                return .success(try Syscall.write(descriptor, bytes))
             } catch {
                 return .failure(error)
             }

@@ -1,7 +1,6 @@
 import Dispatch
 import NIOCore
 import NIOPosix
-import Synchronization
 import Platform
 
 /// Reads devices on SwiftNIO's event loops: each device's descriptor is handed to a pipe
@@ -20,10 +19,10 @@ import Platform
 /// Dispatch's event thread. Devices opened and closed as subscribers come and go are that churn.
 public final class EventLoopDeviceReadLoop: DeviceReadLoop {
     private let group: any EventLoopGroup
-    private let handsOverInline: Bool
+    let handsOverInline: Bool
     /// The loops' lifetime, when the group's owner may shut them down while devices are read
     /// (a server): nothing is put on a loop that has shut down (its shutdown closed the device).
-    private let lifetime: (any EventLoopLifetime)?
+    let lifetime: (any EventLoopLifetime)?
     /// The loop the next device opened is read on; `nil` for the group's next.
     private let preferred = Protected<(any EventLoop)?>(nil)
 
@@ -54,10 +53,13 @@ public final class EventLoopDeviceReadLoop: DeviceReadLoop {
     /// Reads the next device opened on `loop`.
     package func prefer(_ loop: any EventLoop) { preferred.withLock { $0 = loop } }
 
+    /// The loop the next device or connection is read on.
+    func nextLoop() -> any EventLoop { preferred.withLock { $0 } ?? group.next() }
+
     public func startReading(_ descriptor: Int32, on queue: DispatchQueue,
                              chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                              ended: @escaping @Sendable (Errno?) -> Void) -> any DeviceReading {
-        let loop = preferred.withLock { $0 } ?? group.next()
+        let loop = nextLoop()
         let handler = DeviceChannelHandler(queue: queue, inline: handsOverInline, chunk: chunk, ended: ended)
         var channel: EventLoopFuture<any Channel>?
         // A datagram is read whole or cut: a UDP socket is read into room for the largest, not
@@ -97,8 +99,9 @@ package protocol EventLoopLifetime: Sendable {
     func whileRunning(_ body: () -> Void) -> Bool
 }
 
-/// One device read by a pipe channel on an event loop.
-private struct EventLoopDeviceReading: DeviceReading {
+/// One device read by a channel on an event loop (a pipe channel for a device or a datagram
+/// socket, a socket channel for a TCP connection).
+struct EventLoopDeviceReading: DeviceReading {
     /// `nil` when the loops had shut down before it opened.
     let channel: EventLoopFuture<any Channel>?
     let handler: DeviceChannelHandler
@@ -108,8 +111,11 @@ private struct EventLoopDeviceReading: DeviceReading {
         handler.stop()
         guard let channel else { return released() }
         let close = {
+            // Closed at once when its handler has it: this also abandons a connection under
+            // way, whose future completes only once it is made, fails or times out.
+            handler.channel?.close(promise: nil)
             channel.whenComplete { result in
-                guard case .success(let channel) = result else { return released() }
+                guard let channel = (try? result.get()) ?? handler.channel else { return released() }
                 channel.close(promise: nil)
                 channel.closeFuture.whenComplete { _ in released() }
             }
@@ -117,82 +123,5 @@ private struct EventLoopDeviceReading: DeviceReading {
         guard let lifetime else { return close() }
         // Once the loops have shut down, their shutdown has closed the channel already.
         if !lifetime.whileRunning(close) { released() }
-    }
-}
-
-/// Hands each read's bytes to the reader on its queue, and tells it once when the channel ends
-/// by itself.
-private final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-
-    private let queue: DispatchQueue
-    /// Whether bytes are handed over inside `queue.sync`, on the loop's thread when the queue
-    /// is idle; with `queue.async` otherwise.
-    private let inline: Bool
-    private let chunk: @Sendable (UnsafeRawBufferPointer) -> Void
-    private let ended: @Sendable (Errno?) -> Void
-    /// Whether the reader stopped it, or it was already told of the end.
-    private let isOver = Atomic<Bool>(false)
-    /// Whether the reader stopped it (on its queue): what was handed to the queue before
-    /// then is not told after it.
-    private let isStopped = Atomic<Bool>(false)
-    /// The error the channel last caught (a read's errno), told when it ends.
-    private let failure = Protected<Errno?>(nil)
-
-    init(queue: DispatchQueue, inline: Bool, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
-         ended: @escaping @Sendable (Errno?) -> Void) {
-        self.queue = queue
-        self.inline = inline
-        self.chunk = chunk
-        self.ended = ended
-    }
-
-    func stop() {
-        isStopped.store(true, ordering: .relaxed)
-        isOver.store(true, ordering: .relaxed)
-    }
-
-    func fail(_ error: any Error) {
-        remember(error)
-        end()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let bytes = unwrapInboundIn(data)
-        guard !isOver.load(ordering: .relaxed) else { return }
-        if inline {
-            bytes.withUnsafeReadableBytes { bytes in queue.sync { chunk(bytes) } }
-        } else {
-            queue.async { [self] in
-                guard !isStopped.load(ordering: .relaxed) else { return }
-                bytes.withUnsafeReadableBytes { chunk($0) }
-            }
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        remember(error)
-        context.close(promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) { end() }
-
-    private func end() {
-        guard !isOver.exchange(true, ordering: .relaxed) else { return }
-        let failure = failure.withLock { $0 }
-        queue.async { [self] in
-            guard !isStopped.load(ordering: .relaxed) else { return }
-            ended(failure)
-        }
-    }
-
-    /// Keeps `error`'s errno (a read's, for NIO's `IOError`) to tell when the channel ends.
-    private func remember(_ error: any Error) {
-        let errno: Errno = switch error {
-        case let error as Errno: error
-        case let error as IOError: Errno(rawValue: error.errnoCode)
-        default: .ioError
-        }
-        failure.withLock { $0 = errno }
     }
 }

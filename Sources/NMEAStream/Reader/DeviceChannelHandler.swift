@@ -1,0 +1,143 @@
+import Dispatch
+import NIOCore
+import Platform
+import Synchronization
+
+/// Hands each read's bytes to the reader on its queue, and tells it once when the channel ends
+/// by itself.
+final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let queue: DispatchQueue
+    /// Whether bytes are handed over inside `queue.sync`, on the loop's thread when the queue
+    /// is idle; with `queue.async` otherwise.
+    private let inline: Bool
+    private let chunk: @Sendable (UnsafeRawBufferPointer) -> Void
+    private let ended: @Sendable (Errno?) -> Void
+    /// Told, on the queue, when the channel becomes active (a connection made).
+    private let active: (@Sendable () -> Void)?
+    /// Whether the reader stopped it, or it was already told of the end.
+    private let isOver = Atomic<Bool>(false)
+    /// Whether the reader stopped it (on its queue): what was handed to the queue before
+    /// then is not told after it.
+    private let isStopped = Atomic<Bool>(false)
+    /// The error the channel last caught (a read's errno), told when it ends.
+    private let failure = Protected<Errno?>(nil)
+    /// The channel, once the handler is in its pipeline (before a connection is made).
+    private let added = Protected<(any Channel)?>(nil)
+    /// What came before ``release()``, while the handler holds it (a connection's bytes until
+    /// what is said of the connection is out); `nil` once it hands everything on.
+    private let held: Protected<HeldInput?>
+
+    init(queue: DispatchQueue, inline: Bool, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+         ended: @escaping @Sendable (Errno?) -> Void, active: (@Sendable () -> Void)? = nil) {
+        self.queue = queue
+        self.inline = inline
+        self.chunk = chunk
+        self.ended = ended
+        self.active = active
+        held = Protected(active == nil ? nil : HeldInput())
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if let active {
+            // Before the channel's bytes: they are handed to the same serial queue after it.
+            queue.async { [self] in
+                guard !isStopped.load(ordering: .relaxed) else { return }
+                active()
+            }
+        }
+        context.fireChannelActive()
+    }
+
+    /// The channel this handler is in, once it is.
+    var channel: (any Channel)? { added.withLock { $0 } }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        added.withLock { $0 = context.channel }
+    }
+
+    func stop() {
+        isStopped.store(true, ordering: .relaxed)
+        isOver.store(true, ordering: .relaxed)
+    }
+
+    func fail(_ error: any Error) {
+        remember(error)
+        end()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        let kept = held.withLock { held in
+            guard held != nil else { return false }
+            held?.chunks.append(bytes)
+            return true
+        }
+        if !kept { handOver(bytes) }
+    }
+
+    /// Hands on what was held, and everything after it (on the channel's loop). Until then, a
+    /// connection's bytes wait: a peer that sends and closes at once is read to its end (NIO
+    /// drains a socket at its end whether reading is on or not), and those bytes would reach a
+    /// server's clients, on this loop, before what the reader says of the connection (put on
+    /// this loop by the reader's queue, meanwhile). What waits is at most what the kernel had
+    /// buffered for the socket.
+    func release() {
+        guard let input = held.withLock({ held in defer { held = nil }; return held }) else { return }
+        for bytes in input.chunks { handOver(bytes) }
+        if input.hasEnded { end() }
+    }
+
+    private func handOver(_ bytes: ByteBuffer) {
+        guard !isOver.load(ordering: .relaxed) else { return }
+        if inline {
+            bytes.withUnsafeReadableBytes { bytes in queue.sync { chunk(bytes) } }
+        } else {
+            queue.async { [self] in
+                guard !isStopped.load(ordering: .relaxed) else { return }
+                bytes.withUnsafeReadableBytes { chunk($0) }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        remember(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let kept = held.withLock { held in
+            guard held != nil else { return false }
+            held?.hasEnded = true
+            return true
+        }
+        if !kept { end() }
+    }
+
+    private func end() {
+        guard !isOver.exchange(true, ordering: .relaxed) else { return }
+        let failure = failure.withLock { $0 }
+        queue.async { [self] in
+            guard !isStopped.load(ordering: .relaxed) else { return }
+            ended(failure)
+        }
+    }
+
+    /// Keeps `error`'s errno (a read's, for NIO's `IOError`) to tell when the channel ends.
+    private func remember(_ error: any Error) {
+        let errno: Errno = switch error {
+        case let error as Errno: error
+        case let error as IOError: Errno(rawValue: error.errnoCode)
+        default: .ioError
+        }
+        failure.withLock { $0 = errno }
+    }
+}
+
+/// A connection's input held until what is said of the connection is out.
+private struct HeldInput {
+    var chunks: [ByteBuffer] = []
+    /// Whether the channel ended meanwhile.
+    var hasEnded = false
+}
