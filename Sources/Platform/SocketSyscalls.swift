@@ -69,48 +69,8 @@ extension Syscall {
         return addresses
     }
 
-    /// A non-blocking socket of `family`, closed on exec.
-    package static func networkSocket(family: Int32, datagram: Bool) throws(Errno) -> Int32 {
-        let type = Int32(datagram ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue)
-        return try retrying { CPlatform.socket(family, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-    }
-
-    /// Whether `fd` is a datagram socket (`SO_TYPE` is `SOCK_DGRAM`): `false` for any other
-    /// descriptor, a terminal's included.
-    package static func isDatagramSocket(_ fd: Int32) -> Bool {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else { return false }
-        return value == Int32(SOCK_DGRAM.rawValue)
-    }
-
-    /// Binds `fd` to `address`, letting other programs bind the same port too
-    /// (`SO_REUSEADDR`: a chart plotter may listen for the same datagrams).
-    package static func bind(_ fd: Int32, to address: ResolvedAddress) throws(Errno) {
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        if address.isMulticast || address.family == AF_INET6 {
-            // A multicast group's port is shared by every member on this machine.
-            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
-        }
-        _ = try retrying { address.withSockaddr { CPlatform.bind(fd, $0, $1) } }
-    }
-
-    /// Joins the multicast `group` on `fd`, on the interface the system chooses.
-    package static func join(_ fd: Int32, group: ResolvedAddress) throws(Errno) {
-        let result: Int32 = group.bytes.withUnsafeBytes { raw in
-            if group.family == AF_INET6 {
-                var request = ipv6_mreq()
-                request.ipv6mr_multiaddr = raw.load(fromByteOffset: 8, as: in6_addr.self)
-                return setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ipv6_mreq>.size))
-            }
-            var request = ip_mreq()
-            request.imr_multiaddr = raw.load(fromByteOffset: 4, as: in_addr.self)
-            request.imr_interface = in_addr(s_addr: 0)
-            return setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreq>.size))
-        }
-        if result != 0 { throw Errno.current }
-    }
+    /// `SO_REUSEPORT`, for a socket option set through SwiftNIO (which names no constant for it).
+    package static var reusePortOption: Int32 { SO_REUSEPORT }
 }
 
 /// A host name that could not be resolved: `getaddrinfo`'s message.

@@ -3,7 +3,7 @@ import NIOCore
 import Platform
 
 /// A receiver over the network (``NetworkEndpoint``), read on SwiftNIO's event loops as a
-/// serial device is: a TCP connection (``TCPReceiverConnection``), a UDP socket, or an
+/// serial device is (``NetworkReceiverChannel``): a TCP connection, a UDP socket, or an
 /// upstream gpsd.
 ///
 /// It never gives up on its peer: a peer that is down at the start, or drops the connection,
@@ -24,8 +24,8 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private var queue: DispatchQueue?
     private var deliver: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private var reading: (any DeviceReading)?
-    /// A TCP connection under way.
-    private var pending: TCPReceiverConnection?
+    /// A TCP connection under way, or a UDP socket being bound.
+    private var pending: NetworkReceiverChannel?
     private var addresses: [ResolvedAddress] = []
     private var retry: DispatchSourceTimer?
     private var backoff = ReconnectBackoff()
@@ -36,7 +36,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     /// Counts the connections tried: a loop's late call for an earlier one is ignored.
     private var attempt = 0
     /// A TCP connection being read, while it is: what ``write(_:)`` writes to.
-    private var connection: TCPReceiverConnection?
+    private var connection: NetworkReceiverChannel?
 
     /// What is sent first on each connection: an upstream gpsd's `?WATCH`, or the request
     /// given (an NTRIP client's).
@@ -103,52 +103,21 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         guard !isStopped, let queue else { return }
         guard !addresses.isEmpty else { return failed(lastError.map(\.description).map(lowercasedFirst) ?? "no address") }
         let address = addresses.removeFirst()
-        let target: SocketAddress
-        do {
-            guard let (host, port) = address.numericHostAndPort else { throw Errno.invalidArgument }
-            target = try SocketAddress.makeAddressResolvingHost(host, port: port)
-        } catch {
-            return connectNext(lastError: .invalidArgument)
-        }
+        guard let target = Self.socketAddress(address) else { return connectNext(lastError: .invalidArgument) }
         attempt += 1
         let attempt = self.attempt
-        let connection = TCPReceiverConnection(
+        released.enter()
+        pending = .connecting(
             to: target, timeout: Self.connectTimeout, readLoop: socketLoop, queue: queue,
-            settled: { [weak self] failure in self?.settle(attempt: attempt, failure) },
+            settled: { [weak self] failure in
+                self?.settle(attempt: attempt, failure) { [weak self] error in self?.connectNext(lastError: error) }
+            },
             chunk: { [weak self] chunk in self?.take(chunk, attempt: attempt) },
             ended: { [weak self] failure in self?.ended(failure, attempt: attempt) })
-        released.enter()
-        pending = connection
-    }
-
-    /// The pending connection, attempt `attempt`, is made or has failed.
-    private func settle(attempt: Int, _ failure: Errno?) {
-        // Stopped meanwhile: stop() has let go of it.
-        guard !isStopped, attempt == self.attempt, let connection = pending else { return }
-        pending = nil
-        if let failure {
-            connection.reading.stop(released: { [released] in released.leave() })
-            return connectNext(lastError: failure)
-        }
-        beginReading()
-        self.connection = connection
-        reading = connection.reading
-        connection.start(greeting: greeting)
-    }
-
-    /// The loops TCP connections are made and read on: the read loop's own, or SwiftNIO's
-    /// shared loops for a read loop of another kind.
-    private var socketLoop: EventLoopDeviceReadLoop {
-        readLoop as? EventLoopDeviceReadLoop ?? EventLoopDeviceReadLoop()
-    }
-
-    /// Closes a descriptor this source still holds itself (not yet handed to the read loop).
-    private func closeOwn(_ fd: Int32) {
-        Syscall.close(fd)
-        released.leave()
     }
 
     private func listen(group: String?, port: Int) {
+        guard let queue else { return }
         let addresses: [ResolvedAddress]
         do throws(ResolveFailure) {
             addresses = try Syscall.resolve(group, port: port, datagram: true)
@@ -156,45 +125,56 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
             return failed("cannot resolve \(group ?? "the local address"): \(error.message)")
         }
         // With no group: IPv4 first, where broadcasts arrive.
-        guard let address = addresses.first(where: { $0.isIPv4 }) ?? addresses.first else {
+        guard let address = addresses.first(where: { $0.isIPv4 }) ?? addresses.first,
+              let target = Self.socketAddress(address) else {
             return failed("no address to listen on")
         }
-        let fd: Int32
-        do throws(Errno) {
-            fd = try Syscall.networkSocket(family: address.family, datagram: true)
-        } catch {
-            return failed(lowercasedFirst(error.description))
+        if group != nil, !address.isMulticast {
+            return failed("\(address) is not a multicast group (udp://:PORT receives unicast and broadcast)")
         }
-        released.enter()
-        do throws(Errno) {
-            try Syscall.bind(fd, to: address)
-            if group != nil {
-                guard address.isMulticast else {
-                    closeOwn(fd)
-                    return failed("\(address) is not a multicast group (udp://:PORT receives unicast and broadcast)")
-                }
-                try Syscall.join(fd, group: address)
-            }
-        } catch {
-            closeOwn(fd)
-            return failed("cannot listen on \(address): \(lowercasedFirst(error.description))")
-        }
-        established(fd)
-    }
-
-    // MARK: Reading
-
-    /// Reads the UDP socket `fd`, bound (and joined to its group).
-    private func established(_ fd: Int32) {
-        guard !isStopped, let queue else { return closeOwn(fd) }
         attempt += 1
         let attempt = self.attempt
-        beginReading()
-        reading = readLoop.startReading(
-            fd, on: queue,
+        released.enter()
+        pending = .listening(
+            on: target, joining: group == nil ? nil : target, readLoop: socketLoop, queue: queue,
+            settled: { [weak self] failure in
+                self?.settle(attempt: attempt, failure) { [weak self] error in
+                    self?.failed("cannot listen on \(address): \(lowercasedFirst(error.description))")
+                }
+            },
             chunk: { [weak self] chunk in self?.take(chunk, attempt: attempt) },
             ended: { [weak self] failure in self?.ended(failure, attempt: attempt) })
     }
+
+    /// The pending channel, attempt `attempt`, is made, or has failed (then `otherwise` is
+    /// called with the error, once the channel is let go of).
+    private func settle(attempt: Int, _ failure: Errno?, otherwise: (Errno) -> Void) {
+        // Stopped meanwhile: stop() has let go of it.
+        guard !isStopped, attempt == self.attempt, let channel = pending else { return }
+        pending = nil
+        if let failure {
+            channel.reading.stop(released: { [released] in released.leave() })
+            return otherwise(failure)
+        }
+        beginReading()
+        if case .tcp = endpoint { connection = channel }
+        reading = channel.reading
+        channel.start(greeting: greeting)
+    }
+
+    /// The loops network receivers are read on: the read loop's own, or SwiftNIO's shared
+    /// loops for a read loop of another kind.
+    private var socketLoop: EventLoopDeviceReadLoop {
+        readLoop as? EventLoopDeviceReadLoop ?? EventLoopDeviceReadLoop()
+    }
+
+    /// `address` as SwiftNIO takes it (numeric: nothing is looked up).
+    private static func socketAddress(_ address: ResolvedAddress) -> SocketAddress? {
+        guard let (host, port) = address.numericHostAndPort else { return nil }
+        return try? SocketAddress.makeAddressResolvingHost(host, port: port)
+    }
+
+    // MARK: Reading
 
     /// A connection is made, or a socket bound: said before the first byte can be read, so
     /// that what is said of it (a server's DEVICE line to its clients) comes before what it

@@ -14,8 +14,6 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     private let inline: Bool
     private let chunk: @Sendable (UnsafeRawBufferPointer) -> Void
     private let ended: @Sendable (Errno?) -> Void
-    /// Told, on the queue, when the channel becomes active (a connection made).
-    private let active: (@Sendable () -> Void)?
     /// Whether the reader stopped it, or it was already told of the end.
     private let isOver = Atomic<Bool>(false)
     /// Whether the reader stopped it (on its queue): what was handed to the queue before
@@ -30,24 +28,12 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     private let held: Protected<HeldInput?>
 
     init(queue: DispatchQueue, inline: Bool, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
-         ended: @escaping @Sendable (Errno?) -> Void, active: (@Sendable () -> Void)? = nil) {
+         ended: @escaping @Sendable (Errno?) -> Void, holdsInput: Bool = false) {
         self.queue = queue
         self.inline = inline
         self.chunk = chunk
         self.ended = ended
-        self.active = active
-        held = Protected(active == nil ? nil : HeldInput())
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        if let active {
-            // Before the channel's bytes: they are handed to the same serial queue after it.
-            queue.async { [self] in
-                guard !isStopped.load(ordering: .relaxed) else { return }
-                active()
-            }
-        }
-        context.fireChannelActive()
+        held = Protected(holdsInput ? HeldInput() : nil)
     }
 
     /// The channel this handler is in, once it is.

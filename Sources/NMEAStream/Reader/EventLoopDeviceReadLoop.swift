@@ -62,14 +62,8 @@ public final class EventLoopDeviceReadLoop: DeviceReadLoop {
         let loop = nextLoop()
         let handler = DeviceChannelHandler(queue: queue, inline: handsOverInline, chunk: chunk, ended: ended)
         var channel: EventLoopFuture<any Channel>?
-        // A datagram is read whole or cut: a UDP socket is read into room for the largest, not
-        // into the stream's buffer, which shrinks after small reads (to 64 bytes, shorter than
-        // a sentence).
-        let allocator: any RecvByteBufferAllocator = Syscall.isDatagramSocket(descriptor)
-            ? FixedSizeRecvByteBufferAllocator(capacity: 65_536) : AdaptiveRecvByteBufferAllocator()
         let open = {
             let opened = NIOPipeBootstrap(group: loop)
-                .channelOption(.recvAllocator, value: allocator)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
                 }
