@@ -8,7 +8,7 @@ import Testing
 @testable import NMEAStream
 
 /// The one write path to a serial device: whole byte strings in order, and a bounded backlog.
-/// (A TCP receiver's writes: TCPReceiverConnectionTests.)
+/// (A TCP receiver's writes: TCPReceiverWriteTests.)
 @Suite("Device writer")
 struct DeviceWriterTests {
     @Test("a descriptor that takes nothing: strings wait whole, up to the bound; past it each is dropped whole; once it drains, all that waited arrives in order")

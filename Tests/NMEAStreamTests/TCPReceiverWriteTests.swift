@@ -9,8 +9,8 @@ import Testing
 /// Writing to a receiver over TCP (corrections to a serial server, a position to a caster):
 /// whole strings in order, a bounded backlog against a peer that never reads, and a peer that
 /// has gone told as a dropped write, never as a signal that ends the process.
-@Suite("TCP receiver connection")
-struct TCPReceiverConnectionTests {
+@Suite("writing to a TCP receiver")
+struct TCPReceiverWriteTests {
     /// A listening socket on a free loopback port.
     final class Listener {
         private var fd: Int32
