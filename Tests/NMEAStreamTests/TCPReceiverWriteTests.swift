@@ -50,41 +50,45 @@ struct TCPReceiverWriteTests {
         return (reader, recorder, peer)
     }
 
-    @Test("bytes written reach the peer whole and in order")
-    func inOrder() throws {
+    /// Runs `body` with a reader connected to a new listener and the peer's end, then stops
+    /// the reader and closes the peer.
+    func withConnection(_ body: (NMEAReader, Int32) throws -> Void) throws {
         let listener = try Listener()
         let (reader, _, peer) = try connectedReader(listener)
         defer {
             reader.stop()
             close(peer)
         }
-        let strings = (0..<50).map { index in [UInt8](repeating: UInt8(index), count: 300) }
-        let outcomes = strings.map { string in reader.queue.sync { reader.writeToDevice(string) } }
-        #expect(outcomes.allSatisfy { $0 == .written })
-        #expect(readBytes(from: peer, count: 50 * 300) == strings.flatMap { $0 })
+        try body(reader, peer)
+    }
+
+    @Test("bytes written reach the peer whole and in order")
+    func inOrder() throws {
+        try withConnection { reader, peer in
+            let strings = (0..<50).map { index in [UInt8](repeating: UInt8(index), count: 300) }
+            let outcomes = strings.map { string in reader.queue.sync { reader.writeToDevice(string) } }
+            #expect(outcomes.allSatisfy { $0 == .written })
+            #expect(readBytes(from: peer, count: 50 * 300) == strings.flatMap { $0 })
+        }
     }
 
     @Test("a peer that never reads: strings wait whole up to the bound, then each is dropped whole")
     func backlogBound() throws {
-        let listener = try Listener()
-        let (reader, _, peer) = try connectedReader(listener)
-        defer {
-            reader.stop()
-            close(peer)
-        }
-        // More than the kernel's buffers on both sides can take (a few megabytes).
-        let string = [UInt8](repeating: 0xD3, count: 1024)
-        var written = 0
-        var refused: DeviceWriteOutcome?
-        while written < 256 * 1024 * 1024 {
-            let outcome = reader.queue.sync { reader.writeToDevice(string) }
-            guard outcome == .written else {
-                refused = outcome
-                break
+        try withConnection { reader, _ in
+            // More than the kernel's buffers on both sides can take (a few megabytes).
+            let string = [UInt8](repeating: 0xD3, count: 1024)
+            var written = 0
+            var refused: DeviceWriteOutcome?
+            while written < 256 * 1024 * 1024 {
+                let outcome = reader.queue.sync { reader.writeToDevice(string) }
+                guard outcome == .written else {
+                    refused = outcome
+                    break
+                }
+                written += string.count
             }
-            written += string.count
+            #expect(refused == .dropped(.backlogFull), "after \(written) bytes: \(String(describing: refused))")
         }
-        #expect(refused == .dropped(.backlogFull), "after \(written) bytes: \(String(describing: refused))")
     }
 
     @Test("a peer that has gone: writes are dropped (failed, or no connection), the loss is said, the process lives")

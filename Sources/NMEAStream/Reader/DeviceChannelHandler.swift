@@ -26,6 +26,9 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     /// What came before ``release()``, while the handler holds it (a connection's bytes until
     /// what is said of the connection is out); `nil` once it hands everything on.
     private let held: Protected<HeldInput?>
+    /// Whether this handler holds input until ``release()`` (a network channel's): a
+    /// device's reads then take no lock.
+    private let holdsInput: Bool
 
     init(queue: DispatchQueue, inline: Bool, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
          ended: @escaping @Sendable (Errno?) -> Void, holdsInput: Bool = false) {
@@ -33,6 +36,7 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
         self.inline = inline
         self.chunk = chunk
         self.ended = ended
+        self.holdsInput = holdsInput
         held = Protected(holdsInput ? HeldInput() : nil)
     }
 
@@ -55,6 +59,7 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = unwrapInboundIn(data)
+        guard holdsInput else { return handOver(bytes) }
         let kept = held.withLock { held in
             guard held != nil else { return false }
             held?.chunks.append(bytes)
@@ -93,6 +98,7 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        guard holdsInput else { return end() }
         let kept = held.withLock { held in
             guard held != nil else { return false }
             held?.hasEnded = true
