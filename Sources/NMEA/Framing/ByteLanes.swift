@@ -71,3 +71,19 @@ enum SWAR {
     @inline(__always)
     static func endsSentence(_ word: UInt64) -> Bool { sentenceEnds(word) != 0 }
 }
+
+/// Byte tests on sixteen bytes at once, in vector registers.
+enum SIMDScan {
+    /// Per lane, 0xFF where the byte ends or interrupts a sentence (outside printable ASCII
+    /// 0x20...0x7E, or `$`) and 0 elsewhere; then the same for commas. Exact in every lane.
+    @inline(__always)
+    static func classify(_ block: SIMD16<UInt8>) -> (stops: SIMD2<UInt64>, commas: SIMD2<UInt64>) {
+        // As signed bytes, 0x80 and up are negative: below 0x20 like the control bytes.
+        let signed = unsafeBitCast(block, to: SIMD16<Int8>.self)
+        let stops = (signed .< SIMD16<Int8>(repeating: 0x20)) .| (signed .== SIMD16<Int8>(repeating: 0x7F))
+            .| (block .== SIMD16<UInt8>(repeating: UInt8(ascii: "$")))
+        let commas = block .== SIMD16<UInt8>(repeating: UInt8(ascii: ","))
+        return (unsafeBitCast(stops, to: SIMD2<UInt64>.self), unsafeBitCast(commas, to: SIMD2<UInt64>.self))
+    }
+}
+
