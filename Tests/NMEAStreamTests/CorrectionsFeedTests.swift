@@ -13,7 +13,7 @@ import TestSupport
 /// pseudo-terminal whose other side the test reads): every frame byte for byte and in order,
 /// nothing written while no watcher holds the device open, the position sent upstream, and
 /// the caster's faults.
-@Suite("Corrections feed", .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
+@Suite("Corrections feed", .mayBlock, .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
 struct CorrectionsFeedTests {
     final class Recorder: @unchecked Sendable {
         private let lock = Lock()
@@ -69,8 +69,6 @@ struct CorrectionsFeedTests {
         var watcher: Disposable? = monitor.fixes.observe { _ in }
         try #require(terminal.waitUntilConfigured())
         try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
-        // The caster relays its input from when it has accepted the client.
-        usleep(300_000)
         let frames = (100..<400).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(frames, through: input, to: terminal))
         #expect(feed.status.frameCount == frames.count && feed.status.bytesWritten == frames.joined().count)
@@ -89,7 +87,6 @@ struct CorrectionsFeedTests {
         watcher = monitor.fixes.observe { _ in }
         defer { watcher?.dispose() }
         try #require(eventually { recorder.streamings == 2 }, "\(recorder.events)")
-        usleep(300_000)
         #expect(Self.relay((500..<520).map(RTCM3TestFrames.numbered), through: input, to: terminal))
     }
 
@@ -103,14 +100,12 @@ struct CorrectionsFeedTests {
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
         try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
-        usleep(300_000)
         let before = (0..<50).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(before, through: try LineClient(port: caster.input), to: terminal))
 
         try caster.restart()
         try #require(eventually(seconds: 15) { recorder.streamings == 2 }, "\(recorder.events)")
         #expect(!recorder.interruptions.isEmpty)
-        usleep(300_000)
         let after = (50..<100).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(after, through: try LineClient(port: caster.input), to: terminal))
         #expect(feed.status.frameCount == before.count + after.count)
@@ -166,7 +161,6 @@ struct CorrectionsFeedTests {
         defer { watcher.dispose() }
         try #require(terminal.waitUntilConfigured())
         try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
-        usleep(300_000)
         let reader = try #require(monitor.currentReader)
         let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
         reader.queue.async {
@@ -196,7 +190,6 @@ struct CorrectionsFeedTests {
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
         try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
-        usleep(300_000)
         // Nobody reads the terminal's other side: its buffer fills, then the writer's backlog.
         let frames = (0..<2000).map(RTCM3TestFrames.numbered)
         Self.send(frames, to: input)

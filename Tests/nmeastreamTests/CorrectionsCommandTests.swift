@@ -4,7 +4,7 @@ import TestSupport
 
 /// `--corrections` on the command line, against a real caster (RTKLIB's str2str) and a
 /// receiver that is a pseudo-terminal whose other side the test reads.
-@Suite("nmeastream --corrections", .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
+@Suite("nmeastream --corrections", .mayBlock, .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
 struct CorrectionsCommandTests {
     /// A folder for one test's files, removed after it.
     static func folder() throws -> String {
@@ -33,7 +33,6 @@ struct CorrectionsCommandTests {
         try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("corrections: streaming from ntrip://me@127.0.0.1:\(caster.port)/MOUNT") },
                      "\(Self.text(folder + "/err"))")
         try #require(terminal.waitUntilConfigured())
-        usleep(300_000)
         let frames = (0..<40).map(RTCM3TestFrames.numbered)
         let difference = RTCM3TestFrames.relay(frames, through: input, to: terminal)
         #expect(difference == nil, "\(difference ?? "")")
@@ -93,14 +92,12 @@ struct CorrectionsCommandTests {
         #expect(client.readLine(containing: "\"class\":\"WATCH\"") != nil)
         try #require(terminal.waitUntilConfigured())
         try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
-        usleep(300_000)
         let difference = RTCM3TestFrames.relay((10..<60).map(RTCM3TestFrames.numbered), through: input, to: terminal)
         #expect(difference == nil, "\(difference ?? "")")
 
         client.send("?WATCH={\"enable\":false};")
         try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("\(terminal.devicePath): closed, its last watcher gone") },
                      "\(Self.text(folder + "/err"))")
-        usleep(300_000)
         for index in 60..<70 { input.send(bytes: RTCM3TestFrames.numbered(index)) }
         #expect(terminal.read(upTo: 1, seconds: 1).isEmpty)
         kill(serve.pid, SIGINT)
@@ -129,7 +126,6 @@ struct CorrectionsCommandTests {
         // The simulator's track reaches the client once the device is open and its speed found.
         #expect(client.readLine(containing: "\"class\":\"TPV\"", seconds: 15) != nil)
         try #require(waitForChanges(to: folder) { Self.text(folder + "/err").contains("corrections: streaming from") }, "\(Self.text(folder + "/err"))")
-        usleep(300_000)
         let frames = (0..<100).map(RTCM3TestFrames.numbered)
         for (index, frame) in frames.enumerated() {
             input.send(bytes: frame)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `nmeastream ntrip` against a real caster (RTKLIB's str2str).
-@Suite("nmeastream ntrip", .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
+@Suite("nmeastream ntrip", .mayBlock, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
 struct NTRIPCommandTests {
     @Test("the sourcetable: one line a mountpoint; a wrong password and an unknown mountpoint: exit 69 with one clear line each, no retry noise")
     func tableAndRefusals() throws {
@@ -38,7 +38,6 @@ struct NTRIPCommandTests {
         let said = { (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "" }
         try #require(waitForChanges(to: folder) { said().contains("streaming from") }, "\(said())")
         let sender = try LineClient(port: caster.input)
-        usleep(300_000)
         for index in 0..<10 { sender.send(bytes: RTCM3TestFrames.numbered(index)) }
         #expect(watch.waitForExit() == 0, "\(said())")
         let output = (try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? ""
