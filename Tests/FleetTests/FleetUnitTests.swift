@@ -4,7 +4,7 @@ import NMEAStream
 import TestSupport
 @testable import Fleet
 
-@Suite("Fleet: broker URLs and the message queue")
+@Suite("Fleet: broker URLs and the message queue", .mayBlock)
 struct FleetUnitTests {
     @Test("a report's members: a TPV's fix read from it; a member of the wrong type reads as absent, the rest kept")
     func reportMembers() throws {

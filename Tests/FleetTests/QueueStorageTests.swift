@@ -7,7 +7,7 @@ import TestSupport
 
 /// The queue's disk work apart from its memory: a write taken out and committed while the
 /// queue moves on, and a publisher whose disk stalls.
-@Suite("Fleet: the queue's writes on their own executor")
+@Suite("Fleet: the queue's writes on their own executor", .mayBlock)
 struct QueueStorageTests {
     static func temporaryFolder() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("nmeastream-queue-\(UUID().uuidString)").path

@@ -8,7 +8,7 @@ import Platform
 
 /// Listening to a USB-serial bridge to tell whether a receiver sits behind it, on a
 /// pseudo-terminal (the speed hunt behind a mocked udev is in the hotplug tests).
-@Suite("candidate ports listened to")
+@Suite("candidate ports listened to", .mayBlock)
 struct CandidateProbeTests {
     /// The probes' timers, on a loop of their own that lives as long as the tests.
     static let timers = ServerLoops(on: MultiThreadedEventLoopGroup.singleton.next())

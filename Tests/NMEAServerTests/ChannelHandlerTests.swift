@@ -7,10 +7,11 @@ import Signals
 import Testing
 @testable import NMEAServer
 import Platform
+import TestSupport
 
 /// The server's NIO handlers alone, each on an `EmbeddedChannel`: what each writes, passes on
 /// and closes, with the time advanced by hand where it has a timer.
-@Suite("Channel handlers on an EmbeddedChannel")
+@Suite("Channel handlers on an EmbeddedChannel", .mayBlock)
 struct ChannelHandlerTests {
     static let address = try! SocketAddress(ipAddress: "127.0.0.1", port: 2947)
 

@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEAServer
+import TestSupport
 
-@Suite("Connection admission")
+@Suite("Connection admission", .mayBlock)
 struct ConnectionAdmissionTests {
     @Test("the page and the NMEA feed each hold at most a quarter of the limit; gpsd's port may take the rest, up to the limit")
     func shares() {

@@ -10,7 +10,7 @@ import Platform
 
 /// A device read on an event loop (what `serve` does): decoded on the loop's thread, lost
 /// when its other end goes, closed by stop, and stoppable from its own delegate call.
-@Suite("a device read on an event loop")
+@Suite("a device read on an event loop", .mayBlock)
 struct DeviceReadLoopTests {
     /// Records what a reader says, and whether each fix came on the loop's thread.
     final class Recorder: NMEAReaderDelegate, Sendable {

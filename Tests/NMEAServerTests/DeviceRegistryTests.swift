@@ -1,9 +1,10 @@
 import NMEAStream
 import Testing
 @testable import NMEAServer
+import TestSupport
 
 /// The server's device registry as pure decisions, with strings for devices and probes.
-@Suite("Device registry")
+@Suite("Device registry", .mayBlock)
 struct DeviceRegistryTests {
     typealias Registry = DeviceRegistry<String, String>
 

@@ -5,7 +5,7 @@ import TestSupport
 @testable import NMEAStream
 
 /// The server with real sockets and a pseudo-terminal for the receiver.
-@Suite("gpsd-protocol server")
+@Suite("gpsd-protocol server", .mayBlock)
 struct GPSDServerTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("NMEATests/Fixtures/ublox-multi.nmea")

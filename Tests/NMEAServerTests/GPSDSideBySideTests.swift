@@ -19,7 +19,7 @@ private var gpsdAndClientsInstalled: Bool {
 /// read by gpsd (Debian `gpsd`, `gpsd -b -N -n`), one by the server, each watched through
 /// `gpspipe -w`; per epoch the same time, position and mode (compared as the conformance test
 /// compares with gpsd's `.chk` files, within 1e-6 degree).
-@Suite("side by side with gpsd", .enabled(if: gpsdAndClientsInstalled, "gpsd or gpsd-clients is not installed"))
+@Suite("side by side with gpsd", .mayBlock, .enabled(if: gpsdAndClientsInstalled, "gpsd or gpsd-clients is not installed"))
 struct GPSDSideBySideTests {
     static let gpsd = "/usr/sbin/gpsd"
     static let gpspipe = "/usr/bin/gpspipe"

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A served `udp://` receiver under hostile datagrams: anyone on the network can send to its
 /// port.
-@Suite("hostile datagrams")
+@Suite("hostile datagrams", .mayBlock)
 struct HostileDatagramTests {
     @Test("random datagrams, oversized ones (60 KB) and a flood of junk between a receiver's epochs: the server stays up, a gpsd client and a feed client miss no epoch")
     func hostileDatagrams() throws {

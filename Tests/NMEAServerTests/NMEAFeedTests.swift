@@ -7,7 +7,7 @@ import TestSupport
 
 /// The plain NMEA feed (`serve --nmea`, port 10110 by custom) and its datagrams
 /// (`--nmea-udp`), with real sockets and a pseudo-terminal for the receiver.
-@Suite("NMEA feed")
+@Suite("NMEA feed", .mayBlock)
 struct NMEAFeedTests {
     /// An AIS report as an AIS receiver on the same multiplexer sends it.
     static let ais = "!AIVDM,1,1,,B,177KQJ5000G?tO`K>RA1wUbN0TKH,0*5C\r\n"

@@ -6,7 +6,7 @@ import TestSupport
 import Platform
 
 /// A served network receiver whose connection drops: its watchers told, and the reconnection.
-@Suite("network receivers served")
+@Suite("network receivers served", .mayBlock)
 struct NetworkReceiverTests {
     @Test("the receiver's server closes: its watchers told (DEVICE, activated 0), it reconnects by itself and they are told again (DEVICE, activated), fixes again; said once per reason")
     func dropAndReconnect() throws {

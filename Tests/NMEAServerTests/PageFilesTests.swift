@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import NMEAServer
+import TestSupport
 
 /// The page's files are served exactly as they are in `Sources/NMEAServer/Web/Page`: what
 /// the EmbedPage plugin carried in the binary is what was edited.
-@Suite("Page files")
+@Suite("Page files", .mayBlock)
 struct PageFilesTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -3,9 +3,10 @@ import NIOEmbedded
 import NIOHTTP1
 import Testing
 @testable import NMEAServer
+import TestSupport
 
 /// The page's request handler alone, on an `EmbeddedChannel`.
-@Suite("Live page: the request handler")
+@Suite("Live page: the request handler", .mayBlock)
 struct PageHandlerTests {
     func request(_ path: String) -> [HTTPServerRequestPart] {
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)

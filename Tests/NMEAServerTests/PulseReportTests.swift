@@ -15,7 +15,7 @@ import TimeService
 /// PPS device can be made on the development machine (no `pps-ktimer`, and a pseudo-terminal
 /// has no DCD line): a stand-in source gives a pulse at each whole second of the system clock,
 /// as a receiver's PPS line would, while the test plays the receiver's reports and TIM-TPs.
-@Suite("PPS reports", .serialized)
+@Suite("PPS reports", .mayBlock, .serialized)
 struct PulseReportTests {
     /// A pulse at each whole second of the system clock.
     struct SecondPulses: PulseSource {

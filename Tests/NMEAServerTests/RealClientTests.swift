@@ -10,7 +10,7 @@ import TestSupport
 
 /// gpsd's own clients against the server: `gpspipe` (Debian `gpsd-clients`) and Python's
 /// `gps` module (`python3-gps`), which parse what the server sends as they parse gpsd's.
-@Suite("Real gpsd clients", .serialized)
+@Suite("Real gpsd clients", .mayBlock, .serialized)
 struct RealClientTests {
     static let gpspipe = "/usr/bin/gpspipe"
     static let python = "/usr/bin/python3"

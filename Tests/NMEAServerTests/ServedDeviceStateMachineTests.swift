@@ -2,9 +2,10 @@ import GPSDProtocol
 import Testing
 @testable import NMEAServer
 import Signals
+import TestSupport
 
 /// The watch state machine of a served device, step by step, with no device, loop or client.
-@Suite("Served device state machine")
+@Suite("Served device state machine", .mayBlock)
 struct ServedDeviceStateMachineTests {
     final class Watcher {}
 

@@ -4,9 +4,10 @@ import NIOEmbedded
 import Platform
 import Testing
 @testable import NMEAServer
+import TestSupport
 
 /// The server's timers, on an embedded loop whose clock the test moves.
-@Suite("server loops: timers, and work put on them")
+@Suite("server loops: timers, and work put on them", .mayBlock)
 struct ServerLoopsTests {
     @Test("a timer runs on the loop once its delay has passed, not before")
     func runsAfterDelay() {

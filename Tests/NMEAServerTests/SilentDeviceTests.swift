@@ -7,7 +7,7 @@ import Platform
 
 /// The server's watchdog (``GPSDServer/Configuration/staleLimit``): a served device that stays
 /// open and sends nothing, with real sockets and a pseudo-terminal for the receiver.
-@Suite("silent devices served")
+@Suite("silent devices served", .mayBlock)
 struct SilentDeviceTests {
     @Test("a watched device that goes silent, 20 times: each time its watcher is told (DEVICE, activated 0), it is closed and opened again, and fixes come again when it sends; never two descriptors, none left after")
     func silentAndBack() throws {

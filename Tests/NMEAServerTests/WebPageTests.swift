@@ -6,7 +6,7 @@ import TestSupport
 
 /// The live page's listener with real sockets: its files, its refusals, and the feed (a
 /// WebSocket) as one more watcher of the shared device.
-@Suite("Live web page")
+@Suite("Live web page", .mayBlock)
 struct WebPageTests {
     /// A server of `terminal` with the page on an ephemeral loopback port; the server, its
     /// gpsd port and its page's port.

@@ -1,10 +1,11 @@
 import Testing
 @testable import NMEAStream
+import TestSupport
 
 /// The merged source's choice among receivers, step by step on a made-up clock: the order
 /// (fresh, class, error with a margin, preference), failover at once, takeover after a hold,
 /// no flapping, and every fix sent once, in time order.
-@Suite("Best fix selection")
+@Suite("Best fix selection", .mayBlock)
 struct BestFixSelectionTests {
     /// A fix at second `second` of the day: 3D unless said, with an error estimate.
     static func fix(_ second: Int, mode: FixMode = .threeD, error: Double? = 5, status: FixQuality? = nil) -> Fix {
@@ -110,7 +111,7 @@ struct BestFixSelectionTests {
     }
 }
 
-@Suite("Best fix selection and integrity")
+@Suite("Best fix selection and integrity", .mayBlock)
 struct BestFixIntegrityTests {
     @Test("A fix that failed an integrity check ranks below a trusted one, above none; a disagreement alone does not count")
     func trust() {

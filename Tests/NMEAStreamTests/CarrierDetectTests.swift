@@ -13,7 +13,7 @@ import TestSupport
 /// A receiver's pulse on its line's DCD. A pseudo-terminal has no modem lines, and no serial
 /// port with a pulse is attached to the development machine: what is tested here is the
 /// refusal of a line without DCD, and the signal that ends a wait that has no time-out.
-@Suite("DCD pulses")
+@Suite("DCD pulses", .mayBlock)
 struct CarrierDetectTests {
     @Test("a pseudo-terminal: refused, said as a line without modem lines; a missing device: refused with its error")
     func noModemLines() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import NMEAStream
+import TestSupport
 
-@Suite("Receiver catalogue and classification")
+@Suite("Receiver catalogue and classification", .mayBlock)
 struct CatalogueTests {
     private struct FileEntry: Decodable {
         var vendorID: String

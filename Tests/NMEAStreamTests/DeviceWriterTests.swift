@@ -9,7 +9,7 @@ import Testing
 
 /// The one write path to a serial device: whole byte strings in order, and a bounded backlog.
 /// (A TCP receiver's writes: TCPReceiverWriteTests.)
-@Suite("Device writer")
+@Suite("Device writer", .mayBlock)
 struct DeviceWriterTests {
     @Test("a descriptor that takes nothing: strings wait whole, up to the bound; past it each is dropped whole; once it drains, all that waited arrives in order")
     func backlog() throws {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A log read as it grows (``FollowedLog``): a source kind of its own, read by the reader like
 /// any other.
-@Suite("a log followed as it grows")
+@Suite("a log followed as it grows", .mayBlock)
 struct FollowedLogTests {
     /// A file in a folder of its own, with `epochs` written to it.
     static func log(_ epochs: Range<Int>) throws -> URL {

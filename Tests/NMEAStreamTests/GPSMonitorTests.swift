@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 @testable import NMEAStream
 
-@Suite("Shared signals")
+@Suite("Shared signals", .mayBlock)
 struct GPSMonitorTests {
     @Test("fixes, satellites, sentences and rejects share one open device; the last dispose closes it; a new subscriber reopens it")
     func oneDeviceForAll() throws {
@@ -272,7 +272,7 @@ extension GPSMonitorTests {
 
 /// The README's signal and `AsyncSequence` examples, with a log in place of the device and a
 /// recorder in place of `print` and `exit`.
-@Suite("README signal examples")
+@Suite("README signal examples", .mayBlock)
 struct ReadmeSignalExampleTests {
     @Test("two subscribers on one monitor: fixes and satellite views, each to its end, then the program's")
     func signals() throws {

@@ -1,8 +1,9 @@
 import Testing
 @testable import NMEAStream
+import TestSupport
 
 /// The paced replay's clock, without waiting: when each of a log's times is due.
-@Suite("Log clock")
+@Suite("Log clock", .mayBlock)
 struct LogClockTests {
     /// The due times of `times` at ×`speed`, each asked at wall time `now` (the replay sends a
     /// unit when it is due, so the clock is asked again no earlier than that).

@@ -6,7 +6,7 @@ import TestSupport
 /// A recorded log through every way of consuming it gives every fix the decoder gives (what
 /// `nmeastream replay` prints), in order, every run: the shared signals wait for their slowest
 /// subscriber when the source is a log.
-@Suite("Lossless replay", .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
+@Suite("Lossless replay", .mayBlock, .enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
 struct LosslessReplayTests {
     /// Each corpus log and the fixes the decoder alone makes of it.
     static let logs: [(path: String, fixes: [Fix])] = {

@@ -38,7 +38,7 @@ final class PositionModel {
     }
 }
 
-@Suite("Main-actor delivery")
+@Suite("Main-actor delivery", .mayBlock)
 struct MainActorDeliveryTests {
     @Test("observeOnMainActor: every fix of a log, on the main actor, in order")
     @MainActor

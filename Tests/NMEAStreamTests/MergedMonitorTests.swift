@@ -3,12 +3,13 @@ import Signals
 import Testing
 @testable import NMEAStream
 import Platform
+import TestSupport
 
 /// The merged monitor on a virtual clock: members fed by hand, the timer on the test
 /// scheduler. It carries the best member's epochs, fails over at the silent one's deadline
 /// with no epoch twice and no gap, opens its members only while it is watched, and forwards
 /// the members' disagreement.
-@Suite("Merged monitor")
+@Suite("Merged monitor", .mayBlock)
 struct MergedMonitorTests {
     /// A member fed by hand, counting how often it is opened and closed.
     final class Member: Sendable {

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 @testable import NMEAStream
 
-@Suite("Reader")
+@Suite("Reader", .mayBlock)
 struct NMEAReaderTests {
     @Test("a serial device: fixes arrive as the receiver writes them, in any chunk sizes; stop closes it",
           arguments: ["ublox-multi.nmea", "sirf-cycle.nmea"])
@@ -198,7 +198,7 @@ struct NMEAReaderTests {
 }
 
 /// The README's reader example, with a log and a recorder in place of the device and `exit`.
-@Suite("README reader example")
+@Suite("README reader example", .mayBlock)
 struct ReadmeReaderExampleTests {
     @Test("the delegate example's calls: fixes, then the end")
     func example() throws {

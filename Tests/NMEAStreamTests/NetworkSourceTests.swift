@@ -6,7 +6,7 @@ import Testing
 
 /// Receivers over the network: URLs read, and NMEA over TCP and UDP from loopback peers,
 /// with the peer down at the start, closing mid-way and coming back.
-@Suite("Network sources")
+@Suite("Network sources", .mayBlock)
 struct NetworkSourceTests {
     @Test("URLs: tcp, udp and gpsd read, with IPv6 in brackets and gpsd's port by default; what is wrong is said")
     func endpoints() throws {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import NMEAStream
 
-@Suite("Paced replay")
+@Suite("Paced replay", .mayBlock)
 struct PacedReplayTests {
     @Test("a log replayed at its own pace, sped up: every fix, spread over the recorded time")
     func paced() throws {

@@ -15,7 +15,7 @@ private func errno<T>(_ body: () throws(Errno) -> T) -> Errno? {
 }
 
 /// The platform layer's wrappers: what they return, and the `Errno` they throw.
-@Suite("platform layer")
+@Suite("platform layer", .mayBlock)
 struct PlatformTests {
     @Test("files and folders: made, read, stated, linked, listed and removed; what is already there or already gone is no error; the rest throws its Errno")
     func files() throws {

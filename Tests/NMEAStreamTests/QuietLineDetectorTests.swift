@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEAStream
+import TestSupport
 
-@Suite("Quiet line detector")
+@Suite("Quiet line detector", .mayBlock)
 struct QuietLineDetectorTests {
     private let millisecond: UInt64 = 1_000_000
 

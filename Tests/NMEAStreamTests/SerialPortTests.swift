@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 @testable import NMEAStream
 
-@Suite("Serial port")
+@Suite("Serial port", .mayBlock)
 struct SerialPortTests {
     @Test("opens a terminal raw 8N1 at the speed asked, exclusively, and restores it on close, once")
     func openAndClose() throws {

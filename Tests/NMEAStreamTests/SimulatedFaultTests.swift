@@ -1,7 +1,8 @@
 import Testing
 import NMEAStream
+import TestSupport
 
-@Suite("Simulated faults and bounded lines")
+@Suite("Simulated faults and bounded lines", .mayBlock)
 struct SimulatedFaultTests {
     @Test("each command parses; numbers outside their range are refused, never applied")
     func parse() throws {

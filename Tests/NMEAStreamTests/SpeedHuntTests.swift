@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import NMEAStream
 
-@Suite("Speed hunting")
+@Suite("Speed hunting", .mayBlock)
 struct SpeedHuntTests {
     @Test("automatic finds the receiver's speed by listening, says which, and loses none of the sentences that proved it")
     func findsSpeed() throws {

@@ -9,7 +9,7 @@ import TestSupport
 
 /// The reader's watchdog (``StaleLimit``) on real sources: a pseudo-terminal that stops
 /// sending, and TCP peers that connect and say nothing.
-@Suite("Silent sources")
+@Suite("Silent sources", .mayBlock)
 struct StaleSourceTests {
     @Test("a serial device that stops sending: closed after the limit, and the reader fails saying so; the fixes before are all delivered")
     func silentDevice() throws {

@@ -1,8 +1,9 @@
 import Testing
 @testable import NMEAStream
+import TestSupport
 
 /// The watchdog's rules for a silent source, without a clock: times are given.
-@Suite("Stale watch")
+@Suite("Stale watch", .mayBlock)
 struct StaleWatchTests {
     private let second: UInt64 = 1_000_000_000
 

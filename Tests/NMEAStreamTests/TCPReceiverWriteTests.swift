@@ -9,7 +9,7 @@ import Testing
 /// Writing to a receiver over TCP (corrections to a serial server, a position to a caster):
 /// whole strings in order, a bounded backlog against a peer that never reads, and a peer that
 /// has gone told as a dropped write, never as a signal that ends the process.
-@Suite("writing to a TCP receiver")
+@Suite("writing to a TCP receiver", .mayBlock)
 struct TCPReceiverWriteTests {
     /// A listening socket on a free loopback port.
     final class Listener {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import NMEA
 
-@Suite("Chunking")
+@Suite("Chunking", .mayBlock)
 struct ChunkingTests {
     /// The same input split any way gives the same sentences, fixes and rejects.
     @Test("random splits give identical output", arguments: ["sirf-cycle.nmea", "ublox-multi.nmea", "hostile.bin"])
@@ -35,7 +35,7 @@ struct ChunkingTests {
     }
 }
 
-@Suite("Chunking, UBX")
+@Suite("Chunking, UBX", .mayBlock)
 struct UBXChunkingTests {
     /// NMEA and UBX for the same cycles, with a corrupted frame and noise between them.
     static var mixed: [UInt8] {

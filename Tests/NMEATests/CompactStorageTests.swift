@@ -1,8 +1,9 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
 /// The compact storage a fix is made of behaves as the plain values it stands for.
-@Suite("Compact storage")
+@Suite("Compact storage", .mayBlock)
 struct CompactStorageTests {
     struct Holder: Hashable {
         @CompactDouble var value: Double? = nil

@@ -8,7 +8,7 @@ import NMEARendering
 /// `.chk` the way `../shared/tools/tpvcompare.py` does: epochs keyed by time (UTC
 /// milliseconds), the last TPV of a time is the fix; lat/lon within 1e-6 degree, altMSL and
 /// altHAE within 1 cm, speed within 1 cm/s, track within 0.01 degree, mode exact.
-@Suite("gpsd conformance", .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: conformance not checked"))
+@Suite("gpsd conformance", .mayBlock, .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: conformance not checked"))
 struct CorpusConformanceTests {
     @Test("at least 95% of gpsd's epochs match, and every other one is a documented difference")
     func conformance() throws {

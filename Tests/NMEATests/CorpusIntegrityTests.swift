@@ -6,7 +6,7 @@ import TestSupport
 /// Every log of the corpus decoded with the integrity checks on, at their default limits: the
 /// events are exactly those the README lists and justifies (each is really in its log), so a
 /// change to a check that flags a benign receiver, or stops flagging a real fault, is seen.
-@Suite("Integrity on the corpus", .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: the integrity survey not checked"))
+@Suite("Integrity on the corpus", .mayBlock, .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: the integrity survey not checked"))
 struct CorpusIntegrityTests {
     /// The README's list: log, check, the fix's time.
     static let expected: Set<String> = [

@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Cycle tracker")
+@Suite("Cycle tracker", .mayBlock)
 struct CycleTrackerTests {
     private let gga = CycleTracker.Kind(GGA.self)
     private let rmc = CycleTracker.Kind(RMC.self)

@@ -1,8 +1,9 @@
 import NMEARendering
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Epoch assembler")
+@Suite("Epoch assembler", .mayBlock)
 struct EpochAssemblerTests {
     @Test("a SiRF cycle merges GGA, GSA and RMC into one fix per second")
     func sirfCycle() throws {

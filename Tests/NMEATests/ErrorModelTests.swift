@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Dilutions from geometry, gpsd's error model and the magnetic course")
+@Suite("Dilutions from geometry, gpsd's error model and the magnetic course", .mayBlock)
 struct ErrorModelTests {
     @Test("one satellite overhead and three on the horizon 120 degrees apart: the dilutions worked by hand")
     func dilutionsByHand() throws {

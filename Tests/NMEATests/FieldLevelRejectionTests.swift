@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Field-level rejection")
+@Suite("Field-level rejection", .mayBlock)
 struct FieldLevelRejectionTests {
     @Test("a magnetic variation of 999.9, or a direction that is not E/W, loses the variation only", arguments: [
         ("999.9,E", 10), ("2.0,X", 11), (",X", 11), ("x,", 10),
@@ -100,7 +101,7 @@ struct FieldLevelRejectionTests {
     }
 }
 
-@Suite("Time without a fix")
+@Suite("Time without a fix", .mayBlock)
 struct TimeWithoutFixTests {
     @Test("an RMC marked V with its time and date reports that time, in mode 1")
     func invalidRMC() throws {
@@ -126,7 +127,7 @@ struct TimeWithoutFixTests {
     }
 }
 
-@Suite("Geodesy")
+@Suite("Geodesy", .mayBlock)
 struct GeodesyTests {
     @Test("distance on the WGS-84 ellipsoid: Vincenty's own test line, Flinders Peak to Buninyong")
     func vincenty() {

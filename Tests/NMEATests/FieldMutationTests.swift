@@ -7,7 +7,7 @@ import TestSupport
 /// neither the time, the position nor the mode of a fix), and checks that the fixes keep their
 /// time, position and mode, and that exactly the corrupted fields are reported, each after its
 /// own sentence. Nothing here knows the logs: the fields come from the sentence formats.
-@Suite("Field mutation", .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: mutation test not run"))
+@Suite("Field mutation", .mayBlock, .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: mutation test not run"))
 struct FieldMutationTests {
     /// The fields of each sentence type that carry neither time, position, an indicator of the
     /// fix, the altitude (which makes a fix 3D) nor what says where the other fields are (GSA's

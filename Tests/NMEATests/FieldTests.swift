@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Fields")
+@Suite("Fields", .mayBlock)
 struct FieldTests {
     @Test("coordinates keep every digit: exact to 1e-9 degree")
     func manyFractionalDigits() throws {

@@ -1,11 +1,12 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
 /// Every combination of the fix indicators a cycle can carry (GGA or GNS, RMC or GLL, GSA,
 /// each with its indicator fields in every state, beside counts, DOPs and a navigational
 /// status that must not matter), checked against the precedence table in `EpochAssembler`'s
 /// documentation, written out again here as plainly as it reads there.
-@Suite("Fix indicator precedence")
+@Suite("Fix indicator precedence", .mayBlock)
 struct FixIndicatorPrecedenceTests {
     /// A position sentence's own say on its position.
     enum Verdict { case valid, invalid, silent }

@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Framer")
+@Suite("Framer", .mayBlock)
 struct FramerTests {
     let gga = nmea("GPGGA,030719.000,3747.0873,S,17518.8938,E,1,08,1.1,59.9,M,23.7,M,,0000", ending: "")
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A fix written as GGA (what an NTRIP client tells a network caster), read back by the
 /// project's own decoder.
-@Suite("GGA rendering")
+@Suite("GGA rendering", .mayBlock)
 struct GGARenderingTests {
     /// The fix the decoder makes of `sentence` alone.
     static func decoded(_ sentence: String) -> Fix? {

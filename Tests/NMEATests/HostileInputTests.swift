@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import NMEA
 
-@Suite("Hostile input")
+@Suite("Hostile input", .mayBlock)
 struct HostileInputTests {
     @Test("the project's hostile fixture: every valid sentence found, every reject counted")
     func hostileFixture() throws {

@@ -1,10 +1,11 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
 /// The integrity checks of one receiver, epoch by epoch on made-up fixes: each kind flagged on
 /// the epoch that shows it (the fix carries the flag, the event its evidence), and nothing on
 /// a track that is merely noisy.
-@Suite("Integrity checks")
+@Suite("Integrity checks", .mayBlock)
 struct IntegrityCheckTests {
     static let start: Int64 = 1_717_588_800
 
@@ -232,7 +233,7 @@ struct IntegrityCheckTests {
     }
 }
 
-@Suite("Disagreement between receivers")
+@Suite("Disagreement between receivers", .mayBlock)
 struct DisagreementCheckTests {
     @Test("Two receivers farther apart than their errors and the antennas allow disagree; told once")
     func disagreement() throws {

@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("World Magnetic Model")
+@Suite("World Magnetic Model", .mayBlock)
 struct MagneticModelTests {
     /// Declinations of WMM2025 at sea level, as NOAA's coefficients give them (computed with
     /// pygeomag, an independent implementation, to 1e-9 degree).

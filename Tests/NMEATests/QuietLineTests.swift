@@ -1,10 +1,11 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
 /// A device's reader sees the line go quiet between a receiver's bursts and tells the decoder
 /// (`NMEADecoder.noteQuiet()`); where the order of sentences alone cannot say which cycle a
 /// sentence without a time belongs to, the quiet does.
-@Suite("Quiet lines between bursts")
+@Suite("Quiet lines between bursts", .mayBlock)
 struct QuietLineTests {
     /// One cycle at `second` after 12:00:00 of a receiver that sends no RMC: VTG says the
     /// speed (1 + second knots) and course (10 × second degrees); GGA the position and time.

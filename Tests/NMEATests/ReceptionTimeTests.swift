@@ -4,7 +4,7 @@ import TestSupport
 
 /// ``Fix/receivedAt``: when an epoch's first byte arrived, from the stamps its reader gave
 /// the chunks.
-@Suite("Reception time of an epoch")
+@Suite("Reception time of an epoch", .mayBlock)
 struct ReceptionTimeTests {
     /// A stamp `seconds` after midnight, 2024-06-05.
     static func stamp(_ seconds: Int64) -> UTCTime {

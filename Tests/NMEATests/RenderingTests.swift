@@ -1,8 +1,9 @@
 import Testing
 @testable import NMEA
 import NMEARendering
+import TestSupport
 
-@Suite("gpsd JSON")
+@Suite("gpsd JSON", .mayBlock)
 struct RenderingTests {
     @Test("TPV has gpsd's names, units and precision")
     func tpv() throws {

@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("Sentences")
+@Suite("Sentences", .mayBlock)
 struct SentenceTests {
     @Test("GGA")
     func gga() throws {

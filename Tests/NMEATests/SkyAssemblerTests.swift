@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("sky assembler")
+@Suite("sky assembler", .mayBlock)
 struct SkyAssemblerTests {
     func view(_ talker: Talker, signal: Int? = nil, second: Int?, satellites: [Int]) -> SatelliteView {
         SatelliteView(talker: talker, signalID: signal, satellitesInView: satellites.count,

@@ -1,7 +1,8 @@
 import Testing
 @testable import NMEA
+import TestSupport
 
-@Suite("The assemblers on their own")
+@Suite("The assemblers on their own", .mayBlock)
 struct StandaloneAssemblerTests {
     @Test("EpochAssembler fed decoded sentences makes the decoder's fixes and views", arguments: ["sirf-cycle.nmea", "ublox-multi.nmea"])
     func epochAssembler(log: String) throws {

@@ -97,6 +97,19 @@ struct ProjectRulesTests {
         #expect(found.isEmpty, "Dispatch sources on descriptors: \(Self.describe(found))")
     }
 
+    /// The test targets that use TestSupport: their tests wait on the outside (terminals,
+    /// sockets, processes), most of them blocking a thread while they do.
+    static let waitingTestTargets = ["NMEATests", "FleetTests", "TimeServiceTests", "NMEAServerTests", "NMEAStreamTests",
+                                     "SignalsTests", "nmeastreamTests"].map { "Tests/" + $0 }
+
+    @Test("every suite of a target that waits on the outside runs on threads of its own (.mayBlock), not on Swift's cooperative pool, which two blocked tests fill on two cores; none has a time limit, which would count its wait for a slot")
+    func suitesMayBlock() throws {
+        let unmarked = try Self.breaches(of: #"^@Suite\((?![^\n]*\.mayBlock)"#, in: Self.waitingTestTargets)
+        #expect(unmarked.isEmpty, "suites without .mayBlock: \(Self.describe(unmarked))")
+        let limited = try Self.breaches(of: #"\.timeLimit\("#, in: Self.waitingTestTargets)
+        #expect(limited.isEmpty, "time limits: \(Self.describe(limited))")
+    }
+
     /// The size past which a file is a hub to split: 400 lines (with comments), about what a
     /// reader holds in mind at once, and what every file but the listed ones keeps. A listed
     /// file may shrink (then its entry goes or comes down) but not grow.

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import Platform
 
-@Suite("Async bridges")
+@Suite("Async bridges", .mayBlock)
 struct BridgeTests {
     @Test("values: every value in order, then the end")
     func values() async {
@@ -83,7 +83,7 @@ struct BridgeTests {
 
 /// `values` holds a bounded number of values: a sender that may wait does, one that may not
 /// (the subscribing call) is never made to, and `.newest` pushes out and counts.
-@Suite("Async bridges: bounds")
+@Suite("Async bridges: bounds", .mayBlock)
 struct BoundedValuesTests {
     /// A signal that sends `1...count` from a thread of its own, counting what it sent, and
     /// signalling `finished` when it has sent them all.

@@ -9,7 +9,7 @@ import Signals
 import SignalsTesting
 import TestSupport
 
-@Suite("buffer(_:on:dropped:)")
+@Suite("buffer(_:on:dropped:)", .mayBlock)
 struct BufferTests {
     @Test("newest: a burst leaves the newest values and counts the others; the end is never dropped")
     func newestBurst() {

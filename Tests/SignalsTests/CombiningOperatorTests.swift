@@ -1,7 +1,8 @@
 import Testing
 import Signals
+import TestSupport
 
-@Suite("Combining operators")
+@Suite("Combining operators", .mayBlock)
 struct CombiningOperatorTests {
     @Test("scan sends the running result; removeDuplicates drops repeats")
     func scanAndDistinct() {

@@ -1,8 +1,9 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
-@Suite("Disposables")
+@Suite("Disposables", .mayBlock)
 struct DisposableTests {
     @Test("an action disposable runs its action at most once, even from many threads")
     func actionOnce() {

@@ -1,6 +1,7 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
 // The delegate bridge of `Signals.docc/Signals.md`, compiled and run.
 
@@ -44,7 +45,7 @@ final class ThermometerProxy: ThermometerDelegate, Sendable {
     }
 }
 
-@Suite("Documentation examples", .serialized)
+@Suite("Documentation examples", .mayBlock, .serialized)
 struct DocumentationExampleTests {
     @Test("a delegate proxy feeds a shared signal: one device for all subscribers, stopped after the last")
     func delegateBridge() {

@@ -1,8 +1,9 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
-@Suite("Errors and side effects")
+@Suite("Errors and side effects", .mayBlock)
 struct ErrorOperatorTests {
     @Test("flatMapError goes on with the handler's signal; mapError transforms the failure")
     func catchAndMapError() {

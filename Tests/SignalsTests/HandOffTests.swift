@@ -3,8 +3,9 @@ import Testing
 import Signals
 import SignalsTesting
 import Platform
+import TestSupport
 
-@Suite("HandOff")
+@Suite("HandOff", .mayBlock)
 struct HandOffTests {
     @Test("a sender faster than the scheduler never waits: at most the capacity waits, the oldest pushed out and counted, the newest delivered in order")
     func boundedUnderFlood() {

@@ -1,8 +1,9 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
-@Suite("Locks")
+@Suite("Locks", .mayBlock)
 struct LockTests {
     @Test("a recursive lock nests on its holder and is free only after the last unlock")
     func recursive() {

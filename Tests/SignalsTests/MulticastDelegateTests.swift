@@ -1,5 +1,6 @@
 import Testing
 import Signals
+import TestSupport
 
 protocol PingDelegate: AnyObject {
     func ping(_ from: String)
@@ -16,7 +17,7 @@ final class PingListener: PingDelegate, @unchecked Sendable {
     }
 }
 
-@Suite("MulticastDelegate")
+@Suite("MulticastDelegate", .mayBlock)
 struct MulticastDelegateTests {
     @Test("add, contains, remove and callAll, without duplicates")
     func basics() {

@@ -2,8 +2,9 @@ import Dispatch
 import Platform
 import Signals
 import Testing
+import TestSupport
 
-@Suite("observeOnMainActor: bounded")
+@Suite("observeOnMainActor: bounded", .mayBlock)
 struct ObserveOnMainActorTests {
     @Test("while the main actor is busy, at most `capacity` values wait: the oldest are pushed out and counted, the newest delivered in order")
     @MainActor

@@ -1,8 +1,9 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
-@Suite("Operators")
+@Suite("Operators", .mayBlock)
 struct OperatorTests {
     @Test("map, replaceElements(with:), compactMap and filter transform values and pass terminal events")
     func transforms() {

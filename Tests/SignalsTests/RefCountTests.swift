@@ -2,11 +2,12 @@ import Testing
 import Signals
 import SignalsTesting
 import Platform
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite("Multicast and reference counting")
+@Suite("Multicast and reference counting", .mayBlock)
 struct RefCountTests {
     @Test("the first observer connects, the last one's dispose disconnects, the next reconnects")
     func connectDisconnectReconnect() {
@@ -157,8 +158,9 @@ struct RefCountTests {
         kept.withLock { $0 }?.next(1)  // dropped: nothing is delivered after dispose
     }
 
-    @Test("32 threads subscribing and disposing: one upstream per busy period, closed when idle",
-          .timeLimit(.minutes(2)))
+    // No `.timeLimit`: Swift Testing counts from the test's start, which includes its wait for
+    // a slot among the suites that run at once (TestSlots). A livelock is caught below.
+    @Test("32 threads subscribing and disposing: one upstream per busy period, closed when idle")
     func stress() {
         let probe = UpstreamProbe()
         let shared = Signal<Int, Never> { observer in
@@ -172,13 +174,20 @@ struct RefCountTests {
         }.share()
         let rounds = 2000
         let closedUnderObserver = Protected(0)
-        onThreads(32) { _ in
-            for _ in 0..<rounds {
-                let subscription = shared.observe(next: { _ in })
-                // While this observer is subscribed, the upstream is open.
-                if probe.open < 1 { closedUnderObserver.withLock { $0 += 1 } }
-                subscription.dispose()
+        // Under a second alone; a livelock fails here rather than holding the run.
+        let finished = JoinableThread {
+            onThreads(32) { _ in
+                for _ in 0..<rounds {
+                    let subscription = shared.observe(next: { _ in })
+                    // While this observer is subscribed, the upstream is open.
+                    if probe.open < 1 { closedUnderObserver.withLock { $0 += 1 } }
+                    subscription.dispose()
+                }
             }
+        }
+        guard finished.join(seconds: 120) else {
+            Issue.record("32 threads did not finish 2,000 rounds each in 120 s")
+            return
         }
         #expect(closedUnderObserver.withLock { $0 } == 0)
         #expect(probe.open == 0)

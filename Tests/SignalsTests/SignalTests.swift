@@ -1,8 +1,9 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
-@Suite("Signal and its observer")
+@Suite("Signal and its observer", .mayBlock)
 struct SignalTests {
     @Test("the body runs once per subscription, and events follow next* (error | completed)?")
     func grammar() {

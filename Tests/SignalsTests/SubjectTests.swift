@@ -1,8 +1,9 @@
 import Testing
 import Signals
 import Platform
+import TestSupport
 
-@Suite("Subjects")
+@Suite("Subjects", .mayBlock)
 struct SubjectTests {
     @Test("a subject sends to current observers only, and keeps its terminal event")
     func hot() {

@@ -1,9 +1,10 @@
 import Testing
 import Signals
 import SignalsTesting
+import TestSupport
 
 /// Time-based operators, in virtual time: `(time in ms, value)` pairs.
-@Suite("Time-based operators")
+@Suite("Time-based operators", .mayBlock)
 struct TimeOperatorTests {
     /// Records values with the virtual time they arrived at.
     final class Timeline<Value: Sendable>: @unchecked Sendable {

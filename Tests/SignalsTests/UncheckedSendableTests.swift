@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// CONTRIBUTING lists every `@unchecked Sendable` type with its reason: the list and the
 /// sources must name the same types.
-@Suite("@unchecked Sendable")
+@Suite("@unchecked Sendable", .mayBlock)
 struct UncheckedSendableTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -19,6 +19,13 @@ public final class JoinableThread: Sendable {
         finished.wait()
         finished.signal()
     }
+
+    /// Waits until the body returned, for at most `seconds`: whether it did.
+    public func join(seconds: Double) -> Bool {
+        guard finished.wait(timeout: .now() + seconds) == .success else { return false }
+        finished.signal()
+        return true
+    }
 }
 
 /// Reads from the non-blocking descriptor `fd` until `count` bytes came or `seconds` passed,

@@ -5,11 +5,12 @@ import CPlatform
 import Testing
 import NMEAStream
 @testable import TimeService
+import TestSupport
 
 /// ntpd's shared-memory segments as nmeastream writes them: the layout against the struct
 /// ntpd declares, gpsd's handshake read back as ntpd reads it, the units handed out as gpsd
 /// hands them out, and the leap second announced as gpsd announces it.
-@Suite("NTP shared memory", .serialized)
+@Suite("NTP shared memory", .mayBlock, .serialized)
 struct NTPSHMTests {
     @Test("the segment is ntpd's struct shmTime, field by field (LP64: time_t of 8 bytes, 8-aligned)",
           .enabled(if: MemoryLayout<time_t>.size == 8, "the offsets below are those of a 64-bit time_t"))

@@ -4,10 +4,11 @@ import Glibc
 import Testing
 import NMEAStream
 @testable import TimeService
+import TestSupport
 
 /// The time service's rules, without a socket or a clock: chrony's sample layout, the serial
 /// sampler (wait for a valid fix, one a second) and the pairing of pulses with seconds.
-@Suite("Time service: samples and pairing")
+@Suite("Time service: samples and pairing", .mayBlock)
 struct TimeServiceTests {
     /// 2024-06-05 at `seconds` past midnight (a fraction allowed).
     static func time(_ seconds: Double) -> UTCTime {

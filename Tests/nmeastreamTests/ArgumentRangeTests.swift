@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Numbers from the command line are checked before they are used: a length of time that is
 /// negative, not a number, infinite or past a year is a usage error (64), never a trap (132)
 /// when it becomes a timer.
-@Suite("Numbers on the command line")
+@Suite("Numbers on the command line", .mayBlock)
 struct ArgumentRangeTests {
     @Test("lengths of time past any use, not finite or negative: exit 64 with the option named", arguments: [
         ["serve", "/dev/null", "--listen", "127.0.0.1:0", "--linger"],

@@ -6,7 +6,7 @@ import TestSupport
 /// the preferred receiver, fails over to the other within one cycle when it loses its fix,
 /// falls to 2D or is paused (SIGSTOP), and comes back after the hold, with no epoch twice,
 /// no gap and no flapping; gpspipe and Python's gps module read it unchanged.
-@Suite("serve --best", .serialized)
+@Suite("serve --best", .mayBlock, .serialized)
 struct BestDeviceTests {
     /// Two receivers (a, preferred, and b), each a `simulate --control` fed through a FIFO, and
     /// `serve a b --best`.

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `serve --chrony` with a real chronyd (Debian `chrony`): its own configuration, socket
 /// folder and log, no control of the clock (`-x`).
-@Suite("Time service with chrony", .serialized)
+@Suite("Time service with chrony", .mayBlock, .serialized)
 struct ChronyTests {
     static let chronyd = "/usr/sbin/chronyd"
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("nmeastream demo and simulate")
+@Suite("nmeastream demo and simulate", .mayBlock)
 struct DemoSimulateTests {
     @Test("demo prints live fixes within a few seconds: a receiver that moves, whose clock starts now and never runs backwards")
     func demo() throws {
@@ -64,7 +64,7 @@ struct DemoSimulateTests {
     }
 }
 
-@Suite("the live panel")
+@Suite("the live panel", .mayBlock)
 struct LivePanelTests {
     @Test("in a real terminal (tmux, 80 x 24), the text format is a panel that fits: the fix and a satellite table, redrawn in place")
     func panel() throws {

@@ -1,8 +1,9 @@
 import NMEAStream
 import Testing
 @testable import nmeastream
+import TestSupport
 
-@Suite("The command's advice on errors")
+@Suite("The command's advice on errors", .mayBlock)
 struct ErrorAdviceTests {
     @Test("permission denied: the command names both fixes, joining the group and the udev rules")
     func permissionDenied() {

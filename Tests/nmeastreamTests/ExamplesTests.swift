@@ -8,7 +8,7 @@ import TestSupport
 /// Every example command line of the help texts and of the README's shell sessions, run as
 /// written: each must be taken as the command line it is (no usage error), whatever it then
 /// finds (no receiver here, no broker at broker.local).
-@Suite("Examples in the help and the README")
+@Suite("Examples in the help and the README", .mayBlock)
 struct ExamplesTests {
     /// The subcommands whose help has examples, as `nmeastream --help` lists them.
     static func subcommands() throws -> [String] {

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `publish` and `subscribe` against a real broker (Debian `mosquitto`, on a loopback port,
 /// with its own configuration, persistence and log).
-@Suite("Fleets over MQTT", .serialized)
+@Suite("Fleets over MQTT", .mayBlock, .serialized)
 struct FleetCommandTests {
     static var hasBroker: Bool { MosquittoBroker.isInstalled }
     typealias Broker = MosquittoBroker

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("the command's footprint")
+@Suite("the command's footprint", .mayBlock)
 struct FootprintTests {
     /// Foundation proper brings ICU (53 MB more of libraries mapped into the process, 6 MB
     /// more resident, and a slower cold start of each report); nothing in the command

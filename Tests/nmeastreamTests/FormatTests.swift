@@ -3,8 +3,9 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("CSV and GPX output")
+@Suite("CSV and GPX output", .mayBlock)
 struct FormatTests {
     static let gpsbabel = "/usr/bin/gpsbabel"
 
@@ -95,7 +96,7 @@ struct FormatTests {
     }
 }
 
-@Suite("replay's progress bar")
+@Suite("replay's progress bar", .mayBlock)
 struct ProgressBarTests {
     @Test("on a terminal, a bar on standard error; never when standard error is a file")
     func progress() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Hotplug under a umockdev testbed: `Drivers/hotplug.py` (GObject introspection's UMockdev,
 /// run under umockdev-wrapper) adds and removes mocked devices while the command listens.
-@Suite("hotplug")
+@Suite("hotplug", .mayBlock)
 struct HotplugTests {
     static let wrapper = "/usr/bin/umockdev-wrapper"
     static let python = "/usr/bin/python3"
@@ -60,7 +61,7 @@ struct HotplugTests {
     }
 }
 
-@Suite("nmeastream --watch")
+@Suite("nmeastream --watch", .mayBlock)
 struct WatchTests {
     @Test("waits for a receiver, reads it, and when it is unplugged carries on with it under another node")
     func followsReceiver() throws {
@@ -93,7 +94,7 @@ struct WatchTests {
     }
 }
 
-@Suite("nmeastream serve, following hotplug")
+@Suite("nmeastream serve, following hotplug", .mayBlock)
 struct ServeHotplugTests {
     @Test("no device named: a receiver plugged in is served to a client already watching; unplugged, it is announced and the client stays; replugged, fixes again")
     func servesWhatIsPluggedIn() throws {

@@ -6,7 +6,7 @@ import TestSupport
 /// corpus), clean and with made faults injected from one epoch on: a spoofed jump, a time
 /// step, uniform C/N0 and jammed signals are each flagged on that epoch or the next, and
 /// nothing before it.
-@Suite("replay --integrity", .enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the project"))
+@Suite("replay --integrity", .mayBlock, .enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the project"))
 struct IntegrityCommandTests {
     static let log = Corpus.root.appendingPathComponent("gpsd-nmea/bundg_zeus_9.log")
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("nmeastream list")
+@Suite("nmeastream list", .mayBlock)
 struct ListCommandTests {
     static let umockdev = "/usr/bin/umockdev-run"
 
@@ -60,7 +61,7 @@ struct ListCommandTests {
     }
 }
 
-@Suite("nmeastream with no device named")
+@Suite("nmeastream with no device named", .mayBlock)
 struct AutomaticReadTests {
     /// A umockdev script that has the device send `log` line by line, 5 ms apart.
     private func script(_ log: String) throws -> URL {

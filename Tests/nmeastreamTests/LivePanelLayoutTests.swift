@@ -1,8 +1,9 @@
 import NMEAStream
 import Testing
 @testable import nmeastream
+import TestSupport
 
-@Suite("The live panel's layout")
+@Suite("The live panel's layout", .mayBlock)
 struct LivePanelLayoutTests {
     @Test("a terminal too short for every satellite: the panel keeps to its rows and counts the rest on its last line")
     func keepsToTheRows() {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// libmosquitto and SQLite are loaded when a command needs them, not linked: with one missing,
 /// the commands that need it say so and how to install it, and the others run. The library is
 /// hidden from the command by an empty file mounted over it in a mount namespace of its own
 /// (root only: the tests are skipped elsewhere).
-@Suite("Libraries loaded when needed")
+@Suite("Libraries loaded when needed", .mayBlock)
 struct LoadedLibraryTests {
     static let canHide = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
 

@@ -3,8 +3,9 @@ import Signals
 import Testing
 @testable import nmeastream
 import Platform
+import TestSupport
 
-@Suite("Messages on standard error")
+@Suite("Messages on standard error", .mayBlock)
 struct MessageLogTests {
     @Test("one line per interval and key: the first at once, then the last held back with its count; a quiet key says its next at once")
     func coalescing() {

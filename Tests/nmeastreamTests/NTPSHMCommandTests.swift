@@ -8,7 +8,7 @@ import TestSupport
 /// `serve --ntp-shm` with real readers: gpsd's `ntpshmmon` (which reads the segments exactly
 /// as ntpd does) and chronyd (`refclock SHM`, `-x`: no control of the clock). A unit of its
 /// own (`--ntp-shm-unit`), so that the machine's time service is left alone.
-@Suite("nmeastream serve --ntp-shm", .serialized,
+@Suite("nmeastream serve --ntp-shm", .mayBlock, .serialized,
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ntpshmmon") && FileManager.default.isExecutableFile(atPath: ChronyTests.chronyd),
                 "gpsd-clients (ntpshmmon) or chrony is not installed"))
 struct NTPSHMCommandTests {

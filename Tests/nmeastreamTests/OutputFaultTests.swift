@@ -7,7 +7,7 @@ import TestSupport
 
 /// What the commands do when their output cannot be written, or their terminal goes: an
 /// error and a documented exit code, never a silent 0; a GPX document closed on a signal.
-@Suite("output faults", .serialized)
+@Suite("output faults", .mayBlock, .serialized)
 struct OutputFaultTests {
     static let log = Command.fixture("ublox-multi.nmea")
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("nmeastream read")
+@Suite("nmeastream read", .mayBlock)
 struct ReadCommandTests {
     @Test("reads a receiver on a serial device and stops after --count fixes, settings restored")
     func readsDevice() throws {

@@ -9,7 +9,7 @@ import TestSupport
 private var socatInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") }
 
 /// `read` with a network receiver's URL, against socat playing a log as an NMEA server.
-@Suite("read over the network")
+@Suite("read over the network", .mayBlock)
 struct ReadNetworkCommandTests {
     @Test("read tcp://: the server's fixes, the connection said on standard error", .enabled(if: socatInstalled, "socat is not installed"))
     func tcp() throws {

@@ -1,8 +1,9 @@
 import NMEAStream
 import Testing
+import TestSupport
 
 /// The README's library example, kept here so that it keeps compiling and doing what it says.
-@Suite("README example")
+@Suite("README example", .mayBlock)
 struct ReadmeExampleTests {
     @Test("the library example decodes its sentence into one fix")
     func libraryExample() {

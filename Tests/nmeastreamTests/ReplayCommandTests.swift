@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("nmeastream replay")
+@Suite("nmeastream replay", .mayBlock)
 struct ReplayCommandTests {
     @Test("json: a SKY then a TPV line per epoch, as gpsd sends them: the SKY with the epoch's dilutions, and its satellites when the receiver sent GSV")
     func json() throws {

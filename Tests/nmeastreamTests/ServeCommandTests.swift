@@ -7,7 +7,7 @@ import TestSupport
 
 /// `nmeastream serve` as a user runs it: a real process, a pseudo-terminal for the receiver,
 /// a TCP client.
-@Suite("nmeastream serve")
+@Suite("nmeastream serve", .mayBlock)
 struct ServeCommandTests {
     /// Starts `serve` with `arguments`; returns the process and the first line it writes to
     /// standard error (which says where it listens, or why it cannot), or the first `lines`.

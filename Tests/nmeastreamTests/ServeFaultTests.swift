@@ -10,7 +10,7 @@ import TestSupport
 /// `serve` as a process under the faults a local user can cause: floods from clients that
 /// never read, more clients than descriptors, signals. Each bounded in time; memory and CPU
 /// read from /proc, as a user would see them.
-@Suite("serve under faults", .serialized)
+@Suite("serve under faults", .mayBlock, .serialized)
 struct ServeFaultTests {
     /// A running `serve` and what it said.
     final class Server {

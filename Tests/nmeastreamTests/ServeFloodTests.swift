@@ -9,7 +9,7 @@ import TestSupport
 /// rate, merged with `--best` or sent on as datagrams with `--nmea-udp`. Every hand-off
 /// between its threads is bounded: its peak memory stays under 64 MB, a client is still
 /// answered, and SIGTERM stops it within 5 s.
-@Suite("serve under floods from its receivers", .serialized)
+@Suite("serve under floods from its receivers", .mayBlock, .serialized)
 struct ServeFloodTests {
     /// `count` epochs of ``SyntheticEpochs`` from `first`, as one block of bytes.
     static func epochs(_ count: Int, from first: Int = 0) -> [UInt8] {

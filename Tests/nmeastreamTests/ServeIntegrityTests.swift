@@ -6,7 +6,7 @@ import TestSupport
 /// jump, step its time (against the system clock), send uniform signals and lose them; the
 /// first report that shows each fault carries its flag, the server says it, and libgps
 /// (gpxlogger) reads the flagged reports as any other.
-@Suite("serve integrity checks", .serialized)
+@Suite("serve integrity checks", .mayBlock, .serialized)
 struct ServeIntegrityTests {
     struct Epoch {
         var second: Double

@@ -9,7 +9,7 @@ import TestSupport
 /// (each one an integrity event serve would say), at full rate; standard error that nobody
 /// reads, or that is read. Serving never waits for the messages, and the messages stay at one
 /// line a second for each kind and receiver.
-@Suite("serve's messages under faults", .serialized)
+@Suite("serve's messages under faults", .mayBlock, .serialized)
 struct ServeMessageFaultTests {
     /// `count` epochs a second apart whose position jumps 1° of latitude (111 km) at each: a
     /// spoofed or broken receiver, every epoch flagged.

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `serve --http` under load, as a real process: many pages (WebSocket feeds) and gpsd
 /// clients at once.
-@Suite("nmeastream serve --http under load", .serialized)
+@Suite("nmeastream serve --http under load", .mayBlock, .serialized)
 struct ServeWebLoadTests {
     /// `serve` started on `device` with the page; the process, its stderr file, its gpsd port
     /// and its page's port.

@@ -8,7 +8,7 @@ import TestSupport
 /// `simulate --control` fed what nobody should type: numbers past any range, a line of
 /// 10 MB, escape sequences. Each is refused with a short, escaped message, and the receiver
 /// goes on reporting.
-@Suite("simulate --control under hostile input")
+@Suite("simulate --control under hostile input", .mayBlock)
 struct SimulateControlTests {
     @Test("out-of-range numbers, a 10 MB line and escapes are refused, escaped and short; the receiver keeps reporting and takes the next good command")
     func hostileInput() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("udev rules")
+@Suite("udev rules", .mayBlock)
 struct UdevRulesTests {
     @Test("udev-rules/60-nmeastream.rules is what `nmeastream udev-rules` prints from the catalogue")
     func fileMatchesCommand() throws {

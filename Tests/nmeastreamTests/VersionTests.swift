@@ -3,7 +3,7 @@ import NMEA
 import Testing
 import TestSupport
 
-@Suite("nmeastream --version")
+@Suite("nmeastream --version", .mayBlock)
 struct VersionTests {
     @Test("--version prints the one release, and serve's VERSION reports the same one (the page's footer shows it)")
     func oneVersion() throws {

@@ -10,7 +10,7 @@ import TestSupport
 /// `simulate` pseudo-terminal playing the fixture. The driver reports what the page showed;
 /// this test judges it. Screenshots (desktop, phone, stale) are kept in
 /// `.build/test-artefacts/web-page/`.
-@Suite("Live web page in Chromium", .serialized)
+@Suite("Live web page in Chromium", .mayBlock, .serialized)
 struct WebPageBrowserTests {
     static let driver = Command.packageRoot.appendingPathComponent("Tests/Drivers/webpage.py").path
     static let artefacts = Command.packageRoot.appendingPathComponent(".build/test-artefacts/web-page").path

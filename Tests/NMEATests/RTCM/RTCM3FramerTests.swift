@@ -5,7 +5,7 @@ import TestSupport
 
 /// RTCM 3 frames: CRC-24Q, one frame checked, and a stream cut into frames, against gpsd's
 /// reading of the corpus's RTCM logs.
-@Suite("RTCM 3 framing")
+@Suite("RTCM 3 framing", .mayBlock)
 struct RTCM3FramerTests {
     /// A frame of `payload` with its header and checksum.
     static func frame(_ payload: [UInt8]) -> [UInt8] { RTCM3TestFrames.frame(payload) }

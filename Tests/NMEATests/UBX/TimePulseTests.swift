@@ -5,7 +5,7 @@ import TestSupport
 /// TIM-TP, the next time pulse of a timing receiver: its time (UTC, or GPS less the leap
 /// seconds) and quantization error, carried by every fix until the next one, never starting
 /// or ending an epoch.
-@Suite("UBX TIM-TP")
+@Suite("UBX TIM-TP", .mayBlock)
 struct TimePulseTests {
     static func line(_ body: String) -> [UInt8] { Array(nmea(body).utf8) }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// UBX messages into epochs: one epoch per navigation epoch (iTOW), ended by NAV-EOE or the next
 /// iTOW, and one epoch, not two, from a receiver that sends NMEA and UBX for the same cycle.
-@Suite("UBX epochs")
+@Suite("UBX epochs", .mayBlock)
 struct UBXEpochTests {
     static let baseTimeOfWeek = UBXTestFrames.baseTimeOfWeek
 

@@ -2,7 +2,7 @@
 import TestSupport
 import Testing
 
-@Suite("UBX framing")
+@Suite("UBX framing", .mayBlock)
 struct UBXFramingTests {
     let gga = nmea("GPGGA,092750.000,5321.6802,N,00630.3372,W,1,08,1.03,61.7,M,55.2,M,,")
     let rmc = nmea("GPRMC,092750.000,A,5321.6802,N,00630.3372,W,0.02,31.66,280511,,,A")

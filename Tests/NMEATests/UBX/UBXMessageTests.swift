@@ -2,7 +2,7 @@ import NMEA
 import TestSupport
 import Testing
 
-@Suite("UBX messages")
+@Suite("UBX messages", .mayBlock)
 struct UBXMessageTests {
     /// A NAV-PVT of a ZED-F9P in RTK fixed, every field set.
     static func pvt(length: Int = 92) -> PayloadBuilder {

@@ -7,7 +7,7 @@ import TestSupport
 /// a receiver's firmware fault or a bad byte a checksum misses would leave it) and checks that
 /// each costs that field only: the same epochs, exactly that field reported after its frame,
 /// and the rest of the fix as it was.
-@Suite("UBX field mutation", .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: mutation test not run"))
+@Suite("UBX field mutation", .mayBlock, .enabled(if: Corpus.isAvailable, "../shared/corpus is absent: mutation test not run"))
 struct UBXMutationTests {
     /// A field and a value it can never hold: the month (13), the fix type (9), the latitude
     /// (beyond 90°); with the offset its reject names.
