@@ -62,8 +62,10 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
 public final class TestSlots: @unchecked Sendable {
     /// Six tests at once: three times what the cooperative pool let run on this machine's two
     /// cores, and few enough that the child processes, browsers and brokers they start do not
-    /// starve each other of the CPU (their time-outs are seconds, not minutes).
-    public static let width = 6
+    /// starve each other of the CPU (their time-outs are seconds, not minutes). The environment's
+    /// `NMEASTREAM_TEST_SLOTS` sets another: CI's ThreadSanitizer run, where every test is CPU
+    /// work many times over, takes 2 (with 6 it ran 2.4 times as long, and timed tests missed).
+    public static let width = ProcessInfo.processInfo.environment["NMEASTREAM_TEST_SLOTS"].flatMap(Int.init).map { max(1, $0) } ?? 6
     /// The slots every suite with ``Trait/mayBlock`` shares.
     public static let shared = TestSlots(width: width)
 
