@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds the release binary as it is installed (the Debian package's, and the README's
 # "without a package"): the Swift runtime and libstdc++ linked in statically, and its code laid
-# out so that what `serve` runs sits together (packaging/layout/README.md).
+# out so that what `serve` runs sits together (packaging/layout/README.md). The layout comes
+# from a profile this build runs: linked once with a map, `serve` run under callgrind
+# (packaging/layout/profile.py), then linked again with the functions it ran placed first. No
+# profile is kept in the repository, so none can go stale. Without valgrind the build says so
+# and links in the default order (a larger resident set while serving).
 #
 # usage: packaging/build-release.sh [SWIFT BUILD ARGUMENTS...]
 # Builds in .build/static (a build folder of its own: SwiftPM keeps the link of an earlier
@@ -23,8 +27,7 @@ flags=(-c release --static-swift-stdlib --scratch-path "$scratch"
        # Every link by lld (the command's is, Package.swift), since these flags reach the
        # build's tools too (EmbedFiles).
        -Xswiftc -use-ld=lld
-       # The functions `serve` runs first, in the order of a profile; then the runtime's helpers.
-       -Xlinker "--symbol-ordering-file=$layout/hot-functions.txt" -Xlinker --no-warn-symbol-ordering
+       # The runtime's small helpers together (the profile's functions come first: below).
        -Xlinker -T -Xlinker "$layout/text.ld")
 # SwiftPM rebuilds nothing when only flags change, nor relinks when a file the linker reads
 # changes: a folder built with other flags starts again, and the link is always made anew.
@@ -35,20 +38,26 @@ fi
 mkdir -p "$scratch"
 printf '%s\n' "${flags[@]}" > "$stamp"
 binary="$(swift build "${flags[@]}" --show-bin-path)/nmeastream"
-rm -f "$binary"
-swift build "${flags[@]}" --product nmeastream "$@" >&2
+order="$scratch/layout/hot-functions.txt"
+rm -f "$binary" "$order"
+if command -v valgrind > /dev/null; then
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  # The first link, with a map of where each function went (mangled names, as the profile has them).
+  swift build "${flags[@]}" --product nmeastream -Xlinker "-Map=$work/link.map" -Xlinker --no-demangle "$@" >&2
+  mkdir -p "$(dirname "$order")"
+  python3 "$layout/profile.py" "$binary" "$work/link.map" "$order" >&2
+  # The second: the functions `serve` ran first in `.text`, in the order they first ran.
+  rm -f "$binary"
+  swift build "${flags[@]}" --product nmeastream -Xlinker "--symbol-ordering-file=$order" \
+    -Xlinker --no-warn-symbol-ordering "$@" >&2
+else
+  echo "build-release: warning: no valgrind (Debian's valgrind), so no profile of serve: the code keeps the linker's default order" >&2
+  swift build "${flags[@]}" --product nmeastream "$@" >&2
+fi
 
 if ldd "$binary" | grep -Eq 'libswiftCore|libstdc\+\+'; then
   echo "build-release: $binary links the Swift runtime or libstdc++ dynamically" >&2
   exit 1
-fi
-# The profile names functions; a rename leaves its function where the linker puts it by
-# default. Say when the profile has gone stale (packaging/layout/profile.sh makes a new one).
-found="$(nm --defined-only "$binary" | awk '{ print $3 }' | sort -u \
-  | comm -12 - <(sort -u "$layout/hot-functions.txt") | wc -l)"
-total="$(sort -u "$layout/hot-functions.txt" | wc -l)"
-echo "build-release: $found of the profile's $total functions found" >&2
-if [ $((found * 10)) -lt $((total * 9)) ]; then
-  echo "build-release: warning: the layout profile is stale; run packaging/layout/profile.sh" >&2
 fi
 echo "$binary"

@@ -5,7 +5,7 @@ place the functions it ran (packaging/layout/README.md).
 usage: profile.py BINARY LINK_MAP OUTPUT
   BINARY    the release binary as packaging/build-release.sh built it (with its symbols)
   LINK_MAP  lld's map of that link (-Map, with --no-demangle)
-  OUTPUT    the symbol ordering file to write (packaging/layout/hot-functions.txt)
+  OUTPUT    the symbol ordering file to write (build-release.sh: .build/static/layout/hot-functions.txt)
 
 The scenario is the one Benchmarks/serve-memory.py measures: `serve` reading a pseudo-terminal
 into which a receiver's epoch (GGA, GSA, two GSV, RMC) is written every 100 ms, one client
