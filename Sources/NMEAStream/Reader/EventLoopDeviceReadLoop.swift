@@ -107,10 +107,11 @@ struct EventLoopDeviceReading: DeviceReading {
         let close = {
             // Closed at once when its handler has it: this also abandons a connection under
             // way, whose future completes only once it is made, fails or times out.
-            handler.channel?.close(promise: nil)
+            let closing = handler.channel
+            closing?.close(promise: nil)
             channel.whenComplete { result in
                 guard let channel = (try? result.get()) ?? handler.channel else { return released() }
-                channel.close(promise: nil)
+                if closing == nil { channel.close(promise: nil) }
                 channel.closeFuture.whenComplete { _ in released() }
             }
         }
