@@ -346,9 +346,10 @@ struct GPSDSideBySideTests {
             var attempt = 0
             while true {
                 attempt += 1
-                // Below the ephemeral range (32768 and up): a port that a client socket of this
-                // process has (ten thousand connections in TIME_WAIT) is no port to listen on.
-                let port = Int.random(in: 20_000...32_000)
+                // Drawn once in the process, below the ephemeral range: the side-by-side tests
+                // run at once, and two gpsds on one port had one exit while the other greeted
+                // both tests.
+                let port = freeLoopbackPort()
                 let control = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID().uuidString).sock").path
                 let log = control + ".log"
                 let child = try ChildProcess(GPSDSideBySideTests.gpsd, ["-b", "-N", "-n", "-S", "\(port)", "-F", control, device],

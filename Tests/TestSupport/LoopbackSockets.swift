@@ -2,13 +2,37 @@
 import Glibc
 #endif
 import Foundation
+import Platform
 
-/// A port on the loopback interface that nothing listens on now (bound, read, closed).
+/// A port on the loopback interface that nothing is bound to now, for a server a test starts
+/// later (a child process, or one started again on the same port).
+///
+/// It lies below the kernel's ephemeral range (32768 and up), from which every client socket
+/// takes its local port: a port from that range, free when drawn, could be a client's by the
+/// time the server binds it (tests run at once, one of them makes ten thousand connections).
+/// And no port is drawn twice in a process, so two tests that start servers at once never get
+/// the same one.
 public func freeLoopbackPort(datagram: Bool = false) -> Int {
-    let fd = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue), 0)
-    defer { close(fd) }
-    return bindToFreeLoopbackPort(fd)
+    drawnPorts.withLock { drawn in
+        while true {
+            let port = Int.random(in: 20_000...32_000)
+            guard drawn.insert(port).inserted else { continue }
+            let fd = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+            address.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            if bound { return port }
+        }
+    }
 }
+
+/// Every port ``freeLoopbackPort(datagram:)`` has handed out in this process.
+private let drawnPorts = Protected<Set<Int>>([])
 
 /// Binds `fd` to a free port of 127.0.0.1 (or another loopback address, `0x7F00_0002` for
 /// 127.0.0.2); the port.
