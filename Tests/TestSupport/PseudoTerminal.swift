@@ -47,8 +47,7 @@ public final class PseudoTerminal {
 
     deinit {
         closeMaster()
-        heldSlaves.withLock { _ = $0.remove(slaveHold) }
-        close(slaveHold)
+        parkSlave(slaveHold)
     }
 
     /// Writes all of `bytes` to the master side.
@@ -167,7 +166,35 @@ public struct PseudoTerminalError: Error {
     public var errno: Int32
 }
 
-/// The slave descriptors the ``PseudoTerminal``s hold (see its `slaveHold`).
+/// How long a terminal's number stays taken after the terminal is gone: a reader that outlives
+/// its test for a moment (a child process being stopped, a server retrying the path every
+/// second until its test stops it) must not open the next test's terminal under the same
+/// path. Seen with six tests at once: another test's `serve`, retrying `/dev/pts/1`, held the
+/// new `/dev/pts/1` of a corrections test, whose own `serve` then found it busy.
+private let numberQuarantine: UInt64 = 30_000_000_000
+
+/// Slave descriptors of terminals that are gone, each held until its quarantine ends (the
+/// kernel gives a number back only once nothing has the terminal open).
+private let parkedSlaves = Protected<[(descriptor: Int32, until: UInt64)]>([])
+
+/// Keeps `descriptor` (a gone terminal's slave) open for the quarantine, and closes those
+/// whose quarantine is over.
+private func parkSlave(_ descriptor: Int32) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let expired = parkedSlaves.withLock { parked -> [Int32] in
+        let expired = parked.filter { $0.until <= now }.map(\.descriptor)
+        parked.removeAll { $0.until <= now }
+        parked.append((descriptor, now + numberQuarantine))
+        return expired
+    }
+    for descriptor in expired {
+        heldSlaves.withLock { _ = $0.remove(descriptor) }
+        close(descriptor)
+    }
+}
+
+/// The slave descriptors the ``PseudoTerminal``s hold (see its `slaveHold`), and those of gone
+/// terminals in quarantine.
 // A lock ThreadSanitizer sees (PLATFORM-NOTES: Mutex gives it false reports).
 private let heldSlaves = Protected<Set<Int32>>([])
 
