@@ -8,3 +8,11 @@
 /// 949).
 @available(*, deprecated, renamed: "EventLoopDeviceReadLoop")
 public typealias DispatchDeviceReadLoop = EventLoopDeviceReadLoop
+
+extension DeviceReadLoop {
+    /// Whether the calling thread may block until a device is released: `false` on a thread
+    /// that runs receivers' work (a reader's queue, an event loop). A read loop no longer
+    /// decides it: one rule covers every receiver.
+    @available(*, deprecated, message: "no longer asked: a thread that runs receivers' work never waits for one")
+    public var mayWaitForRelease: Bool { ReceiverWaiting.mayWait }
+}

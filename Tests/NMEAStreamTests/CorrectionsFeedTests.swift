@@ -163,7 +163,7 @@ struct CorrectionsFeedTests {
         try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         let reader = try #require(monitor.currentReader)
         let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
-        reader.queue.async {
+        reader.executor.schedule {
             held.signal()
             release.wait()
         }

@@ -28,9 +28,10 @@ struct DeviceWriterTests {
             if count <= 0 { break }
             filled += count
         }
-        let queue = DispatchQueue(label: "test.writer")
+        let executor = SerialQueueExecutor(label: "test.writer")
+        let queue = executor.queue
         let strings = (0..<40).map { index in [UInt8](repeating: UInt8(index), count: 1000) }
-        let writer = DeviceWriter(descriptor: ends[1], queue: queue)
+        let writer = DeviceWriter(descriptor: ends[1], executor: executor)
         let outcomes = queue.sync { strings.map { writer.write($0) } }
         let kept = DeviceWriter.backlogLimit / 1000
         #expect(outcomes.prefix(kept).allSatisfy { $0 == .written })

@@ -43,7 +43,7 @@ struct MergedMonitorTests {
                 }
             }
             monitor = GPSMonitor(source: .serial(path: name, speed: .bitsPerSecond(9600)), delivery: nil,
-                                 opening: .onFirstSubscriber, linger: .zero, connection: MonitorConnection(readLoop: EventLoopDeviceReadLoop()),
+                                 opening: .onFirstSubscriber, linger: .zero, connection: MonitorConnection(),
                                  reading: reading)
         }
 

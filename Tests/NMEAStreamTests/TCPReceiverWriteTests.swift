@@ -66,7 +66,7 @@ struct TCPReceiverWriteTests {
     func inOrder() throws {
         try withConnection { reader, peer in
             let strings = (0..<50).map { index in [UInt8](repeating: UInt8(index), count: 300) }
-            let outcomes = strings.map { string in reader.queue.sync { reader.writeToDevice(string) } }
+            let outcomes = strings.map { string in reader.onExecutorAndWait { reader.writeToDevice(string) } }
             #expect(outcomes.allSatisfy { $0 == .written })
             #expect(readBytes(from: peer, count: 50 * 300) == strings.flatMap { $0 })
         }
@@ -80,7 +80,7 @@ struct TCPReceiverWriteTests {
             var written = 0
             var refused: DeviceWriteOutcome?
             while written < 256 * 1024 * 1024 {
-                let outcome = reader.queue.sync { reader.writeToDevice(string) }
+                let outcome = reader.onExecutorAndWait { reader.writeToDevice(string) }
                 guard outcome == .written else {
                     refused = outcome
                     break
@@ -102,10 +102,18 @@ struct TCPReceiverWriteTests {
         setsockopt(peer, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         close(peer)
         #expect(recorder.wait { !recorder.interruptions.isEmpty })
-        let outcome = reader.queue.sync { reader.writeToDevice([1, 2, 3]) }
+        let outcome = reader.onExecutorAndWait { reader.writeToDevice([1, 2, 3]) }
         switch outcome {
         case .dropped(.failed), .dropped(.notOpen): break
         default: Issue.record("a write to a peer that has gone: \(outcome)")
         }
+    }
+}
+
+extension NMEAReader {
+    /// Runs `body` on the reader's executor (its own serial queue here) and waits for it.
+    fileprivate func onExecutorAndWait<T>(_ body: () -> T) -> T {
+        guard let executor = executor as? SerialQueueExecutor else { fatalError("a reader on an event loop") }
+        return executor.queue.sync(execute: body)
     }
 }

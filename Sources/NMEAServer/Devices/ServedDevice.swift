@@ -83,7 +83,7 @@ final class ServedDevice: Sendable {
         self.events = events
         self.silenced = silenced
         self.timers = timers
-        let readLoop = EventLoopDeviceReadLoop(group: group, lifetime: timers, handsOverInline: true)
+        let readLoop = EventLoopDeviceReadLoop(group: group, lifetime: timers, runsReadersOnLoops: true)
         self.readLoop = readLoop
         // A network receiver's URL (tcp://, udp://, gpsd://) or a serial device's path; the
         // command line has checked a URL before.
@@ -108,7 +108,7 @@ final class ServedDevice: Sendable {
         pulses = nil
         discovered = nil
         silenced = {}
-        readLoop = EventLoopDeviceReadLoop(group: group, lifetime: timers, handsOverInline: true)
+        readLoop = EventLoopDeviceReadLoop(group: group, lifetime: timers, runsReadersOnLoops: true)
     }
 
     /// A network receiver connected, or its connection failed or was lost: its watchers are

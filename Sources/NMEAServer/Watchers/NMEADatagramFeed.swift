@@ -62,7 +62,7 @@ public final class NMEADatagramFeed: DeviceWatcher, Sendable {
                     // A write past this is dropped (below), not queued.
                     .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
                     .bind(host: any, port: 0).wait()
-                let sentences = HandOff<ByteBuffer>(capacity: Self.handOffCapacity, on: EventLoopScheduler(channel.eventLoop),
+                let sentences = HandOff<ByteBuffer>(capacity: Self.handOffCapacity, on: EventLoopExecutor(channel.eventLoop),
                                                     dropped: handOffDrops) { sentence in
                     Self.write(sentence, on: channel, to: destination, tally: tally)
                 }

@@ -17,9 +17,9 @@ import Platform
 /// unchanged and in order; a frame whose checksum failed is counted and never written. A
 /// frame that a receiver cannot take (not open yet, still finding its speed, read-only, a
 /// line too slow) is dropped whole and counted, and the start of each such spell is told
-/// (``CorrectionsEvent/notWritten(receiver:_:)``). Frames cross to each receiver's queue
+/// (``CorrectionsEvent/notWritten(receiver:_:)``). Frames cross to each receiver's executor
 /// through a ``HandOff`` of ``handOffCapacity``: a caster that sends faster than a busy
-/// receiver's queue takes them pushes out the oldest waiting, counted as dropped, and never
+/// receiver's executor takes them pushes out the oldest waiting, counted as dropped, and never
 /// grows memory.
 ///
 /// With ``Corrections/positionInterval``, the latest position of any attached receiver goes to
@@ -33,7 +33,7 @@ public final class CorrectionsFeed: Sendable {
     private let queue = DispatchQueue(label: "nmeastream.corrections")
     /// Frames pushed out of a receiver's hand-off.
     private let handOffDrops = DropCounter()
-    /// How many frames may wait for one receiver's queue: 32, a second or more of a caster's.
+    /// How many frames may wait for one receiver's executor: 32, a second or more of a caster's.
     public static let handOffCapacity = 32
     /// Entered while a connection that is no longer wanted closes: the next one starts after
     /// it, so that a caster that allows one connection per user never sees two.
@@ -146,7 +146,7 @@ public final class CorrectionsFeed: Sendable {
         }
     }
 
-    /// On the receiver's reader's queue.
+    /// On the receiver's reader's executor.
     fileprivate func noted(_ outcome: DeviceWriteOutcome, of frame: RTCM3Frame, for receiver: AttachedReceiver) {
         state.withLock { state in
             switch outcome {
@@ -206,7 +206,7 @@ public final class CorrectionsFeed: Sendable {
         client.send(position: sentence)
     }
 
-    /// A receiver's fix, on its reader's queue.
+    /// A receiver's fix, on its reader's executor.
     fileprivate func update(_ fix: Fix) {
         guard fix.latitude != nil, fix.longitude != nil else { return }
         let owed = state.withLock { state in
@@ -218,15 +218,15 @@ public final class CorrectionsFeed: Sendable {
 }
 
 /// An attached reader: its fixes reach the feed; what became of the frames written to it is
-/// remembered on its queue.
+/// remembered on its executor.
 private final class AttachedReceiver: NMEAReaderDelegate, @unchecked Sendable {
     let reader: NMEAReader
     let name: String
     weak var feed: CorrectionsFeed?
-    // Confined to the reader's queue.
+    // Confined to the reader's executor.
     var wasWriting: Bool?
     var lastRefusal: DeviceWriteRefusal?
-    /// The frames on their way to the reader's queue, where they are written. Set once, in
+    /// The frames on their way to the reader's executor, where they are written. Set once, in
     /// the initializer.
     private(set) var frames: HandOff<RTCM3Frame>?
 
@@ -234,7 +234,7 @@ private final class AttachedReceiver: NMEAReaderDelegate, @unchecked Sendable {
         self.reader = reader
         self.feed = feed
         name = reader.source.description
-        frames = HandOff(capacity: CorrectionsFeed.handOffCapacity, on: QueueScheduler(queue: reader.queue), dropped: dropped) {
+        frames = HandOff(capacity: CorrectionsFeed.handOffCapacity, on: reader.executor, dropped: dropped) {
             [weak self] frame in
             guard let self else { return }
             let outcome = reader.writeToDevice(frame.bytes)

@@ -44,7 +44,7 @@ public struct FollowedLog: GPSSourceKind {
     public func makeByteSource() -> any ByteSource { FollowedLogByteSource(self) }
 }
 
-/// Reads a followed log on the reader's queue: confined to it, as every byte source is.
+/// Reads a followed log on the reader's executor: confined to it, as every byte source is.
 final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
     let released = DispatchGroup()
     private let followed: FollowedLog
@@ -56,7 +56,7 @@ final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
 
     init(_ followed: FollowedLog) { self.followed = followed }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         let file: LogFile
         do throws(RecordedLogError) {
@@ -67,11 +67,11 @@ final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
         if followed.start == .end { skipped = file.size ?? 0 }
         self.file = file
         released.enter()
-        read(on: queue, deliver: deliver, end: end)
+        read(on: executor, deliver: deliver, end: end)
     }
 
     /// Reads what there is, then waits for more.
-    private func read(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    private func read(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         guard file?.isOpen == true else { return }
         do throws(RecordedLogError) {
@@ -81,7 +81,8 @@ final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
                 let new = max(0, min(chunk.count, offset + chunk.count - skipped))
                 offset += chunk.count
                 if new > 0 { deliver(UnsafeRawBufferPointer(rebasing: chunk[(chunk.count - new)...])) }
-                return queue.async { self.read(on: queue, deliver: deliver, end: end) }
+                executor.schedule { self.read(on: executor, deliver: deliver, end: end) }
+                return
             }
             // The file shrank (emptied, or replaced by a shorter one): read again from its start.
             if let size = file!.size, size < offset {
@@ -93,10 +94,8 @@ final class FollowedLogByteSource: ByteSource, @unchecked Sendable {
             stop()
             return end(.log(error))
         }
-        let wait = followed.pollInterval.components
-        let nanoseconds = Int(wait.seconds) * 1_000_000_000 + Int(wait.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 1_000_000))) {
-            self.read(on: queue, deliver: deliver, end: end)
+        executor.schedule(after: max(followed.pollInterval, .milliseconds(1))) {
+            self.read(on: executor, deliver: deliver, end: end)
         }
     }
 

@@ -56,7 +56,7 @@ extension GPSMonitor {
             return merger.start(members, retryInterval: retryInterval)
         }
         self.init(source: .merged(name: name, members: names), delivery: nil, opening: .onFirstSubscriber, linger: .zero,
-                  connection: MonitorConnection(readLoop: EventLoopDeviceReadLoop()), reading: reading)
+                  connection: MonitorConnection(), reading: reading)
         total.withLock { $0 = dropped }
     }
 

@@ -98,7 +98,7 @@ public final class GPSMonitor: Sendable {
     ///     the caller's (``EventLoopDeviceReadLoop/init(group:)``), the reader
     ///     decodes, and unbuffered subscribers run, on that loop's thread: a subscriber that
     ///     blocks holds up the loop. The last dispose waits until the device is closed, except
-    ///     where the loop says it may not wait (``DeviceReadLoop/mayWaitForRelease``): there it
+    ///     on a thread that runs receivers' work (a reader's queue, an event loop): there it
     ///     returns at once, and the next open waits for the release instead.
     ///   - staleLimit: how long the open source may send nothing before it is closed and the
     ///     subscribers fail with ``GPSError/silent(source:seconds:)`` (a subscriber may
@@ -112,7 +112,7 @@ public final class GPSMonitor: Sendable {
                             linger: Duration = .zero, readLoop: (any DeviceReadLoop)? = nil, staleLimit: StaleLimit = .never,
                             corrections: CorrectionsFeed? = nil, integrity: IntegrityThresholds? = nil) {
         let readLoop = readLoop ?? EventLoopDeviceReadLoop()
-        let connection = MonitorConnection(readLoop: readLoop)
+        let connection = MonitorConnection()
         let reading = Signal<GPSEvent, GPSError> { observer in
             let check = integrity.map { IntegrityCheck(thresholds: $0, source: source.description) }
             let forwarder = EventForwarder(observer: observer, connection: connection, integrity: check)

@@ -20,10 +20,6 @@ final class MonitorConnection: Sendable {
         weak var reader: NMEAReader?
     }
 
-    /// What reads the devices.
-    private let readLoop: any DeviceReadLoop
-
-    init(readLoop: any DeviceReadLoop) { self.readLoop = readLoop }
 
     /// A network source's connections made and lost.
     let networkConnections = Subject<NetworkConnectionEvent, Never>()
@@ -54,10 +50,10 @@ final class MonitorConnection: Sendable {
         reader.stop { [releases] in releases.leave() }
     }
 
-    /// Returns once every reader stopped has released its device, unless the caller may not
-    /// wait: on a reader's queue (the release may need it), or where the read loop says so.
+    /// Returns once every reader stopped has released its device, unless the caller runs
+    /// receivers' work (``ReceiverWaiting``): there the next open waits for the release instead.
     func waitForRelease() {
-        guard !NMEAReader.isOnAReadersQueue, readLoop.mayWaitForRelease else { return }
+        guard ReceiverWaiting.mayWait else { return }
         releases.wait()
     }
 

@@ -49,7 +49,9 @@ public final class NTRIPClient: @unchecked Sendable {
     /// How many bytes of a stream may pass without a good RTCM 3 frame before the caster is
     /// taken for one that does not send RTCM 3: 64 KiB, minutes of a real caster's stream.
     public static let garbageLimit = 64 * 1024
-    private let queue = DispatchQueue(label: "nmeastream.ntrip")
+    /// Where the client's connection is read and its state kept.
+    private let executor = SerialQueueExecutor(label: "nmeastream.ntrip")
+    private var queue: DispatchQueue { executor.queue }
     private let events: @Sendable (Event) -> Void
     private let source: NetworkByteSource
     // Confined to `queue`.
@@ -89,7 +91,6 @@ public final class NTRIPClient: @unchecked Sendable {
                 guard link.withLock({ $0.client })?.connectionEnded() ?? true else { return }
                 events(.interrupted(NetworkInterruption(endpoint: named, reason: interruption.reason, retryIn: interruption.retryIn)))
             })
-        queue.setSpecific(key: queueKey, value: ())
         link.withLock { $0.client = self }
     }
 
@@ -97,15 +98,13 @@ public final class NTRIPClient: @unchecked Sendable {
         weak var client: NTRIPClient?
     }
 
-    private let queueKey = DispatchSpecificKey<Void>()
-
     /// Connects, and keeps connecting, until ``stop()``.
     public func start() {
         queue.async { [self] in
             guard !isStarted else { return }
             isStarted = true
             watchForSilence()
-            source.start(on: queue, deliver: { [weak self] chunk in self?.take(Array(chunk)) }, end: { _ in })
+            source.start(on: executor, deliver: { [weak self] chunk in self?.take(Array(chunk)) }, end: { _ in })
         }
     }
 
@@ -119,7 +118,7 @@ public final class NTRIPClient: @unchecked Sendable {
             source.stop()
             return source.released
         }
-        if DispatchQueue.getSpecific(key: queueKey) != nil {
+        if executor.isCurrent {
             _ = halt()
         } else {
             queue.sync(execute: halt)?.wait()

@@ -1,6 +1,7 @@
 import Dispatch
 import NIOCore
 import Platform
+import Signals
 
 /// A receiver over the network (``NetworkEndpoint``), read on SwiftNIO's event loops as a
 /// serial device is (``NetworkReceiverChannel``): a TCP connection, a UDP socket, or an
@@ -9,7 +10,7 @@ import Platform
 /// It never gives up on its peer: a peer that is down at the start, or drops the connection,
 /// is tried again after a wait (``ReconnectBackoff``), and each failure is told to
 /// `interrupted` with the wait; each connection made, to `connected`. Only ``stop()`` ends it.
-/// Names are resolved on the reader's queue when a connection is made (the system's resolver
+/// Names are resolved on the reader's executor when a connection is made (the system's resolver
 /// answers from its cache or the network; a slow one delays that reader only).
 final class NetworkByteSource: ByteSource, @unchecked Sendable {
     let endpoint: NetworkEndpoint
@@ -20,14 +21,14 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     private let connected: @Sendable (String) -> Void
     private let interrupted: @Sendable (NetworkInterruption) -> Void
 
-    // Confined to the reader's queue.
-    private var queue: DispatchQueue?
+    // Confined to the reader's executor.
+    private var executor: (any ReceiverExecutor)?
     private var deliver: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private var reading: (any DeviceReading)?
     /// A TCP connection under way, or a UDP socket being bound.
     private var pending: NetworkReceiverChannel?
     private var addresses: [ResolvedAddress] = []
-    private var retry: DispatchSourceTimer?
+    private var retry: Disposable?
     private var backoff = ReconnectBackoff()
     private var hasData = false
     private var raw = GPSDRawFilter()
@@ -55,9 +56,9 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         self.interrupted = interrupted
     }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
-        self.queue = queue
+        self.executor = executor
         self.deliver = deliver
         // Held from start to stop: a source that is between connections still holds its place.
         released.enter()
@@ -67,7 +68,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     func stop() {
         guard !isStopped else { return }
         isStopped = true
-        retry?.cancel()
+        retry?.dispose()
         retry = nil
         if let pending {
             self.pending = nil
@@ -100,7 +101,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
 
     /// Tries the next address of the host; with none left, fails with the last error.
     private func connectNext(lastError: Errno?) {
-        guard !isStopped, let queue else { return }
+        guard !isStopped, let executor else { return }
         guard !addresses.isEmpty else { return failed(lastError.map(\.description).map(lowercasedFirst) ?? "no address") }
         let address = addresses.removeFirst()
         guard let target = Self.socketAddress(address) else { return connectNext(lastError: .invalidArgument) }
@@ -108,7 +109,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         let attempt = self.attempt
         released.enter()
         pending = .connecting(
-            to: target, timeout: Self.connectTimeout, readLoop: socketLoop, queue: queue,
+            to: target, timeout: Self.connectTimeout, readLoop: socketLoop, executor: executor,
             settled: { [weak self] failure in
                 self?.settle(attempt: attempt, failure) { [weak self] error in self?.connectNext(lastError: error) }
             },
@@ -117,7 +118,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     }
 
     private func listen(group: String?, port: Int) {
-        guard let queue else { return }
+        guard let executor else { return }
         let addresses: [ResolvedAddress]
         do throws(ResolveFailure) {
             addresses = try Syscall.resolve(group, port: port, datagram: true)
@@ -136,7 +137,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         let attempt = self.attempt
         released.enter()
         pending = .listening(
-            on: target, joining: group == nil ? nil : target, readLoop: socketLoop, queue: queue,
+            on: target, joining: group == nil ? nil : target, readLoop: socketLoop, executor: executor,
             settled: { [weak self] failure in
                 self?.settle(attempt: attempt, failure) { [weak self] error in
                     self?.failed("cannot listen on \(address): \(lowercasedFirst(error.description))")
@@ -219,7 +220,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         failed(reason)
     }
 
-    /// Writes `bytes` to the TCP connection being read, on the source's queue: corrections for
+    /// Writes `bytes` to the TCP connection being read, on the reader's executor: corrections for
     /// a receiver behind a TCP port (a serial server), written as to a serial device, or an
     /// NTRIP client's position for its caster. A UDP feed or an upstream gpsd takes none.
     func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
@@ -250,19 +251,15 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
     // MARK: Trying again
 
     private func failed(_ reason: String) {
-        guard !isStopped, let queue else { return }
+        guard !isStopped, let executor else { return }
         let delay = backoff.delay()
         interrupted(NetworkInterruption(endpoint: endpoint.description, reason: reason, retryIn: delay))
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [weak self] in
+        retry?.dispose()
+        retry = executor.schedule(after: .seconds(delay)) { [weak self] in
             guard let self, !isStopped else { return }
-            retry?.cancel()
             retry = nil
             connect()
         }
-        timer.schedule(deadline: .now() + delay)
-        retry = timer
-        timer.resume()
     }
 }
 

@@ -6,8 +6,8 @@ import Synchronization
 
 /// A network receiver's channel, made and read by SwiftNIO on one of a read loop's event loops
 /// as a serial device is read: a TCP connection to a receiver, a caster or an upstream gpsd
-/// (``connecting(to:timeout:readLoop:queue:settled:chunk:ended:)``), or a UDP socket that
-/// datagrams come to (``listening(on:joining:readLoop:queue:settled:chunk:ended:)``).
+/// (``connecting(to:timeout:readLoop:executor:settled:chunk:ended:)``), or a UDP socket that
+/// datagrams come to (``listening(on:joining:readLoop:executor:settled:chunk:ended:)``).
 ///
 /// Nothing is handed on until ``start(greeting:)``: what is said of the connection once it is
 /// made comes before what it brings. Bytes written to a TCP connection (corrections, a
@@ -24,18 +24,19 @@ final class NetworkReceiverChannel: Sendable {
     /// The channel, once made: what ``write(_:)`` writes to.
     private let made = Protected<(any Channel)?>(nil)
 
-    /// Connects to `address` on one of `readLoop`'s loops, failing after `timeout`.
+    /// Connects to `address` on the executor's loop, when it is one, or on one of `readLoop`'s
+    /// loops, failing after `timeout`.
     ///
     /// - Parameters:
-    ///   - settled: called once on `queue` when the connection is made (`nil`) or has failed
+    ///   - settled: called once on `executor` when the connection is made (`nil`) or has failed
     ///     (its errno; ``Errno/timedOut`` past the timeout).
     ///   - chunk, ended: as for ``DeviceReadLoop/startReading(_:on:chunk:ended:)``, from
     ///     ``start(greeting:)`` on; not called for a connection that failed.
     static func connecting(to address: SocketAddress, timeout: Duration, readLoop: EventLoopDeviceReadLoop,
-                           queue: DispatchQueue, settled: @escaping @Sendable (Errno?) -> Void,
+                           executor: any ReceiverExecutor, settled: @escaping @Sendable (Errno?) -> Void,
                            chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                            ended: @escaping @Sendable (Errno?) -> Void) -> NetworkReceiverChannel {
-        NetworkReceiverChannel(readLoop: readLoop, queue: queue, settled: settled, chunk: chunk, ended: ended) { loop, handler in
+        NetworkReceiverChannel(readLoop: readLoop, executor: executor, settled: settled, chunk: chunk, ended: ended) { loop, handler in
             ClientBootstrap(group: loop)
                 .connectTimeout(.nanoseconds(Int64(clamping: timeout.clampedNanoseconds)))
                 .channelInitializer { channel in
@@ -48,12 +49,12 @@ final class NetworkReceiverChannel: Sendable {
     /// Binds a UDP socket to `address`, letting other programs bind the same port too (a chart
     /// plotter may listen for the same datagrams), and joins the multicast `group` when given,
     /// on the interface the system chooses. `settled`, `chunk` and `ended` as for
-    /// ``connecting(to:timeout:readLoop:queue:settled:chunk:ended:)``; each datagram is a chunk.
+    /// ``connecting(to:timeout:readLoop:executor:settled:chunk:ended:)``; each datagram is a chunk.
     static func listening(on address: SocketAddress, joining group: SocketAddress?, readLoop: EventLoopDeviceReadLoop,
-                          queue: DispatchQueue, settled: @escaping @Sendable (Errno?) -> Void,
+                          executor: any ReceiverExecutor, settled: @escaping @Sendable (Errno?) -> Void,
                           chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                           ended: @escaping @Sendable (Errno?) -> Void) -> NetworkReceiverChannel {
-        NetworkReceiverChannel(readLoop: readLoop, queue: queue, settled: settled, chunk: chunk, ended: ended) { loop, handler in
+        NetworkReceiverChannel(readLoop: readLoop, executor: executor, settled: settled, chunk: chunk, ended: ended) { loop, handler in
             DatagramBootstrap(group: loop)
                 .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 // A multicast group's port is shared by every member on this machine (and an
@@ -80,12 +81,11 @@ final class NetworkReceiverChannel: Sendable {
         }
     }
 
-    private init(readLoop: EventLoopDeviceReadLoop, queue: DispatchQueue, settled: @escaping @Sendable (Errno?) -> Void,
+    private init(readLoop: EventLoopDeviceReadLoop, executor: any ReceiverExecutor, settled: @escaping @Sendable (Errno?) -> Void,
                  chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, ended: @escaping @Sendable (Errno?) -> Void,
                  make: (any EventLoop, DeviceChannelHandler) -> EventLoopFuture<any Channel>) {
-        let loop = readLoop.nextLoop()
-        let handler = DeviceChannelHandler(queue: queue, inline: readLoop.handsOverInline, chunk: chunk, ended: ended,
-                                           holdsInput: true)
+        let loop = executor.eventLoop ?? readLoop.nextLoop()
+        let handler = DeviceChannelHandler(executor: executor, loop: loop, chunk: chunk, ended: ended, holdsInput: true)
         var channel: EventLoopFuture<any Channel>?
         if let lifetime = readLoop.lifetime {
             lifetime.whileRunning { channel = make(loop, handler) }
@@ -100,9 +100,9 @@ final class NetworkReceiverChannel: Sendable {
             switch result {
             case .success(let channel):
                 made.withLock { $0 = channel }
-                queue.async { settled(nil) }
+                executor.schedule { settled(nil) }
             case .failure(let error):
-                queue.async { settled(Self.errno(of: error)) }
+                executor.schedule { settled(Self.errno(of: error)) }
             }
         }
     }

@@ -1,15 +1,16 @@
 import Dispatch
 
-/// Produces a source's bytes on the reader's queue: `deliver` for each chunk, then `end`
-/// once (`nil` for a normal end). Every method runs on that queue. One is made for each
+/// Produces a source's bytes on the reader's executor: `deliver` for each chunk, then `end`
+/// once (`nil` for a normal end). Every method runs there. One is made for each
 /// opening of a source (see ``GPSSourceKind``).
 public protocol ByteSource: AnyObject, Sendable {
-    /// Opens what the source reads and starts delivering: each chunk of bytes (valid only
-    /// during the call) to `deliver`, then `end` once, with `nil` for a normal end (a file's).
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    /// Opens what the source reads and starts delivering, on `executor` (the reader's, where
+    /// this is called; its timers go there too): each chunk of bytes (valid only during the
+    /// call) to `deliver`, then `end` once, with `nil` for a normal end (a file's).
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void)
     /// Stops delivering and starts releasing what the source holds; `released` is left once
-    /// that is done (for a device, when its read source's cancel handler has closed it).
+    /// that is done (for a device, when its channel has closed it).
     func stop()
     /// Entered when the source opened something, left when it released it.
     var released: DispatchGroup { get }

@@ -3,20 +3,20 @@ import NIOCore
 import Platform
 import Synchronization
 
-/// Hands each read's bytes to the reader on its queue, and tells it once when the channel ends
-/// by itself.
+/// Hands each read's bytes to the reader on its executor, and tells it once when the channel
+/// ends by itself. When the reader's executor is the channel's own loop, the bytes are handed
+/// over in the read's own call: decoded where they were read, with no copy and no hop.
 final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
 
-    private let queue: DispatchQueue
-    /// Whether bytes are handed over inside `queue.sync`, on the loop's thread when the queue
-    /// is idle; with `queue.async` otherwise.
-    private let inline: Bool
+    private let executor: any ReceiverExecutor
+    /// Whether the executor is the loop the channel reads on.
+    private let onReadersLoop: Bool
     private let chunk: @Sendable (UnsafeRawBufferPointer) -> Void
     private let ended: @Sendable (Errno?) -> Void
     /// Whether the reader stopped it, or it was already told of the end.
     private let isOver = Atomic<Bool>(false)
-    /// Whether the reader stopped it (on its queue): what was handed to the queue before
+    /// Whether the reader stopped it (on its executor): what was handed to the executor before
     /// then is not told after it.
     private let isStopped = Atomic<Bool>(false)
     /// The error the channel last caught (a read's errno), told when it ends.
@@ -30,10 +30,11 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     /// device's reads then take no lock.
     private let holdsInput: Bool
 
-    init(queue: DispatchQueue, inline: Bool, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    /// A handler for a channel on `loop`, handing its bytes to `executor`.
+    init(executor: any ReceiverExecutor, loop: any EventLoop, chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
          ended: @escaping @Sendable (Errno?) -> Void, holdsInput: Bool = false) {
-        self.queue = queue
-        self.inline = inline
+        self.executor = executor
+        onReadersLoop = executor.eventLoop === loop
         self.chunk = chunk
         self.ended = ended
         self.holdsInput = holdsInput
@@ -72,7 +73,7 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     /// connection's bytes wait: a peer that sends and closes at once is read to its end (NIO
     /// drains a socket at its end whether reading is on or not), and those bytes would reach a
     /// server's clients, on this loop, before what the reader says of the connection (put on
-    /// this loop by the reader's queue, meanwhile). What waits is at most what the kernel had
+    /// this loop by the reader's executor, meanwhile). What waits is at most what the kernel had
     /// buffered for the socket.
     func release() {
         guard let input = held.withLock({ held in defer { held = nil }; return held }) else { return }
@@ -82,10 +83,10 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
 
     private func handOver(_ bytes: ByteBuffer) {
         guard !isOver.load(ordering: .relaxed) else { return }
-        if inline {
-            bytes.withUnsafeReadableBytes { bytes in queue.sync { chunk(bytes) } }
+        if onReadersLoop {
+            bytes.withUnsafeReadableBytes { chunk($0) }
         } else {
-            queue.async { [self] in
+            executor.schedule { [self] in
                 guard !isStopped.load(ordering: .relaxed) else { return }
                 bytes.withUnsafeReadableBytes { chunk($0) }
             }
@@ -110,7 +111,7 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     private func end() {
         guard !isOver.exchange(true, ordering: .relaxed) else { return }
         let failure = failure.withLock { $0 }
-        queue.async { [self] in
+        executor.schedule { [self] in
             guard !isStopped.load(ordering: .relaxed) else { return }
             ended(failure)
         }

@@ -37,32 +37,32 @@ public enum DeviceWriteRefusal: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Writes byte strings whole and in order to a non-blocking descriptor that is read elsewhere
-/// (a serial device's read loop owns it and closes it), on the reader's queue.
+/// (a serial device's read loop owns it and closes it), on the reader's executor.
 ///
 /// What the descriptor cannot take at once waits, up to ``backlogLimit`` bytes; a string that
 /// would go past that is dropped whole, never cut, so the receiver never sees half a frame
 /// followed by another. The rest is tried again on a short timer rather than on a Dispatch
 /// write source: a second source on a descriptor that the read loop closes in its own cancel
 /// handler could outlive it.
-final class DeviceWriter {
+final class DeviceWriter: @unchecked Sendable {
     /// The most bytes that wait for the device: a few seconds of RTCM at the rates casters
     /// send (1 to 5 KB/s), past which the line is too slow for them.
     static let backlogLimit = 16 * 1024
     /// How long until a descriptor that took nothing is tried again.
-    static let retryInterval = DispatchTimeInterval.milliseconds(20)
+    static let retryInterval = Duration.milliseconds(20)
 
     private let descriptor: Int32
-    private let queue: DispatchQueue
+    private let executor: any ReceiverExecutor
     private var backlog: [UInt8] = []
-    private var retry: DispatchSourceTimer?
+    private var retry: Disposable?
     private var failure: Errno?
     private var isClosed = false
 
     /// A writer of `descriptor` (a serial device), which must stay open until ``close()``;
-    /// everything runs on `queue`.
-    init(descriptor: Int32, queue: DispatchQueue) {
+    /// everything runs on `executor`.
+    init(descriptor: Int32, executor: any ReceiverExecutor) {
         self.descriptor = descriptor
-        self.queue = queue
+        self.executor = executor
     }
 
     /// Writes `bytes` whole after what waits, or drops them whole.
@@ -82,7 +82,7 @@ final class DeviceWriter {
     /// Writes no more; what waits is dropped. Call before the descriptor is closed.
     func close() {
         isClosed = true
-        retry?.cancel()
+        retry?.dispose()
         retry = nil
         backlog = []
     }
@@ -103,20 +103,14 @@ final class DeviceWriter {
         case .failure(let error):
             failure = error
             backlog = []
-            retry?.cancel()
-            retry = nil
             return
         }
         backlog.removeFirst(written)
-        if backlog.isEmpty {
-            retry?.cancel()
+        guard !backlog.isEmpty else { return }
+        retry = executor.schedule(after: Self.retryInterval) { [weak self] in
+            guard let self else { return }
             retry = nil
-        } else if retry == nil {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.flush() }
-            timer.schedule(deadline: .now() + Self.retryInterval, repeating: Self.retryInterval)
-            retry = timer
-            timer.resume()
+            flush()
         }
     }
 }

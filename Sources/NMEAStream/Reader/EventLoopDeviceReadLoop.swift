@@ -8,10 +8,10 @@ import Platform
 /// it when bytes arrive.
 ///
 /// The library's readers use one on NIO's shared loops (``init()``): their bytes are read there
-/// and handed to each reader's queue. A program that runs event loops of its own can read its
-/// devices on them instead (``init(group:)``): then the thread the device's bytes wake is the
-/// one that decodes them, as gpsd reads its devices in its one select loop (the gpsd-protocol
-/// server does this: a report reaches a client on the thread that read it).
+/// and handed to each reader's own queue. A program that runs event loops of its own can run
+/// its readers on them instead (``init(group:)``): then the thread the device's bytes wake is
+/// the one that decodes them, as gpsd reads its devices in its one select loop (the
+/// gpsd-protocol server does this: a report reaches a client on the thread that read it).
 ///
 /// Dispatch read sources are not used: on Linux, libdispatch's epoll bookkeeping can free a
 /// registration that is still reachable when sources on descriptors come and go from several
@@ -19,7 +19,9 @@ import Platform
 /// Dispatch's event thread. Devices opened and closed as subscribers come and go are that churn.
 public final class EventLoopDeviceReadLoop: DeviceReadLoop {
     private let group: any EventLoopGroup
-    let handsOverInline: Bool
+    /// Whether its readers run on the loop their device is read on, rather than on a queue of
+    /// their own.
+    let runsReadersOnLoops: Bool
     /// The loops' lifetime, when the group's owner may shut them down while devices are read
     /// (a server): nothing is put on a loop that has shut down (its shutdown closed the device).
     let lifetime: (any EventLoopLifetime)?
@@ -29,38 +31,42 @@ public final class EventLoopDeviceReadLoop: DeviceReadLoop {
     /// Reads devices on SwiftNIO's shared event loops (`NIOSingletons.posixEventLoopGroup`),
     /// handing each read's bytes to the reader's queue: a slow reader never holds a loop.
     public convenience init() {
-        self.init(group: NIOSingletons.posixEventLoopGroup, lifetime: nil, handsOverInline: false)
+        self.init(group: NIOSingletons.posixEventLoopGroup, lifetime: nil, runsReadersOnLoops: false)
     }
 
-    /// Reads devices on `group`'s loops, and decodes their bytes there: each read's bytes are
-    /// handed to the reader's queue with `sync` (with that queue idle, Dispatch runs the work on
-    /// the calling thread). `group` must run for as long as a reader reads with this loop.
+    /// Reads devices on `group`'s loops, and runs each reader there: its executor is the loop
+    /// its device is read on (``EventLoopExecutor``), where the bytes are decoded in the read's
+    /// own call and its delegates are called. `group` must run for as long as a reader reads
+    /// with this loop.
     public convenience init(group: any EventLoopGroup) {
-        self.init(group: group, lifetime: nil, handsOverInline: true)
+        self.init(group: group, lifetime: nil, runsReadersOnLoops: true)
     }
 
-    /// Reads devices on `group`'s loops, within `lifetime` when given; decoded on the loop when
-    /// `handsOverInline`, on the reader's queue otherwise.
-    package init(group: any EventLoopGroup, lifetime: (any EventLoopLifetime)?, handsOverInline: Bool) {
+    /// Reads devices on `group`'s loops, within `lifetime` when given; its readers run on the
+    /// loops when `runsReadersOnLoops`, on queues of their own otherwise.
+    package init(group: any EventLoopGroup, lifetime: (any EventLoopLifetime)?, runsReadersOnLoops: Bool) {
         self.group = group
         self.lifetime = lifetime
-        self.handsOverInline = handsOverInline
+        self.runsReadersOnLoops = runsReadersOnLoops
     }
 
-    /// No event loop's thread waits: a device is released on its loop.
-    public var mayWaitForRelease: Bool { MultiThreadedEventLoopGroup.currentEventLoop == nil }
+    /// The loop the reader's device will be read on, or a serial queue of the reader's own.
+    public func makeExecutor(label: String, target: DispatchQueue?) -> any ReceiverExecutor {
+        guard runsReadersOnLoops else { return SerialQueueExecutor(label: label, target: target) }
+        return EventLoopExecutor(nextLoop(), lifetime: lifetime)
+    }
 
-    /// Reads the next device opened on `loop`.
+    /// Reads the next device opened, and runs its reader, on `loop`.
     package func prefer(_ loop: any EventLoop) { preferred.withLock { $0 = loop } }
 
     /// The loop the next device or connection is read on.
     func nextLoop() -> any EventLoop { preferred.withLock { $0 } ?? group.next() }
 
-    public func startReading(_ descriptor: Int32, on queue: DispatchQueue,
+    public func startReading(_ descriptor: Int32, on executor: any ReceiverExecutor,
                              chunk: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                              ended: @escaping @Sendable (Errno?) -> Void) -> any DeviceReading {
-        let loop = nextLoop()
-        let handler = DeviceChannelHandler(queue: queue, inline: handsOverInline, chunk: chunk, ended: ended)
+        let loop = executor.eventLoop ?? nextLoop()
+        let handler = DeviceChannelHandler(executor: executor, loop: loop, chunk: chunk, ended: ended)
         var channel: EventLoopFuture<any Channel>?
         let open = {
             let opened = NIOPipeBootstrap(group: loop)

@@ -7,7 +7,7 @@ final class FailedByteSource: ByteSource, Sendable {
 
     init(_ error: GPSError) { self.error = error }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         end(error)
     }

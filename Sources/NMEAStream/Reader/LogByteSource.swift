@@ -1,6 +1,6 @@
 import Dispatch
 
-/// A recorded log (or standard input) read in chunks, one queue turn per chunk, so that a
+/// A recorded log (or standard input) read in chunks, one turn of the reader's executor per chunk, so that a
 /// stop is seen between chunks.
 final class LogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
@@ -9,7 +9,7 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
 
     init(path: String) { log = RecordedLog(path: path) }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         do throws(RecordedLogError) {
             file = try LogFile(log)
@@ -17,10 +17,10 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
             return end(.log(error))
         }
         released.enter()
-        step(on: queue, deliver: deliver, end: end)
+        step(on: executor, deliver: deliver, end: end)
     }
 
-    private func step(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         guard file?.isOpen == true else { return }
         let failure: RecordedLogError?
@@ -28,7 +28,8 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
             let chunk = try file!.read()
             if !chunk.isEmpty {
                 deliver(chunk)
-                return queue.async { self.step(on: queue, deliver: deliver, end: end) }
+                executor.schedule { self.step(on: executor, deliver: deliver, end: end) }
+                return
             }
             failure = nil
         } catch {

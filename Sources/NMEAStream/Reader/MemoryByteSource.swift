@@ -8,7 +8,7 @@ final class MemoryByteSource: ByteSource, @unchecked Sendable {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         bytes.withUnsafeBytes { deliver($0) }
         guard !isStopped else { return }

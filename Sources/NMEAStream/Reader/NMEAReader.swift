@@ -5,10 +5,11 @@ import Platform
 /// Reads a ``GPSSource`` and tells its delegates about fixes, satellite views, sentences,
 /// rejects, failures and the end of the stream.
 ///
-/// The reader reads and decodes on its own serial queue, which targets the queue given at
-/// creation: every delegate call arrives there, in input order, with no hop per event. A
-/// device is read on SwiftNIO's shared event loops (``EventLoopDeviceReadLoop``), so with no
-/// data arriving nothing runs.
+/// The reader reads and decodes on its executor (``ReceiverExecutor``): by default a serial
+/// queue of its own, which targets the queue given at creation, so every delegate call
+/// arrives there, in input order, with no hop per event; with a read loop on the caller's
+/// event loops (``EventLoopDeviceReadLoop/init(group:)``), the loop its device is read on. A
+/// device is read on SwiftNIO's event loops, so with no data arriving nothing runs.
 ///
 /// ```swift
 /// let reader = NMEAReader(source: .serial(path: "/dev/ttyACM0", speed: 9600), queue: .main)
@@ -18,8 +19,8 @@ import Platform
 public final class NMEAReader: @unchecked Sendable {
     /// What the reader reads.
     public let source: GPSSource
-    /// The queue the reader reads on and calls its delegates on.
-    public let queue: DispatchQueue
+    /// Where the reader reads, decodes and calls its delegates, one job at a time.
+    public let executor: any ReceiverExecutor
     /// What waits for a device's bytes and reads them (unused for a log or bytes).
     public let readLoop: any DeviceReadLoop
 
@@ -41,12 +42,12 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     private let registry = Protected(Registry())
-    /// Told every event first; set at creation, called on the reader's queue only.
+    /// Told every event first; set at creation, called on the reader's executor only.
     private let observer: ((Event) -> Void)?
-    /// Bumped by every change of the registry, so that the reader's queue sees a change at its
+    /// Bumped by every change of the registry, so that the reader's executor sees a change at its
     /// next event without taking the lock for every event.
     private let registryVersion = Atomic<Int>(0)
-    // Confined to `queue`: while a chunk is decoded, the live delegates as of
+    // Confined to `executor`: while a chunk is decoded, the live delegates as of
     // `listenersVersion`, held strongly (so, kept alive until the chunk is done); empty, and
     // version -1, between chunks.
     private var listeners: [Listener] = []
@@ -59,28 +60,35 @@ public final class NMEAReader: @unchecked Sendable {
     /// context (no side table) is retained: the reader's own cost fell by a third (pipeline
     /// benchmark, "NMEAReader with one delegate").
     private typealias Listener = (NMEAReader, Event) -> Void
-    private let queueKey = DispatchSpecificKey<Void>()
-    // Confined to `queue`.
+    // Confined to `executor`.
     private var bytes: (any ByteSource)?
     private var decoder: NMEADecoder?
     private var isFinished = false
     private var isDecoding = false
     private var finalStatistics = NMEAStatistics()
-    // Confined to `queue`: the pauses between a device's bursts.
+    // Confined to `executor`: the pauses between a device's bursts.
     private var quietLine = QuietLine()
-    // Confined to `queue`: the watchdog's rules and timer; the name its failure gives (a
-    // discovered device's path once chosen); the release of a source it closed.
+    // Confined to `executor`: the watchdog's rules and timer; the name its failure gives (a
+    // discovered device's path once chosen); the release of the source last closed.
     private var staleWatch: StaleWatch
-    private var staleTimer: DispatchSourceTimer?
+    private var staleTimer: Disposable?
     var sourceName: String
-    private var silencedRelease: DispatchGroup?
+    private var closedRelease: DispatchGroup?
 
     /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
-    /// every device a ``GPSSource/watch`` reader has read). Do not read it on the queue given
-    /// at creation outside a delegate call (it waits for the reader's queue).
+    /// every device a ``GPSSource/watch`` reader has read). Read off the reader's executor, it
+    /// waits for the executor's jobs before it: do not read it on the queue given at creation
+    /// outside a delegate call.
     public var statistics: NMEAStatistics {
-        if DispatchQueue.getSpecific(key: queueKey) != nil { return decoder?.statistics ?? finalStatistics }
-        return queue.sync { decoder?.statistics ?? finalStatistics }
+        if executor.isCurrent { return decoder?.statistics ?? finalStatistics }
+        let result = Protected(NMEAStatistics())
+        let done = DispatchSemaphore(value: 0)
+        executor.schedule { [self] in
+            result.withLock { $0 = decoder?.statistics ?? finalStatistics }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
     }
 
     /// How long ``SerialSpeed/automatic`` gives each speed (shorter in tests).
@@ -90,6 +98,8 @@ public final class NMEAReader: @unchecked Sendable {
     /// its own). Nothing is opened until ``start()``.
     ///
     /// - Parameters:
+    ///   - queue: where the reader's own serial queue runs; unused when `readLoop` runs the
+    ///     reader on an event loop (``DeviceReadLoop/makeExecutor(label:target:)``).
     ///   - readLoop: what waits for a device's bytes and reads them; `nil` (the default) for
     ///     SwiftNIO's shared event loops, handing the bytes to the reader's queue.
     ///   - staleLimit: how long a device or network source may send nothing before the reader
@@ -100,7 +110,7 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     /// A reader whose events also go to `observer`, before its delegates, on the reader's
-    /// queue: for ``GPSMonitor``, which turns them into the shared signals' events without a
+    /// executor: for ``GPSMonitor``, which turns them into the shared signals' events without a
     /// delegate of its own.
     package init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil,
                  staleLimit: StaleLimit = .never, observer: ((Event) -> Void)?) {
@@ -108,23 +118,15 @@ public final class NMEAReader: @unchecked Sendable {
         self.observer = observer
         staleWatch = StaleWatch(limit: staleLimit)
         sourceName = source.description
-        self.readLoop = readLoop ?? EventLoopDeviceReadLoop()
-        queue = DispatchQueue(label: "nmeastream.reader \(source)", target: target)
-        queue.setSpecific(key: queueKey, value: ())
-        queue.setSpecific(key: Self.anyReaderKey, value: ())
+        let readLoop = readLoop ?? EventLoopDeviceReadLoop()
+        self.readLoop = readLoop
+        executor = readLoop.makeExecutor(label: "nmeastream.reader \(source)", target: target)
     }
 
-    /// Set on every reader's queue.
-    private static let anyReaderKey = DispatchSpecificKey<Void>()
-
-    /// Whether the caller runs on some reader's queue (where waiting for a reader to release
-    /// its device could wait for the caller itself).
-    package static var isOnAReadersQueue: Bool { DispatchQueue.getSpecific(key: anyReaderKey) != nil }
-
     deinit {
-        // A reader dropped while running stops its source, on the queue the source runs on;
-        // the device closes there.
-        if let bytes { queue.async { bytes.stop() } }
+        // A reader dropped while running stops its source, on the executor the source runs
+        // on; the device closes there.
+        if let bytes { executor.schedule { bytes.stop() } }
     }
 
     /// Adds a delegate (held weakly; adding one twice has no effect).
@@ -149,16 +151,16 @@ public final class NMEAReader: @unchecked Sendable {
         }
     }
 
-    /// Opens the source and starts reading, on the reader's queue; a failure to open arrives as
-    /// ``NMEAReaderDelegate/reader(_:didFailWith:)``. Does nothing when already started.
+    /// Opens the source and starts reading, on the reader's executor; a failure to open arrives
+    /// as ``NMEAReaderDelegate/reader(_:didFailWith:)``. Does nothing when already started.
     public func start() {
-        queue.async { [self] in open() }
+        executor.schedule { [self] in open() }
     }
 
     /// ``start()`` once everything entered in `previous` has left (a device released by the
     /// reader before this one), without waiting for it.
     package func start(after previous: DispatchGroup) {
-        previous.notify(queue: queue) { [self] in open() }
+        previous.notify(queue: .global()) { [self] in start() }
     }
 
     private func open() {
@@ -168,7 +170,7 @@ public final class NMEAReader: @unchecked Sendable {
         decoder = NMEADecoder()
         quietLine = QuietLine()
         if case .serial(_, .bitsPerSecond(let speed)) = source { quietLine.bitsPerSecond = speed }
-        bytes.start(on: queue, deliver: { [weak self] chunk in self?.decode(chunk) },
+        bytes.start(on: executor, deliver: { [weak self] chunk in self?.decode(chunk) },
                     end: { [weak self] error in self?.end(error) })
         // A serial port at a speed given is counted from its opening; one whose speed is
         // hunted, from the speed found (the hunt ends on its own); a network source, from
@@ -179,29 +181,32 @@ public final class NMEAReader: @unchecked Sendable {
     // MARK: The watchdog for a silent source
 
     func armStaleWatch() {
-        guard !isFinished, let deadline = staleWatch.arm(at: DispatchTime.now().uptimeNanoseconds, fixes: fixesSoFar) else { return }
-        let timer = staleTimer ?? {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.checkStale() }
-            timer.activate()
-            staleTimer = timer
-            return timer
-        }()
-        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard !isFinished, let deadline = staleWatch.arm(at: now, fixes: fixesSoFar) else { return }
+        checkStale(at: deadline, now: now)
+    }
+
+    /// Checks the watch at `deadline` (monotonic nanoseconds), in place of any check due.
+    private func checkStale(at deadline: UInt64, now: UInt64) {
+        staleTimer?.dispose()
+        staleTimer = executor.schedule(after: .nanoseconds(Int64(deadline &- min(deadline, now)))) { [weak self] in
+            self?.checkStale()
+        }
     }
 
     private func disarmStaleWatch() {
         staleWatch.disarm()
-        staleTimer?.cancel()
+        staleTimer?.dispose()
         staleTimer = nil
     }
 
     private var fixesSoFar: Int { decoder?.statistics.fixes ?? 0 }
 
     private func checkStale() {
-        switch staleWatch.check(at: DispatchTime.now().uptimeNanoseconds, fixes: fixesSoFar) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        switch staleWatch.check(at: now, fixes: fixesSoFar) {
         case .idle: break
-        case .checkAgain(let deadline): staleTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+        case .checkAgain(let deadline): checkStale(at: deadline, now: now)
         case .silent(let seconds): wentSilent(seconds)
         }
     }
@@ -212,7 +217,7 @@ public final class NMEAReader: @unchecked Sendable {
         guard !isFinished, let bytes else { return }
         disarmStaleWatch()
         bytes.stop()
-        silencedRelease = bytes.released
+        closedRelease = bytes.released
         end(.silent(source: sourceName, seconds: seconds))
     }
 
@@ -245,53 +250,54 @@ public final class NMEAReader: @unchecked Sendable {
         send(.lostConnection(interruption))
     }
 
-    /// Stops reading and closes the source. Called from any other thread, it returns once the
-    /// device is closed; called on the reader's queue (from a delegate call), or on a thread of
-    /// the read loop that may not wait (``DeviceReadLoop/mayWaitForRelease``: an event loop's),
-    /// it returns at once and the device closes soon after. No delegate call follows.
+    /// Stops reading and closes the source. Called from a thread that may wait, it returns
+    /// once the device is closed; called on the reader's executor (from a delegate call), or
+    /// on a thread that runs receivers' work (another reader's queue, an event loop), it
+    /// returns at once and the device closes soon after. No delegate call follows the call on
+    /// the reader's executor; called elsewhere, none follows its return.
     ///
     /// Do not call it on the queue given at creation outside a delegate call (for `.main`,
     /// from the main thread): it would wait for that queue, which is busy calling it.
     public func stop() {
-        if DispatchQueue.getSpecific(key: queueKey) != nil {
-            halt()
-        } else if !readLoop.mayWaitForRelease {
-            queue.sync { _ = halt() }
-        } else {
-            let released = queue.sync { halt() }
-            released?.wait()
-        }
+        if executor.isCurrent { return halt() }
+        let mayWait = ReceiverWaiting.mayWait
+        let done = DispatchSemaphore(value: 0)
+        stop { if mayWait { done.signal() } }
+        if mayWait { done.wait() }
     }
 
-    /// Stops reading without waiting: `released` runs, on the reader's queue, once the source
-    /// is closed (at once when none was open). No delegate call follows the reader's next
-    /// turn on its queue (this call's own, on the reader's queue).
+    /// Stops reading without waiting: `released` runs once the source is closed (at once when
+    /// none was open), on the reader's executor or the thread that closed it. No delegate call
+    /// follows the reader's next turn on its executor (this call's own, on the executor).
     public func stop(then released: @escaping @Sendable () -> Void) {
         let halting: @Sendable () -> Void = { [self] in
-            if let group = halt() { group.notify(queue: queue, execute: released) } else { released() }
+            halt()
+            if let group = release { group.notify(queue: .global(), execute: released) } else { released() }
         }
-        if DispatchQueue.getSpecific(key: queueKey) != nil { halting() } else { queue.async(execute: halting) }
+        if executor.isCurrent { halting() } else { executor.schedule(halting) }
     }
 
-    /// Writes `bytes` to the open device, whole and after earlier ones; on the reader's queue,
-    /// which ``CorrectionsFeed`` (the one writer: nothing else is ever written to a receiver)
-    /// reaches through a ``HandOff``.
+    /// Writes `bytes` to the open device, whole and after earlier ones; on the reader's
+    /// executor, which ``CorrectionsFeed`` (the one writer: nothing else is ever written to a
+    /// receiver) reaches through a ``HandOff``.
     func writeToDevice(_ bytes: [UInt8]) -> DeviceWriteOutcome {
-        dispatchPrecondition(condition: .onQueue(queue))
+        assert(executor.isCurrent, "written off the reader's executor")
         guard let source = self.bytes, !isFinished else { return .dropped(.notOpen) }
         return source.write(bytes)
     }
 
-    @discardableResult
-    private func halt() -> DispatchGroup? {
+    /// What the source's closing is tracked by, once halted: `nil` when nothing was open.
+    private var release: DispatchGroup? { bytes?.released ?? closedRelease }
+
+    private func halt() {
         isFinished = true
         disarmStaleWatch()
-        guard let bytes else { return silencedRelease }
+        guard let bytes else { return }
+        closedRelease = bytes.released
         self.bytes = nil
         if let decoder { finalStatistics = decoder.statistics }
         decoder = nil
         bytes.stop()
-        return bytes.released
     }
 
     private func decode(_ chunk: UnsafeRawBufferPointer) {

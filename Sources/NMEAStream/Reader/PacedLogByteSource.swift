@@ -2,19 +2,19 @@ import Dispatch
 import Platform
 
 /// A recorded log replayed at the pace of its own timestamps (see ``LogPace``): each line, or
-/// UBX frame, goes out when its time comes, with one timed wait on the reader's queue between
+/// UBX frame, goes out when its time comes, with one timed wait on the reader's executor between
 /// epochs.
 final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
     let released = DispatchGroup()
-    // Confined to the reader's queue.
+    // Confined to the reader's executor.
     private var descriptor: Int32 = -1
     private var isOpen = false
     private var isStopped = false
     private var atEnd = false
     private var pending: [UInt8] = []
     private var offset = 0
-    /// When each unit is due; confined to the reader's queue too.
+    /// When each unit is due; confined to the reader's executor too.
     private var clock: LogClock
 
     /// Bytes already in memory, when the log is not read from a file.
@@ -33,7 +33,7 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         preloaded = bytes
     }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         if let preloaded {
             pending = preloaded
@@ -47,10 +47,10 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         }
         isOpen = true
         released.enter()
-        step(on: queue, deliver: deliver, end: end)
+        step(on: executor, deliver: deliver, end: end)
     }
 
-    private func step(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         while !isStopped {
             if atEnd, offset == pending.count {
@@ -69,7 +69,9 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
             if let time = unit.secondsOfDay {
                 let wait = secondsToWait(for: time)
                 if wait > 0.000_5 {
-                    queue.asyncAfter(deadline: .now() + wait) { [self] in step(on: queue, deliver: deliver, end: end) }
+                    executor.schedule(after: .nanoseconds(Int64(wait * 1e9))) { [self] in
+                        step(on: executor, deliver: deliver, end: end)
+                    }
                     return
                 }
             }

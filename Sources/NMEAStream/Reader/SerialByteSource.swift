@@ -18,12 +18,15 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
     /// What waits for the device's bytes and reads them.
     let readLoop: any DeviceReadLoop
     let released = DispatchGroup()
-    // Confined to the reader's queue.
+    // Confined to the reader's executor.
     private var reading: (any DeviceReading)?
     private var port: SerialPort?
     /// What writes corrections to the device (used once its speed is known).
     private var writer: DeviceWriter?
-    private var huntTimer: DispatchSourceTimer?
+    private var huntTimer: Disposable?
+    /// Where the hunt's windows are timed, and what ends one.
+    private var huntExecutor: (any ReceiverExecutor)?
+    private var huntTimeout: (@Sendable () -> Void)?
     private var hunt: SpeedHunt?
     private var isStopped = false
 
@@ -37,7 +40,7 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         self.speedFound = speedFound
     }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         let port: SerialPort
         do throws(GPSError) {
@@ -64,10 +67,10 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
             self.hunt = hunt
         }
         self.port = port
-        if port.isWritable { writer = DeviceWriter(descriptor: port.descriptor, queue: queue) }
+        if port.isWritable { writer = DeviceWriter(descriptor: port.descriptor, executor: executor) }
         released.enter()
         reading = readLoop.startReading(
-            port.handOver(), on: queue,
+            port.handOver(), on: executor,
             chunk: { [weak self] chunk in
                 guard let self, !isStopped, let port = self.port else { return }
                 if hunt != nil {
@@ -85,18 +88,17 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
                 end(lost ? .deviceLost(path: path, errno: failure) : .readError(path: path, errno: failure ?? .ioError))
             })
         if speed == .automatic {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.huntTimedOut(port: port, end: end) }
-            huntTimer = timer
+            huntExecutor = executor
+            huntTimeout = { [weak self] in self?.huntTimedOut(end: end) }
             scheduleHuntWindow()
-            timer.resume()
         }
     }
 
     /// Gives the speed on trial its window.
     private func scheduleHuntWindow() {
-        let nanoseconds = huntWindow.components.seconds * 1_000_000_000 + huntWindow.components.attoseconds / 1_000_000_000
-        huntTimer?.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
+        huntTimer?.dispose()
+        guard let huntExecutor, let huntTimeout else { return }
+        huntTimer = huntExecutor.schedule(after: huntWindow, huntTimeout)
     }
 
     /// Sets the port to the next speed on trial and gives it its window; fails when none is
@@ -118,8 +120,8 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         scheduleHuntWindow()
     }
 
-    private func huntTimedOut(port: SerialPort, end: @escaping @Sendable (GPSError?) -> Void) {
-        guard !isStopped, hunt != nil else { return }
+    private func huntTimedOut(end: @escaping @Sendable (GPSError?) -> Void) {
+        guard !isStopped, hunt != nil, let port else { return }
         hunt?.next()
         huntTry(port: port, end: end)
     }
@@ -133,10 +135,16 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
             hunt = current
             return
         }
-        huntTimer?.cancel()
-        huntTimer = nil
+        endHuntTimer()
         speedFound(speed)
         current.kept.withUnsafeBytes { deliver($0) }
+    }
+
+    private func endHuntTimer() {
+        huntTimer?.dispose()
+        huntTimer = nil
+        huntTimeout = nil
+        huntExecutor = nil
     }
 
     func write(_ bytes: [UInt8]) -> DeviceWriteOutcome {
@@ -149,8 +157,7 @@ final class SerialByteSource: ByteSource, @unchecked Sendable {
         isStopped = true
         writer?.close()
         writer = nil
-        huntTimer?.cancel()
-        huntTimer = nil
+        endHuntTimer()
         hunt = nil
         guard let reading, let port else { return }
         self.reading = nil

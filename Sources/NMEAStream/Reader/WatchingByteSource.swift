@@ -14,7 +14,7 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
     /// Told the speed found on each device.
     private let speedFound: @Sendable (Int) -> Void
     private let readLoop: any DeviceReadLoop
-    // Confined to the reader's queue.
+    // Confined to the reader's executor.
     private var current: SerialByteSource?
     private var currentPath: String?
     private var hotplug: Disposable?
@@ -29,28 +29,13 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
         self.speedFound = speedFound
     }
 
-    func start(on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
         released.enter()
         // Listening first: a receiver that arrives while the ports are being looked at is told.
-        hotplug = Hotplug.events(on: queue).observe { [weak self] event in
-            guard let self, !isStopped else { return }
-            switch event {
-            case .next(.added(let port)) where port.kind != .other && current == nil:
-                open(port, on: queue, deliver: deliver, end: end)
-            case .next(.removed(let path)) where path == currentPath:
-                // udev says it is gone: do not wait for a read to fail (some drivers keep a
-                // dead node readable for a while).
-                current?.stop()
-                deviceGone(path, on: queue, deliver: deliver, end: end)
-            case .next:
-                break
-            case .failed(let error):
-                stop()
-                end(error)
-            case .completed:
-                break
-            }
+        // udev's events come on a queue of the monitor's, and are handled on the executor.
+        hotplug = Hotplug.events().observe { [weak self] event in
+            executor.schedule { [weak self] in self?.take(event, on: executor, deliver: deliver, end: end) }
         }
         let ports: [SerialPortInfo]
         do throws(GPSError) {
@@ -59,21 +44,42 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
             stop()
             return end(error)
         }
-        if let best = ports.first, best.kind != .other { open(best, on: queue, deliver: deliver, end: end) }
+        if let best = ports.first, best.kind != .other { open(best, on: executor, deliver: deliver, end: end) }
     }
 
-    private func open(_ port: SerialPortInfo, on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    private func take(_ event: Signals.Event<HotplugEvent, GPSError>, on executor: any ReceiverExecutor,
+                      deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, end: @escaping @Sendable (GPSError?) -> Void) {
+        guard !isStopped else { return }
+        switch event {
+        case .next(.added(let port)) where port.kind != .other && current == nil:
+            open(port, on: executor, deliver: deliver, end: end)
+        case .next(.removed(let path)) where path == currentPath:
+            // udev says it is gone: do not wait for a read to fail (some drivers keep a
+            // dead node readable for a while).
+            current?.stop()
+            deviceGone(path, on: executor, deliver: deliver, end: end)
+        case .next:
+            break
+        case .failed(let error):
+            stop()
+            end(error)
+        case .completed:
+            break
+        }
+    }
+
+    private func open(_ port: SerialPortInfo, on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         chosen(port)
         let source = SerialByteSource(path: port.path, speed: .automatic, readLoop: readLoop, huntWindow: huntWindow,
                                       preferredSpeed: port.catalogueEntry?.defaultSpeed, speedFound: speedFound)
         current = source
         currentPath = port.path
-        source.start(on: queue, deliver: deliver) { [weak self] error in
+        source.start(on: executor, deliver: deliver) { [weak self] error in
             guard let self, !isStopped else { return }
             current = nil
             if case .deviceLost(let path, _)? = error {
-                deviceGone(path, on: queue, deliver: deliver, end: end)
+                deviceGone(path, on: executor, deliver: deliver, end: end)
                 return
             }
             stop()
@@ -82,14 +88,14 @@ final class WatchingByteSource: ByteSource, @unchecked Sendable {
     }
 
     /// Unplugged: say so, and wait for the next receiver (or take one already there).
-    private func deviceGone(_ path: String, on queue: DispatchQueue, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+    private func deviceGone(_ path: String, on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                             end: @escaping @Sendable (GPSError?) -> Void) {
         guard currentPath == path else { return }
         current = nil
         currentPath = nil
         lost(path)
         if let next = try? PortDiscovery.ports().first(where: { $0.kind != .other && $0.path != path }) {
-            open(next, on: queue, deliver: deliver, end: end)
+            open(next, on: executor, deliver: deliver, end: end)
         }
     }
 

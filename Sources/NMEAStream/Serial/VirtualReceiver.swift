@@ -26,8 +26,9 @@ public final class VirtualReceiver: @unchecked Sendable {
     private let master: Int32
     /// The device side, held open by the receiver itself.
     private let deviceHold: Int32
-    private let queue = DispatchQueue(label: "nmeastream.virtual-receiver")
-    private let queueKey = DispatchSpecificKey<Void>()
+    /// Where the receiver plays and its state is kept.
+    private let executor = SerialQueueExecutor(label: "nmeastream.virtual-receiver")
+    private var queue: DispatchQueue { executor.queue }
     // Confined to `queue`.
     private var input: DispatchSourceRead?
     private var inputHandler: (@Sendable ([UInt8]) -> Void)?
@@ -69,7 +70,6 @@ public final class VirtualReceiver: @unchecked Sendable {
             }
         }
         linkPath = link
-        queue.setSpecific(key: queueKey, value: ())
         let input = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         input.setEventHandler { [weak self] in
@@ -129,7 +129,7 @@ public final class VirtualReceiver: @unchecked Sendable {
                 source = PacedLogByteSource(bytes: bytes, speed: speed, keepingGaps: keepingGaps)
             }
             player = source
-            source.start(on: queue, deliver: { [weak self] chunk in self?.write(chunk) }) { [weak self] error in
+            source.start(on: executor, deliver: { [weak self] chunk in self?.write(chunk) }) { [weak self] error in
                 guard let self, !isClosed else { return }
                 if error == nil, loop {
                     play(feed, loop: true, ended: ended)
@@ -169,7 +169,7 @@ public final class VirtualReceiver: @unchecked Sendable {
     /// Stops playing, removes the link and closes the terminal (readers see the device go away).
     /// Safe from any thread, the `ended` callback of ``play(_:loop:ended:)`` included.
     public func close() {
-        if DispatchQueue.getSpecific(key: queueKey) != nil { return shutDown() }
+        if executor.isCurrent { return shutDown() }
         queue.sync { shutDown() }
     }
 
