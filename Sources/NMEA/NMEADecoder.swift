@@ -72,22 +72,42 @@ public final class NMEADecoder {
     /// ``Fix/receivedAt`` is then the time of the chunk in which its epoch's first sentence
     /// began, even when that sentence ended chunks later.
     public func feed(_ bytes: UnsafeRawBufferPointer, receivedAt: UTCTime?, _ handler: (Event) -> Void) {
-        core.pointee.statistics.bytes += bytes.count
+        _ = feed(bytes, receivedAt: receivedAt, pausable: false, handler)
+    }
+
+    /// ``feed(_:receivedAt:_:)`` that `handler` may stop (``stopFeeding()``): returns how
+    /// many of the bytes it took, all of them unless it was stopped; the rest is then to be
+    /// fed later, before anything newer.
+    public func feedPausable(_ bytes: UnsafeRawBufferPointer, receivedAt: UTCTime?, _ handler: (Event) -> Void) -> Int {
+        feed(bytes, receivedAt: receivedAt, pausable: true, handler)
+    }
+
+    private func feed(_ bytes: UnsafeRawBufferPointer, receivedAt: UTCTime?, pausable: Bool, _ handler: (Event) -> Void) -> Int {
         let core = self.core
         if let base = bytes.baseAddress {
             core.pointee.chunk = base..<(base + bytes.count)
         }
         core.pointee.chunkReceivedAt = receivedAt
-        Handler.with(handler) { handler in
-            framer.feed(bytes) { event in Self.handle(event, core, handler) }
+        let taken = Handler.with(handler) { handler in
+            let handle: (NMEAFramer.Event) -> Void = { event in Self.handle(event, core, handler) }
+            if pausable { return framer.feedPausable(bytes, handle) }
+            framer.feed(bytes, handle)
+            return bytes.count
         }
+        core.pointee.statistics.bytes += taken
         core.pointee.chunk = nil
         if !framer.hasPartialSentence {
             core.pointee.partialReceivedAt = nil
         } else if core.pointee.partialReceivedAt == nil {
             core.pointee.partialReceivedAt = receivedAt
         }
+        return taken
     }
+
+    /// Makes the ``feedPausable(_:receivedAt:_:)`` under way return after the event just
+    /// handed out (called from its handler): a reader whose consumer is full stops there, and feeds the rest once it has
+    /// room. The event's epoch is whole; what follows waits in the bytes not taken.
+    public func stopFeeding() { framer.stopFeeding() }
 
     /// Feeds the bytes of a collection, such as an `[UInt8]` or a `String.UTF8View`.
     public func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ handler: (Event) -> Void) {

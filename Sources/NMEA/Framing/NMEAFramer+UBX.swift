@@ -124,7 +124,7 @@ extension NMEAFramer {
     func readAgain(_ bytes: UnsafePointer<UInt8>, count: Int, at offset: Int64, _ handler: (Event) -> Void) {
         guard count > 0 else { return }
         let copy = Array(UnsafeBufferPointer(start: bytes, count: count))
-        copy.withUnsafeBytes { scan($0, at: offset, handler) }
+        _ = copy.withUnsafeBytes { scan($0, at: offset, handler) }
     }
 }
 

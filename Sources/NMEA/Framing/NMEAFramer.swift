@@ -66,6 +66,9 @@ public final class NMEAFramer {
         var streamOffset: Int64 = 0
         /// The bytes of UBX frames that failed their checksum: the work false starts cost.
         var ubxWorkSpent: Int64 = 0
+        /// Set by ``stopFeeding()`` from a handler: the feed under way returns at the next
+        /// boundary between sentences or frames.
+        var stopRequested = false
     }
 
     // State lives behind a pointer the framer owns: the hot loop then pays no dynamic
@@ -103,14 +106,33 @@ public final class NMEAFramer {
         scan(bytes, at: offset, handler)
     }
 
+    /// ``feed(_:_:)`` that a handler may stop (``stopFeeding()``): returns how many of the
+    /// bytes it took, all of them unless it was stopped; the rest is then to be fed later, as
+    /// the stream's next bytes.
+    public func feedPausable(_ bytes: UnsafeRawBufferPointer, _ handler: (Event) -> Void) -> Int {
+        let offset = state.pointee.streamOffset
+        state.pointee.stopRequested = false
+        let taken = scan(bytes, at: offset, stoppable: true, handler)
+        state.pointee.stopRequested = false
+        state.pointee.streamOffset += Int64(taken)
+        return taken
+    }
+
+    /// Makes the ``feedPausable(_:_:)`` under way return after the sentence or frame just
+    /// handed out (called from its handler): for a reader whose consumer is full.
+    public func stopFeeding() { state.pointee.stopRequested = true }
+
     /// Reads `bytes`, whose first byte is the stream's byte `offset` (bytes read again after a
-    /// false UBX start are the stream's bytes a second time).
-    func scan(_ bytes: UnsafeRawBufferPointer, at offset: Int64, _ handler: (Event) -> Void) {
-        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+    /// false UBX start are the stream's bytes a second time), and returns how many it took:
+    /// when `stoppable`, it stops at a boundary once ``stopFeeding()`` was called.
+    @discardableResult
+    func scan(_ bytes: UnsafeRawBufferPointer, at offset: Int64, stoppable: Bool = false, _ handler: (Event) -> Void) -> Int {
+        guard let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         let count = bytes.count
         let limit = configuration.maximumSentenceLength
         var index = 0
         while index < count {
+            if stoppable, state.pointee.stopRequested { return index }
             if state.pointee.ubxCount > 0 {
                 index = continueUBX(start, from: index, to: count, handler)
                 continue
@@ -121,7 +143,7 @@ public final class NMEAFramer {
                     index += consumed
                     continue
                 }
-                guard end < count else { return }
+                guard end < count else { return count }
                 index = endSentence(carry, length: state.pointee.carryCount, terminator: start[end], handler) ? end + 1 : end
                 continue
             }
@@ -132,7 +154,7 @@ public final class NMEAFramer {
                 if byte != 0x0D && byte != 0x0A { noteSkipped(byte) }
                 index += 1
             }
-            guard index < count else { return }
+            guard index < count else { return count }
             if start[index] == UBX.sync1 {
                 index = beginUBX(start, at: index, to: count, streamPosition: offset + Int64(index), handler)
                 continue
@@ -161,9 +183,10 @@ public final class NMEAFramer {
                 state.pointee.inSentence = true
                 state.pointee.carryCount = 0
                 _ = appendToCarry(sentence, count - sentenceStart, handler)
-                return
+                return count
             }
         }
+        return count
     }
 
     /// Whether a sentence or a UBX frame has started and waits for the rest of its bytes in a

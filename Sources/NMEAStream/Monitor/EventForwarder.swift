@@ -54,10 +54,10 @@ final class EventForwarder: @unchecked Sendable {
         case .connected(let endpoint): connection.networkConnections.on(.next(.connected(endpoint: endpoint)))
         case .lostDevice, .finishedChunk: flush()
         case .failed(let error):
-            flush()
+            flush(evenHeld: true)
             observer.on(.failed(error))
         case .finished:
-            flush()
+            flush(evenHeld: true)
             observer.on(.completed)
         case .foundSpeed(let speed): connection.noteSpeed(speed)
         case .choseDevice, .quiet: break
@@ -69,13 +69,29 @@ final class EventForwarder: @unchecked Sendable {
         if pending.count >= Self.batch { flush() }
     }
 
-    private func flush() {
+    /// Sends what waits, until a subscriber's full buffer holds the reader
+    /// (``MonitorConnection/isHeld``): the rest then waits here, first in line, for ``resume()``.
+    /// Before the end of the stream everything goes, `evenHeld`: nothing is lost.
+    private func flush(evenHeld: Bool = false) {
+        guard !pending.isEmpty, evenHeld || !connection.isHeld else { return }
         var events: [GPSEvent] = []
         swap(&events, &pending)
-        guard !events.isEmpty else { return }
-        for event in events { observer.on(.next(event)) }
+        var sent = 0
+        for event in events {
+            observer.on(.next(event))
+            sent += 1
+            if !evenHeld, connection.isHeld { break }
+        }
+        if sent < events.count {
+            // Held: what was not sent goes before anything added meanwhile.
+            pending = Array(events[sent...]) + pending
+            return
+        }
         // The buffer goes back for the next chunk: no allocation per chunk.
         events.removeAll(keepingCapacity: true)
         if pending.isEmpty { swap(&pending, &events) }
     }
+
+    /// The reader goes on after a hold: sends what waited (on the reader's executor).
+    func resume() { flush() }
 }

@@ -26,8 +26,10 @@ import Platform
 /// Each subscriber is called on a serial queue of its own, in order, through a buffer
 /// (Signals' ``Signal/buffer(_:on:dropped:)``) whose policy depends on the source:
 /// - **A recorded log or bytes** (finite): ``BufferPolicy/lossless(capacity:)``. Nothing is
-///   lost: when a subscriber has 256 values waiting, the reader waits for it before it reads
-///   on. A replay through any subscriber gives exactly what `nmeastream replay` gives.
+///   lost: when a subscriber has 256 values waiting, the reader pauses (the decoder stops after
+///   the sentence under way, and the log is not read further) until the subscriber has taken
+///   half of them; no thread waits meanwhile. A replay through any
+///   subscriber gives exactly what `nmeastream replay` gives.
 /// - **A device** (serial, automatic, watch): ``BufferPolicy/newest(capacity:)``. A receiver
 ///   does not wait: a subscriber that falls more than 256 values behind skips ahead to the
 ///   newest, and every value it skips is counted (``dropped``, and the counter a
@@ -116,7 +118,8 @@ public final class GPSMonitor: Sendable {
         let reading = Signal<GPSEvent, GPSError> { observer in
             let check = integrity.map { IntegrityCheck(thresholds: $0, source: source.description) }
             let forwarder = EventForwarder(observer: observer, connection: connection, integrity: check)
-            let reader = NMEAReader(source: source, readLoop: readLoop, staleLimit: staleLimit, observer: forwarder.take)
+            let reader = NMEAReader(source: source, readLoop: readLoop, staleLimit: staleLimit, observer: forwarder.take,
+                                    pause: connection.pause, resumed: forwarder.resume)
             connection.connect(reader)
             let attachment = corrections?.attach(reader)
             // Opens once the device of the connection before is released.
@@ -338,10 +341,13 @@ public final class GPSMonitor: Sendable {
     }
 
     /// `signal` through one buffer per subscription, on a queue of its own. A device never
-    /// waits for a subscriber: its lossless policies skip ahead (see ``Signal/buffer(_:senderWaits:dropped:scheduler:)``).
+    /// waits for a subscriber: its lossless policies skip ahead (see
+    /// ``Signal/buffer(_:senderWaits:pause:dropped:scheduler:)``). A recorded log is paused
+    /// while a lossless buffer is full: no thread waits.
     private func buffered<Value: Sendable>(_ signal: Signal<Value, GPSError>, _ label: String, _ delivery: BufferPolicy,
                                            _ dropped: DropCounter?) -> Signal<Value, GPSError> {
-        signal.buffer(delivery, senderWaits: source.isFinite, dropped: DropCounter(alsoCounting: dropped, self.dropped)) {
+        signal.buffer(delivery, senderWaits: source.isFinite, pause: connection.pause,
+                      dropped: DropCounter(alsoCounting: dropped, self.dropped)) {
             QueueScheduler(queue: DispatchQueue(label: "nmeastream.\(label)"))
         }
     }

@@ -15,17 +15,40 @@ final class MonitorConnection: Sendable {
     private let rejects = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
 
-    private let readerNow = Protected(WeakReader())
+    private let readerNow: Protected<WeakReader>
     private struct WeakReader {
         weak var reader: NMEAReader?
     }
 
+    /// Holds the reader paused while a subscriber's lossless buffer is full (a recorded log's
+    /// subscribers: see ``GPSMonitor``), instead of making the reader's thread wait.
+    let pause: SenderPause
+    /// Whether ``pause`` holds the reader: read for each event the forwarder sends.
+    private let held: HeldFlag
 
+    private final class HeldFlag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    init() {
+        let readerNow = Protected(WeakReader())
+        let held = HeldFlag()
+        self.readerNow = readerNow
+        self.held = held
+        pause = SenderPause { paused in
+            held.value.store(paused, ordering: .relaxed)
+            readerNow.withLock { $0.reader }?.pauseChanged(paused)
+        }
+    }
+
+    /// Whether a subscriber's full buffer holds the reader now: the events not yet sent wait.
+    var isHeld: Bool { held.value.load(ordering: .relaxed) }
     /// A network source's connections made and lost.
     let networkConnections = Subject<NetworkConnectionEvent, Never>()
 
     func connect(_ reader: NMEAReader) {
         readerNow.withLock { $0.reader = reader }
+        pause.tellState { paused in if paused { reader.pauseChanged(true) } }
         foundSpeed.store(0, ordering: .relaxed)
     }
 

@@ -17,9 +17,19 @@ public protocol ByteSource: AnyObject, Sendable {
     /// Writes `bytes` to the device, whole and in order after earlier ones, or drops them
     /// whole (see ``DeviceWriter``): the RTCM corrections a receiver is fed, and nothing else.
     func write(_ bytes: [UInt8]) -> DeviceWriteOutcome
+    /// Delivers nothing more until ``resume()``: a subscriber's lossless buffer is full. Only
+    /// a source that is read at its own pace (a recorded log) pauses; a live one goes on, and
+    /// its subscribers skip ahead instead.
+    func pause()
+    /// Delivers again after ``pause()``.
+    func resume()
 }
 
 extension ByteSource {
     /// Nothing is written: the source is not a device.
     public func write(_ bytes: [UInt8]) -> DeviceWriteOutcome { .dropped(.notADevice) }
+    /// A live source does not pause.
+    public func pause() {}
+    /// A live source does not pause.
+    public func resume() {}
 }

@@ -6,6 +6,10 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
     let released = DispatchGroup()
     private var file: LogFile?
+    /// Confined to the reader's executor: paused (``pause()``), and the step that waits for
+    /// ``resume()``.
+    private var isPaused = false
+    private var parked: (@Sendable () -> Void)?
 
     init(path: String) { log = RecordedLog(path: path) }
 
@@ -23,6 +27,10 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
     private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         guard file?.isOpen == true else { return }
+        guard !isPaused else {
+            parked = { self.step(on: executor, deliver: deliver, end: end) }
+            return
+        }
         let failure: RecordedLogError?
         do throws(RecordedLogError) {
             let chunk = try file!.read()
@@ -40,6 +48,17 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
     }
 
     func stop() {
+        parked = nil
         if file?.close() == true { released.leave() }
+    }
+
+    func pause() { isPaused = true }
+
+    func resume() {
+        isPaused = false
+        if let step = parked {
+            parked = nil
+            step()
+        }
     }
 }

@@ -1,20 +1,56 @@
 import Dispatch
 
-/// Bytes in memory, delivered in one chunk.
+/// Bytes in memory, delivered in chunks of a log's size, one turn of the reader's executor per
+/// chunk, so that a stop or a pause is seen between chunks.
 final class MemoryByteSource: ByteSource, @unchecked Sendable {
     let bytes: [UInt8]
     let released = DispatchGroup()
+    /// The bytes delivered per turn: as a log's (``RecordedLog/chunkSize``).
+    static let chunkSize = 65_536
+    // Confined to the reader's executor.
+    private var offset = 0
     private var isStopped = false
+    private var isPaused = false
+    private var parked: (@Sendable () -> Void)?
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                end: @escaping @Sendable (GPSError?) -> Void) {
-        bytes.withUnsafeBytes { deliver($0) }
-        guard !isStopped else { return }
-        isStopped = true
-        end(nil)
+        step(on: executor, deliver: deliver, end: end)
     }
 
-    func stop() { isStopped = true }
+    private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                      end: @escaping @Sendable (GPSError?) -> Void) {
+        guard !isStopped else { return }
+        guard !isPaused else {
+            parked = { self.step(on: executor, deliver: deliver, end: end) }
+            return
+        }
+        guard offset < bytes.count else {
+            isStopped = true
+            return end(nil)
+        }
+        // The end comes in a turn of its own, after the pause is looked at again.
+        let chunkEnd = min(bytes.count, offset + Self.chunkSize)
+        bytes[offset..<chunkEnd].withUnsafeBytes { deliver($0) }
+        offset = chunkEnd
+        guard !isStopped else { return }
+        executor.schedule { self.step(on: executor, deliver: deliver, end: end) }
+    }
+
+    func stop() {
+        isStopped = true
+        parked = nil
+    }
+
+    func pause() { isPaused = true }
+
+    func resume() {
+        isPaused = false
+        if let step = parked {
+            parked = nil
+            step()
+        }
+    }
 }

@@ -61,19 +61,27 @@ public final class NMEAReader: @unchecked Sendable {
     /// benchmark, "NMEAReader with one delegate").
     private typealias Listener = (NMEAReader, Event) -> Void
     // Confined to `executor`.
-    private var bytes: (any ByteSource)?
-    private var decoder: NMEADecoder?
-    private var isFinished = false
-    private var isDecoding = false
+    var bytes: (any ByteSource)?
+    var decoder: NMEADecoder?
+    var isFinished = false
+    var isDecoding = false
     private var finalStatistics = NMEAStatistics()
     // Confined to `executor`: the pauses between a device's bursts.
     private var quietLine = QuietLine()
     // Confined to `executor`: the watchdog's rules and timer; the name its failure gives (a
     // discovered device's path once chosen); the release of the source last closed.
-    private var staleWatch: StaleWatch
-    private var staleTimer: Disposable?
+    var staleWatch: StaleWatch
+    var staleTimer: Disposable?
     var sourceName: String
-    private var closedRelease: DispatchGroup?
+    var closedRelease: DispatchGroup?
+    /// What holds the reader paused, and what runs first when it goes on.
+    let pause: SenderPause?
+    let resumed: (@Sendable () -> Void)?
+    // Confined to `executor`: whether a subscriber's full buffer holds the source paused; the
+    // bytes of a chunk the decoder had not reached when it did, fed first when it goes on.
+    var isSourcePaused = false
+    var held: [UInt8] = []
+    var heldReceivedAt: UTCTime?
 
     /// What has gone through so far: bytes, sentences by type, rejects by reason, fixes (over
     /// every device a ``GPSSource/watch`` reader has read). Read off the reader's executor, it
@@ -111,11 +119,16 @@ public final class NMEAReader: @unchecked Sendable {
 
     /// A reader whose events also go to `observer`, before its delegates, on the reader's
     /// executor: for ``GPSMonitor``, which turns them into the shared signals' events without a
-    /// delegate of its own.
+    /// delegate of its own. With `pause`, the reader pauses while its subscribers' buffers
+    /// hold it (``pauseChanged(_:)``), and `resumed` is called on its executor first when it
+    /// goes on.
     package init(source: GPSSource, queue target: DispatchQueue? = nil, readLoop: (any DeviceReadLoop)? = nil,
-                 staleLimit: StaleLimit = .never, observer: ((Event) -> Void)?) {
+                 staleLimit: StaleLimit = .never, observer: ((Event) -> Void)?, pause: SenderPause? = nil,
+                 resumed: (@Sendable () -> Void)? = nil) {
         self.source = source
         self.observer = observer
+        self.pause = pause
+        self.resumed = resumed
         staleWatch = StaleWatch(limit: staleLimit)
         sourceName = source.description
         let readLoop = readLoop ?? EventLoopDeviceReadLoop()
@@ -170,55 +183,13 @@ public final class NMEAReader: @unchecked Sendable {
         decoder = NMEADecoder()
         quietLine = QuietLine()
         if case .serial(_, .bitsPerSecond(let speed)) = source { quietLine.bitsPerSecond = speed }
+        if isSourcePaused { bytes.pause() }
         bytes.start(on: executor, deliver: { [weak self] chunk in self?.decode(chunk) },
                     end: { [weak self] error in self?.end(error) })
         // A serial port at a speed given is counted from its opening; one whose speed is
         // hunted, from the speed found (the hunt ends on its own); a network source, from
         // each connection.
         if case .serial(_, .bitsPerSecond) = source { armStaleWatch() }
-    }
-
-    // MARK: The watchdog for a silent source
-
-    func armStaleWatch() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard !isFinished, let deadline = staleWatch.arm(at: now, fixes: fixesSoFar) else { return }
-        checkStale(at: deadline, now: now)
-    }
-
-    /// Checks the watch at `deadline` (monotonic nanoseconds), in place of any check due.
-    private func checkStale(at deadline: UInt64, now: UInt64) {
-        staleTimer?.dispose()
-        staleTimer = executor.schedule(after: .nanoseconds(Int64(deadline &- min(deadline, now)))) { [weak self] in
-            self?.checkStale()
-        }
-    }
-
-    private func disarmStaleWatch() {
-        staleWatch.disarm()
-        staleTimer?.dispose()
-        staleTimer = nil
-    }
-
-    private var fixesSoFar: Int { decoder?.statistics.fixes ?? 0 }
-
-    private func checkStale() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        switch staleWatch.check(at: now, fixes: fixesSoFar) {
-        case .idle: break
-        case .checkAgain(let deadline): checkStale(at: deadline, now: now)
-        case .silent(let seconds): wentSilent(seconds)
-        }
-    }
-
-    /// Closes the silent source and fails: its release is what ``stop()`` then waits for, so
-    /// that the next reader of the device opens it only once it is closed.
-    private func wentSilent(_ seconds: Double) {
-        guard !isFinished, let bytes else { return }
-        disarmStaleWatch()
-        bytes.stop()
-        closedRelease = bytes.released
-        end(.silent(source: sourceName, seconds: seconds))
     }
 
     /// With ``GPSSource/watch``: the device went away. The epoch in progress is delivered; the
@@ -326,16 +297,44 @@ public final class NMEAReader: @unchecked Sendable {
             }
         }
         send(.read(chunk))
-        decoder.feed(chunk, receivedAt: receivedAt) { event in
+        guard held.isEmpty else {
+            // A source that does not pause: its bytes wait behind the ones held.
+            held.append(contentsOf: chunk)
+            return
+        }
+        feedDecoder(chunk, receivedAt: receivedAt)
+    }
+
+    /// Decodes `chunk`, or as much of it as the subscribers take before the reader is paused:
+    /// the rest is held, and fed when it goes on.
+    func feedDecoder(_ chunk: UnsafeRawBufferPointer, receivedAt: UTCTime?) {
+        guard let decoder else { return }
+        let wasDecoding = isDecoding
+        isDecoding = true
+        defer {
+            isDecoding = wasDecoding
+            if !wasDecoding { releaseListeners() }
+        }
+        let taken = decoder.feedPausable(chunk, receivedAt: receivedAt) { event in
             guard !isFinished else { return }
             send(.decoded(event))
+        }
+        if taken < chunk.count, !isFinished {
+            held.append(contentsOf: chunk[taken...])
+            heldReceivedAt = receivedAt
         }
         if !isFinished { send(.finishedChunk) }
     }
 
-    private func end(_ error: GPSError?) {
+    func end(_ error: GPSError?) {
         guard !isFinished else { return }
         disarmStaleWatch()
+        if let decoder, !held.isEmpty {
+            // Ended while paused (a source that does not pause): what waited is not lost.
+            let bytes = held
+            held = []
+            bytes.withUnsafeBytes { bytes in decoder.feed(bytes, receivedAt: heldReceivedAt) { event in send(.decoded(event)) } }
+        }
         if let decoder {
             decoder.finish { event in send(.decoded(event)) }
         }

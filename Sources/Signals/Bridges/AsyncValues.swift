@@ -36,8 +36,16 @@ extension Signal {
     public func values(bufferingPolicy: SignalValues<Value, Failure>.BufferingPolicy,
                        dropped: DropCounter? = nil) -> SignalValues<Value, Failure> {
         if let unbufferedValues { return unbufferedValues(bufferingPolicy, dropped) }
+        return values(bufferingPolicy: bufferingPolicy, dropped: dropped, pause: nil)
+    }
+
+    /// ``values(bufferingPolicy:dropped:)`` whose lossless bound holds back a sender that
+    /// pauses (`pause`), rather than making it wait, when given.
+    @usableFromInline
+    package func values(bufferingPolicy: SignalValues<Value, Failure>.BufferingPolicy, dropped: DropCounter?,
+                        pause: SenderPause?) -> SignalValues<Value, Failure> {
         let failure = Protected<Failure?>(nil)
-        let room = bufferingPolicy.capacityBeforeWaiting.map(SignalValuesRoom.init(capacity:))
+        let room = bufferingPolicy.capacityBeforeWaiting.map { SignalValuesRoom(capacity: $0, pause: pause) }
         let stream = AsyncStream(bufferingPolicy: bufferingPolicy.streamPolicy) { continuation in
             room?.startSubscribing()
             let subscription = observe { event in
@@ -141,13 +149,17 @@ public struct SignalValues<Value: Sendable, Failure: Error>: AsyncSequence, Send
 /// makes a sender that may wait do so while `capacity` of them wait. The values themselves
 /// travel in the `AsyncStream` (whose hand-over to the consuming task the runtime does);
 /// this only holds the sender back. A ``SignalValuesRoomStateMachine`` under a lock, and a
-/// semaphore that a waiting sender sleeps on.
+/// semaphore that a waiting sender sleeps on, or the ``SenderPause`` of a sender that pauses.
 final class SignalValuesRoom: Sendable {
     private let state: Protected<SignalValuesRoomStateMachine>
     /// Signalled once for each waiting sender freed.
     private let freed = DispatchSemaphore(value: 0)
+    private let pause: SenderPause?
 
-    init(capacity: Int) { state = Protected(SignalValuesRoomStateMachine(capacity: capacity)) }
+    init(capacity: Int, pause: SenderPause? = nil) {
+        state = Protected(SignalValuesRoomStateMachine(capacity: capacity, pausesSender: pause != nil))
+        self.pause = pause
+    }
 
     /// The subscribing call starts on this thread: its own sends never wait (no one could
     /// make room).
@@ -164,6 +176,9 @@ final class SignalValuesRoom: Sendable {
         while true {
             switch state.withLock({ $0.send(from: thread, senderMayWait: mayWait) }) {
             case .send: return true
+            case .sendAndHoldSender:
+                pause?.hold()
+                return true
             case .consumerGone: return false
             case .askWhetherSenderMayWait: mayWait = !CurrentThread.isMain && withUnsafeCurrentTask { $0 == nil }
             case .waitForRoom: freed.wait()
@@ -173,12 +188,16 @@ final class SignalValuesRoom: Sendable {
 
     /// The consumer took a value: frees a waiting sender if there is one.
     func taken() {
-        if state.withLock({ $0.taken() }) { freed.signal() }
+        let (wake, release) = state.withLock { ($0.taken(), $0.letGoOfSender()) }
+        if wake { freed.signal() }
+        if release { pause?.release() }
     }
 
     /// The consumer is gone, or the signal ended: frees every waiting sender.
     func close() {
-        for _ in 0..<state.withLock({ $0.close() }) { freed.signal() }
+        let (waiting, release) = state.withLock { ($0.close(), $0.letGoOfSender()) }
+        for _ in 0..<waiting { freed.signal() }
+        if release { pause?.release() }
     }
 }
 
@@ -195,22 +214,36 @@ struct SignalValuesRoomStateMachine {
         case waitForRoom
         /// Full: say whether the sender may wait, and ask again.
         case askWhetherSenderMayWait
+        /// Full, and the sender pauses: send it (past the capacity), and hold the sender.
+        case sendAndHoldSender
     }
 
     let capacity: Int
     private var waiting = 0
     private var sendersWaiting = 0
     private var isClosed = false
+    /// Whether a full buffer holds its sender paused instead of making it wait.
+    private let pausesSender: Bool
+    private var holdsSender = false
     /// The thread in the subscribing call, while it runs: its own sends never wait. Other
     /// threads' sends meanwhile may.
     var subscribingThread: UInt?
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int, pausesSender: Bool = false) {
+        self.capacity = capacity
+        self.pausesSender = pausesSender
+    }
 
     /// A sender on thread `thread` is about to send; `senderMayWait` once it was asked
     /// (`nil` before).
     mutating func send(from thread: UInt, senderMayWait: Bool?) -> SendAction {
         guard !isClosed else { return .consumerGone }
+        if waiting >= capacity, pausesSender {
+            waiting += 1
+            guard !holdsSender else { return .send }
+            holdsSender = true
+            return .sendAndHoldSender
+        }
         if waiting >= capacity, thread != subscribingThread, senderMayWait != false {
             guard senderMayWait == true else { return .askWhetherSenderMayWait }
             sendersWaiting += 1
@@ -233,5 +266,12 @@ struct SignalValuesRoomStateMachine {
         isClosed = true
         defer { sendersWaiting = 0 }
         return sendersWaiting
+    }
+
+    /// Whether to let go of a held sender now: closed, or half the capacity waits or less.
+    mutating func letGoOfSender() -> Bool {
+        guard holdsSender, isClosed || waiting <= capacity / 2 else { return false }
+        holdsSender = false
+        return true
     }
 }

@@ -30,14 +30,17 @@ extension Signal {
     /// With `senderWaits` false, the sender must never be held up (a receiver does not wait
     /// for its reader): a lossless policy, the buffer's or one given to ``values``, keeps its
     /// capacity but skips ahead past it, each value skipped counted, instead of making the
-    /// sender wait. This is the one place that rule is applied, for every way of consuming.
+    /// sender wait. With `pause`, a sender that can pause (a recorded log) is held back by
+    /// pausing it rather than by making its thread wait (``SenderPause``). This is the one
+    /// place those rules are applied, for every way of consuming.
     @inlinable
-    package func buffer<S: Scheduler>(_ policy: BufferPolicy, senderWaits: Bool, dropped: DropCounter?,
+    package func buffer<S: Scheduler>(_ policy: BufferPolicy, senderWaits: Bool, pause: SenderPause? = nil, dropped: DropCounter?,
                                       scheduler makeScheduler: @escaping @Sendable () -> S) -> Signal {
         let source = self
         let policy = senderWaits ? policy : .newest(capacity: policy.capacity)
         return Signal({ observer in
-            let storage = BufferStorage(policy: policy, scheduler: makeScheduler(), observer: observer, dropped: dropped)
+            let storage = BufferStorage(policy: policy, scheduler: makeScheduler(), observer: observer, dropped: dropped,
+                                        pause: senderWaits ? pause : nil)
             let upstream = source.observe { event in
                 switch event {
                 case .next(let value): storage.send(value)
@@ -54,7 +57,7 @@ extension Signal {
             var valuesPolicy = valuesPolicy ?? SignalValues.BufferingPolicy(policy)
             if !senderWaits, case .lossless(let capacity) = valuesPolicy { valuesPolicy = .newest(capacity: capacity) }
             let counter = valuesDropped.map { DropCounter(alsoCounting: $0, dropped) } ?? dropped
-            return source.values(bufferingPolicy: valuesPolicy, dropped: counter)
+            return source.values(bufferingPolicy: valuesPolicy, dropped: counter, pause: senderWaits ? pause : nil)
         })
     }
 }
@@ -66,6 +69,8 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
     @usableFromInline let scheduler: S
     @usableFromInline let observer: Observer<Value, Failure>
     @usableFromInline let dropped: DropCounter?
+    /// Holds a sender that pauses, when the buffer is full, instead of making it wait.
+    @usableFromInline let pause: SenderPause?
     /// Signalled once per value taken while a lossless sender waits for room.
     @usableFromInline let room = DispatchSemaphore(value: 0)
     /// A lossless buffer's values taken out at once, delivered outside the lock. Touched
@@ -73,8 +78,10 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
     @usableFromInline var batch: RingBuffer<Value>
 
     @inlinable
-    init(policy: BufferPolicy, scheduler: S, observer: Observer<Value, Failure>, dropped: DropCounter?) {
-        state = Protected(BufferStateMachine(policy: policy))
+    init(policy: BufferPolicy, scheduler: S, observer: Observer<Value, Failure>, dropped: DropCounter?,
+         pause: SenderPause? = nil) {
+        state = Protected(BufferStateMachine(policy: policy, pausesSender: pause != nil))
+        self.pause = pause
         batch = RingBuffer(capacity: policy.capacity)
         self.scheduler = scheduler
         self.observer = observer
@@ -94,6 +101,9 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
                 return
             case .waitForRoom:
                 room.wait()
+            case .holdSender:
+                pause?.hold()
+                return
             }
         }
     }
@@ -105,23 +115,30 @@ final class BufferStorage<Value: Sendable, Failure: Error, S: Scheduler>: @unche
 
     @inlinable
     func close() {
-        let waiting = state.withLock { $0.close() }
-        for _ in 0..<waiting { room.signal() }
+        let freed = state.withLock { $0.close() }
+        free(freed)
     }
 
     @inlinable
     func drain() {
         while true {
             // Lossless: one lock for every value waiting, not one each.
-            if let woken = state.withLock({ $0.takeAll(into: &batch) }) {
-                for _ in 0..<woken { room.signal() }
+            if let freed = state.withLock({ $0.takeAll(into: &batch) }) {
+                free(freed)
                 while let value = batch.removeFirst() { observer.on(.next(value)) }
                 continue
             }
             let take = state.withLock { $0.take() }
             if take.wakeSender { room.signal() }
+            if take.releaseSender { pause?.release() }
             guard let event = take.event else { return }
             observer.on(event)
         }
+    }
+
+    @inlinable
+    func free(_ freed: BufferStateMachine<Value, Failure>.Freed) {
+        for _ in 0..<freed.sendersWaiting { room.signal() }
+        if freed.releaseSender { pause?.release() }
     }
 }

@@ -13,6 +13,9 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
         case waitForRoom
         /// The oldest waiting value was pushed out to make room.
         case droppedOldest
+        /// The buffer is full and lossless, and its sender pauses: the value is kept past the
+        /// capacity, and the sender is to be held (``SenderPause``).
+        case holdSender
     }
 
     /// What a drain step takes: the next event to deliver (`nil`: stop draining), and whether a
@@ -21,6 +24,8 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
     struct Take {
         @usableFromInline var event: Event<Value, Failure>?
         @usableFromInline var wakeSender = false
+        /// Whether to let go of a held sender: the buffer is down to half its capacity.
+        @usableFromInline var releaseSender = false
         @inlinable init() {}
     }
 
@@ -31,19 +36,34 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
     @usableFromInline var isClosed = false
     /// Senders waiting for room (lossless), to be woken one per value taken, or all on close.
     @usableFromInline var sendersWaiting = 0
+    /// Whether a full lossless buffer holds its sender paused instead of making it wait.
+    @usableFromInline let pausesSender: Bool
+    /// What came while the sender was held, after `waiting` and in order.
+    @usableFromInline var overflow: [Value] = []
+    @usableFromInline var overflowHead = 0
+    @usableFromInline var holdsSender = false
 
     @inlinable
-    init(policy: BufferPolicy) {
+    init(policy: BufferPolicy, pausesSender: Bool = false) {
         self.policy = policy
+        self.pausesSender = pausesSender
         waiting = RingBuffer(capacity: policy.capacity)
     }
+
+    @inlinable
+    var hasOverflow: Bool { overflowHead < overflow.count }
 
     @inlinable
     mutating func send(_ value: Value) -> SendAction {
         guard !isClosed, terminal == nil else { return .none }
         var dropped = false
-        if waiting.isFull {
+        if waiting.isFull || hasOverflow {
             switch policy {
+            case .lossless where pausesSender:
+                overflow.append(value)
+                guard !holdsSender else { return .none }
+                holdsSender = true
+                return .holdSender
             case .lossless:
                 sendersWaiting += 1
                 return .waitForRoom
@@ -77,6 +97,8 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
                     sendersWaiting -= 1
                     take.wakeSender = true
                 }
+                refill()
+                take.releaseSender = letGoOfSender()
                 return take
             }
             if let terminal {
@@ -89,26 +111,65 @@ struct BufferStateMachine<Value: Sendable, Failure: Error> {
         return take
     }
 
-    /// For a lossless buffer: every waiting value at once, swapped into `batch` (which must be
-    /// empty and of the same capacity), to be delivered outside the lock; then, once `batch`
-    /// is delivered, ``take()`` for the end. Returns how many waiting senders to wake (all of
-    /// them: the buffer is empty), or `nil` when nothing waits (``take()`` decides the rest).
-    @inlinable
-    mutating func takeAll(into batch: inout RingBuffer<Value>) -> Int? {
-        guard !isClosed, !waiting.isEmpty, case .lossless = policy else { return nil }
-        swap(&waiting, &batch)
-        defer { sendersWaiting = 0 }
-        return sendersWaiting
+    /// What ``takeAll(into:)`` frees: the senders waiting (all of them: there is room), and
+    /// whether a held sender is let go.
+    @usableFromInline
+    struct Freed {
+        @usableFromInline var sendersWaiting: Int
+        @usableFromInline var releaseSender: Bool
+        @inlinable init(sendersWaiting: Int, releaseSender: Bool) {
+            self.sendersWaiting = sendersWaiting
+            self.releaseSender = releaseSender
+        }
     }
 
-    /// The subscription is disposed: nothing more is delivered. Returns how many waiting
-    /// senders to wake.
+    /// For a lossless buffer: every waiting value at once, swapped into `batch` (which must be
+    /// empty and of the same capacity), to be delivered outside the lock; then, once `batch`
+    /// is delivered, ``take()`` for the end. Returns the senders to free, or `nil` when nothing
+    /// waits (``take()`` decides the rest).
     @inlinable
-    mutating func close() -> Int {
+    mutating func takeAll(into batch: inout RingBuffer<Value>) -> Freed? {
+        guard !isClosed, !waiting.isEmpty, case .lossless = policy else { return nil }
+        swap(&waiting, &batch)
+        refill()
+        defer { sendersWaiting = 0 }
+        return Freed(sendersWaiting: sendersWaiting, releaseSender: letGoOfSender())
+    }
+
+    /// Moves what overflowed into the room made, in order.
+    @inlinable
+    mutating func refill() {
+        while hasOverflow, !waiting.isFull {
+            waiting.append(overflow[overflowHead])
+            overflowHead += 1
+        }
+        if !hasOverflow, overflowHead > 0 {
+            overflow.removeAll(keepingCapacity: true)
+            overflowHead = 0
+        }
+    }
+
+    /// Whether to let go of the held sender now: nothing overflows, and at most half the
+    /// capacity waits (so that the sender fills the other half before it is held again).
+    @inlinable
+    mutating func letGoOfSender() -> Bool {
+        guard holdsSender, !hasOverflow, waiting.count <= waiting.capacity / 2 else { return false }
+        holdsSender = false
+        return true
+    }
+
+    /// The subscription is disposed: nothing more is delivered. Returns the senders to free.
+    @inlinable
+    mutating func close() -> Freed {
         isClosed = true
         waiting.removeAll()
-        defer { sendersWaiting = 0 }
-        return sendersWaiting
+        overflow.removeAll()
+        overflowHead = 0
+        defer {
+            sendersWaiting = 0
+            holdsSender = false
+        }
+        return Freed(sendersWaiting: sendersWaiting, releaseSender: holdsSender)
     }
 
     @inlinable
