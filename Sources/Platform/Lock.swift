@@ -191,4 +191,9 @@ package final class Condition: @unchecked Sendable {
     package func broadcast() {
         pthread_cond_broadcast(condition)
     }
+
+    /// Wakes one thread waiting, if any; the caller holds the lock.
+    package func signal() {
+        pthread_cond_signal(condition)
+    }
 }

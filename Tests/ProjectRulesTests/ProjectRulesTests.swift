@@ -83,6 +83,21 @@ struct ProjectRulesTests {
         #expect(found.isEmpty, "DispatchQueue.global in the server: \(Self.describe(found))")
     }
 
+    /// The public calls that wait for work of their own object's queue, from a caller's thread:
+    /// an NTRIP client's `stop()` and a virtual receiver's `close()` (neither is a receiver's
+    /// runtime, and neither is called on an event loop).
+    static let queueWaitsAllowed = [
+        "Sources/NMEAStream/Network/NTRIPClient.swift",
+        "Sources/NMEAStream/Serial/VirtualReceiver.swift",
+    ]
+
+    @Test("no thread enters another's queue synchronously in the receivers' runtime or the server: a reader runs on its executor (a queue of its own, or its device's event loop), and the others hand it work")
+    func noSynchronousQueueEntry() throws {
+        let found = try Self.breaches(of: #"\.sync\s*(\(|\{)"#, in: ["Sources/NMEAStream", "Sources/NMEAServer", "Sources/TimeService"],
+                                      exempt: Self.queueWaitsAllowed)
+        #expect(found.isEmpty, "queue.sync: \(Self.describe(found))")
+    }
+
     /// The two Dispatch sources on a descriptor that remain: each is made once per process
     /// and lives as long as it (a udev monitor, a virtual receiver's terminal).
     static let descriptorSourcesAllowed = [

@@ -19,14 +19,7 @@ public func freeLoopbackPort(datagram: Bool = false) -> Int {
             guard drawn.insert(port).inserted else { continue }
             let fd = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue), 0)
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-            address.sin_port = UInt16(port).bigEndian
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            if bound { return port }
+            if bindToLoopbackPort(fd, port: port) != nil { return port }
         }
     }
 }
@@ -37,16 +30,23 @@ private let drawnPorts = Protected<Set<Int>>([])
 /// Binds `fd` to a free port of 127.0.0.1 (or another loopback address, `0x7F00_0002` for
 /// 127.0.0.2); the port.
 public func bindToFreeLoopbackPort(_ fd: Int32, address host: UInt32 = 0x7F00_0001) -> Int {
+    bindToLoopbackPort(fd, port: 0, address: host) ?? 0
+}
+
+/// Binds `fd` to `port` (0: any free one) of a loopback address; the port bound, or `nil`
+/// when the bind failed (the port is taken).
+private func bindToLoopbackPort(_ fd: Int32, port: Int, address host: UInt32 = 0x7F00_0001) -> Int? {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr = in_addr(s_addr: host.bigEndian)
+    address.sin_port = UInt16(port).bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
+    let result = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
             bind(fd, sockaddr, length) == 0 ? getsockname(fd, sockaddr, &length) : -1
         }
     }
-    return Int(UInt16(bigEndian: address.sin_port))
+    return result == 0 ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
 
 /// Sends each of `datagrams` to `port` at `host` (an IPv4 address: the loopback interface's by

@@ -30,10 +30,10 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         let spawn = lock.withLock { () -> Bool in
             jobs.append(job)
-            // Every job waiting has an idle thread to take it, or a new thread is made: a job
-            // never waits for a thread that is blocked in a test.
+            // Every job waiting has an idle thread to take it (one is woken for each job), or
+            // a new thread is made: a job never waits for a thread that is blocked in a test.
             guard jobs.count > idle else {
-                ready.broadcast()
+                ready.signal()
                 return false
             }
             return true
