@@ -79,4 +79,69 @@ struct PausedReaderTests {
         #expect(times.count == 100 * expected.count)
         #expect(Array(times.suffix(expected.count)) == expected.map(\.time))
     }
+
+    @Test("a recorded kind of source that cannot pause: while the reader is held its chunks wait in the reader, and every fix still comes, in order")
+    func sourceThatCannotPause() throws {
+        let bytes = try Fixtures.bytes("sirf-cycle.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
+        let gps = GPSMonitor(source: .kind(Unpausable(chunk: bytes, count: 100)), delivery: .lossless(capacity: 8),
+                             opening: .onConnect)
+        let gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let received = Protected<[Fix]>([])
+        let watcher = gps.fixes.observe { event in
+            switch event {
+            case .next(let fix):
+                if received.withLock({ $0.isEmpty }) { gate.wait() }
+                received.withLock { $0.append(fix) }
+            case .completed, .failed: done.signal()
+            }
+        }
+        let connection = gps.connect()
+        defer {
+            watcher.dispose()
+            connection.dispose()
+        }
+        let reader = try #require(eventually { gps.currentReader != nil } ? gps.currentReader : nil)
+        // The source delivers all its chunks meanwhile (it ignores the pause); the reader's
+        // executor is free, and then everything arrives.
+        let ran = DispatchSemaphore(value: 0)
+        reader.executor.schedule { ran.signal() }
+        #expect(ran.wait(timeout: .now() + 10) == .success)
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let all = received.withLock { $0 }
+        #expect(all.count == 100 * expected.count)
+        #expect(all.map(\.time) == Array(repeating: expected.map(\.time), count: 100).flatMap { $0 })
+    }
+}
+
+/// A recorded source whose bytes come in `count` chunks, one turn each, and that has no
+/// `pause()`: a custom kind written before pausing existed.
+private struct Unpausable: GPSSourceKind {
+    let chunk: [UInt8]
+    let count: Int
+    var isLive: Bool { false }
+    var description: String { "unpausable" }
+    func makeByteSource() -> any ByteSource { Source(chunk: chunk, count: count) }
+
+    final class Source: ByteSource, @unchecked Sendable {
+        let chunk: [UInt8]
+        let count: Int
+        let released = DispatchGroup()
+        private var sent = 0
+        private var stopped = false
+        init(chunk: [UInt8], count: Int) {
+            self.chunk = chunk
+            self.count = count
+        }
+        func start(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                   end: @escaping @Sendable (GPSError?) -> Void) {
+            guard !stopped else { return }
+            guard sent < count else { return end(nil) }
+            sent += 1
+            chunk.withUnsafeBytes { deliver($0) }
+            executor.schedule { self.start(on: executor, deliver: deliver, end: end) }
+        }
+        func stop() { stopped = true }
+    }
 }

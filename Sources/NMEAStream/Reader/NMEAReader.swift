@@ -297,8 +297,9 @@ public final class NMEAReader: @unchecked Sendable {
             }
         }
         send(.read(chunk))
-        guard held.isEmpty else {
-            // A source that does not pause: its bytes wait behind the ones held.
+        guard held.isEmpty, !isSourcePaused else {
+            // Paused, and a source that does not pause: its bytes wait behind the ones held.
+            if held.isEmpty { heldReceivedAt = receivedAt }
             held.append(contentsOf: chunk)
             return
         }
