@@ -18,12 +18,15 @@ struct PausedReaderTests {
         let sent = Protected(0)
         let counting = gps.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false)
             .observe(next: { event in if event.fix != nil { sent.withLock { $0 += 1 } } })
-        let gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0), inGate = DispatchSemaphore(value: 0)
         let received = Protected<[Fix]>([])
         let watcher = gps.fixes.observe { event in
             switch event {
             case .next(let fix):
-                if received.withLock({ $0.isEmpty }) { gate.wait() }
+                if received.withLock({ $0.isEmpty }) {
+                    inGate.signal()
+                    gate.wait()
+                }
                 received.withLock { $0.append(fix) }
             case .completed, .failed: done.signal()
             }
@@ -34,9 +37,11 @@ struct PausedReaderTests {
             counting.dispose()
             connection.dispose()
         }
-        // The subscriber holds its first fix: its buffer fills (the batch taken out with that
-        // first fix, and `capacity` more), and then the reader is held.
-        #expect(eventually { sent.withLock { $0 } > capacity })
+        // The subscriber holds its first fix (with the batch taken out with it); its buffer
+        // fills again (`capacity` more), and then the reader is held.
+        #expect(inGate.wait(timeout: .now() + 10) == .success)
+        #expect(eventually { gps.isReaderHeld })
+        #expect(sent.withLock { $0 } > capacity)
         let reader = try #require(gps.currentReader)
         // Its executor runs a job meanwhile: no thread of the reader's waits for the subscriber
         // (one that waited on a semaphore would run it only once the subscriber took).

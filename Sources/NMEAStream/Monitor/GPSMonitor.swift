@@ -73,6 +73,9 @@ public final class GPSMonitor: Sendable {
     /// The reader of the connection now open, if any (for the tests of its lifetime).
     var currentReader: NMEAReader? { connection.reader }
 
+    /// Whether a subscriber's full buffer holds the reader paused now (for the tests).
+    var isReaderHeld: Bool { connection.isHeld }
+
     /// How many values may wait for a subscriber by default.
     public static let defaultCapacity = 256
 
