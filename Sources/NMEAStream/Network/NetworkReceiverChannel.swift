@@ -100,18 +100,11 @@ final class NetworkReceiverChannel: Sendable {
             switch result {
             case .success(let channel):
                 made.withLock { $0 = channel }
-                Self.run(on: executor) { settled(nil) }
+                executor.schedule { settled(nil) }
             case .failure(let error):
-                Self.run(on: executor) { settled(Self.errno(of: error)) }
+                executor.schedule { settled(Self.errno(of: error)) }
             }
         }
-    }
-
-    /// Runs `work` on `executor`: at once when the caller is on it (the channel's own loop is
-    /// the reader's), so that nothing is put on a loop that may be shutting down.
-    private static func run(on executor: any ReceiverExecutor, _ work: @escaping @Sendable () -> Void) {
-        if executor.isCurrent { return work() }
-        executor.schedule(work)
     }
 
     /// Sends `greeting` first, when given, then hands on what came and what comes.

@@ -111,14 +111,10 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     private func end() {
         guard !isOver.exchange(true, ordering: .relaxed) else { return }
         let failure = failure.withLock { $0 }
-        let tell: @Sendable () -> Void = { [self] in
+        executor.schedule { [self] in
             guard !isStopped.load(ordering: .relaxed) else { return }
             ended(failure)
         }
-        // On the reader's own loop (a read failed, the channel closed, or the loops shut down
-        // and closed it), in this call: nothing is put on a loop that may be shutting down.
-        if onReadersLoop, executor.isCurrent { return tell() }
-        executor.schedule(tell)
     }
 
     /// Keeps `error`'s errno (a read's, for NIO's `IOError`) to tell when the channel ends.
