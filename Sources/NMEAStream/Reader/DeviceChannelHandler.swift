@@ -99,22 +99,29 @@ final class DeviceChannelHandler: ChannelInboundHandler, Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        guard holdsInput else { return end() }
+        guard holdsInput else { return end(onTheLoop: true) }
         let kept = held.withLock { held in
             guard held != nil else { return false }
             held?.hasEnded = true
             return true
         }
-        if !kept { end() }
+        if !kept { end(onTheLoop: true) }
     }
 
-    private func end() {
+    /// Tells the reader that the channel ended. From `channelInactive`, on the channel's loop,
+    /// when that loop is the reader's executor: in this call, since the loops' shutdown closes
+    /// what is still open and a task put on a loop then is SwiftNIO's "Cannot schedule tasks
+    /// on an EventLoop that has already shut down". Otherwise (a failure to open, told while
+    /// the reader may still be opening) in a job of its own.
+    private func end(onTheLoop: Bool = false) {
         guard !isOver.exchange(true, ordering: .relaxed) else { return }
         let failure = failure.withLock { $0 }
-        executor.schedule { [self] in
+        let tell: @Sendable () -> Void = { [self] in
             guard !isStopped.load(ordering: .relaxed) else { return }
             ended(failure)
         }
+        if onTheLoop, onReadersLoop { return tell() }
+        executor.schedule(tell)
     }
 
     /// Keeps `error`'s errno (a read's, for NIO's `IOError`) to tell when the channel ends.
