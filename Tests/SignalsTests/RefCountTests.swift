@@ -56,6 +56,32 @@ struct RefCountTests {
         #expect(probe.open == 0)
     }
 
+    @Test("shared signals over a subject that keeps its latest value: it is replayed only to the observers that ask, within the current connection")
+    func latestFirstWithinConnection() {
+        let upstream = Subject<Int, Never>()
+        let shared = upstream.signal.multicast { Subject<Int, Never>(keepingLatest: { _ in true }) }.sharedSignals()
+        let a = Recorder<Int, Never>()
+        let first = a.observe(shared.signal)
+        upstream.next(1)
+        upstream.next(2)
+        let b = Recorder<Int, Never>(), c = Recorder<Int, Never>()
+        let second = b.observe(shared.latestFirst)
+        let third = c.observe(shared.signal)
+        upstream.next(3)
+        #expect(a.values == [1, 2, 3])
+        #expect(b.values == [2, 3])
+        #expect(c.values == [3])
+        first.dispose()
+        second.dispose()
+        third.dispose()
+        // A new connection: a new subject, with no latest value yet.
+        let d = Recorder<Int, Never>()
+        _ = d.observe(shared.latestFirst)
+        #expect(d.values.isEmpty)
+        upstream.next(4)
+        #expect(d.values == [4])
+    }
+
     @Test("share(limit:) replays only within the current connection")
     func replayWithinConnection() {
         let upstream = Subject<Int, Never>()

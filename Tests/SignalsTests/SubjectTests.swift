@@ -25,6 +25,46 @@ struct SubjectTests {
         #expect(after.terminalCount == 1)
     }
 
+    @Test("a subject that keeps its latest value gives it only to the observers that ask, under its lock")
+    func keepsLatest() {
+        let subject = Subject<Int, Never>(keepingLatest: { $0.isMultiple(of: 2) })
+        let before = Recorder<Int, Never>()
+        _ = before.observe(subject.signal(replayingLatest: true))
+        #expect(before.values.isEmpty)
+        subject.next(2)
+        subject.next(3)
+        #expect(subject.latestValue == 2)
+        let asking = Recorder<Int, Never>(), live = Recorder<Int, Never>(), plain = Recorder<Int, Never>()
+        _ = asking.observe(subject.signal(replayingLatest: true))
+        _ = live.observe(subject.signal(replayingLatest: false))
+        _ = plain.observe(subject.signal)
+        subject.next(4)
+        subject.next(5)
+        #expect(before.values == [2, 3, 4, 5])
+        #expect(asking.values == [2, 4, 5])
+        #expect(live.values == [4, 5])
+        #expect(plain.values == [4, 5])
+        #expect(subject.latestValue == 4)
+        #expect(subject.replayValues.isEmpty)
+        // A sender that races the subscription: each observer sees the latest kept value
+        // once, then every later value, none missing or repeated.
+        let racing = Subject<Int, Never>(keepingLatest: { _ in true })
+        racing.next(0)
+        let recorders = (0..<8).map { _ in Recorder<Int, Never>() }
+        onThreads(9) { index in
+            if index == 8 {
+                for value in 1...2_000 { racing.next(value) }
+            } else {
+                _ = recorders[index].observe(racing.signal(replayingLatest: true))
+            }
+        }
+        for recorder in recorders {
+            let values = recorder.values
+            #expect(values.last == 2_000)
+            #expect(values == Array(values.first!...2_000))
+        }
+    }
+
     @Test("a replay subject replays its last values, then its terminal event")
     func replay() {
         let subject = Subject<Int, Never>(capacity: 2)

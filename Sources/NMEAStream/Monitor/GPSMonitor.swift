@@ -63,7 +63,7 @@ public final class GPSMonitor: Sendable {
     /// The shared events; disposing a subscription waits for the device's release where the
     /// caller may wait.
     private let events: Signal<GPSEvent, GPSError>
-    /// The latest fix replayed, then the live ones; the same wait.
+    /// The latest fix of the connection (kept by its subject), then the live ones; the same wait.
     private let latestFixes: Signal<Fix, GPSError>
     private let connection: MonitorConnection
     private let manualConnection: MulticastConnection<GPSEvent, GPSError>?
@@ -145,27 +145,25 @@ public final class GPSMonitor: Sendable {
         self.delivery = delivery ?? (source.isFinite ? .lossless(capacity: Self.defaultCapacity)
             : .newest(capacity: Self.defaultCapacity))
         self.connection = connection
-        let shared: Signal<GPSEvent, GPSError>
+        // One subject per connection, which keeps the latest epoch with a fix: the fixes'
+        // subscribers get it first, under the subject's lock, then the live events.
+        let multicast = reading.multicast { Subject<GPSEvent, GPSError>(keepingLatest: { $0.fix != nil }) }
+        let shared: Signal<GPSEvent, GPSError>, latestFirst: Signal<GPSEvent, GPSError>
         switch opening {
-        case .onFirstSubscriber where linger > .zero:
-            let lingering = reading.multicast { Subject<GPSEvent, GPSError>() }
-                .lingeringRefCount(linger: linger, on: QueueScheduler(queue: DispatchQueue(label: "nmeastream.linger")))
-            shared = lingering.signal
-            endLinger = lingering.endLinger
-            manualConnection = nil
         case .onFirstSubscriber:
-            shared = reading.share()
-            endLinger = nil
+            let signals = multicast.sharedSignals(linger: linger > .zero
+                ? (linger, QueueScheduler(queue: DispatchQueue(label: "nmeastream.linger"))) : nil)
+            (shared, latestFirst) = (signals.signal, signals.latestFirst)
+            endLinger = linger > .zero ? signals.endLinger : nil
             manualConnection = nil
         case .onConnect:
-            let connection = reading.multicast { Subject<GPSEvent, GPSError>() }
-            shared = connection.signal
+            (shared, latestFirst) = (multicast.signal, multicast.signal(replayingLatest: true))
             endLinger = nil
-            manualConnection = connection
+            manualConnection = multicast
         }
         let waitForRelease: @Sendable () -> Void = { connection.waitForRelease() }
         events = shared.doOn(disposed: waitForRelease)
-        latestFixes = shared.compactMap(\.fix).share(limit: 1).doOn(disposed: waitForRelease)
+        latestFixes = latestFirst.compactMap(\.fix).doOn(disposed: waitForRelease)
     }
 
     /// A network source's connections as they are made and lost (nothing for other sources),

@@ -51,9 +51,14 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
 
     /// The shared events: observers join the current (or next) connection.
     @inlinable
-    public var signal: Signal<Value, Failure> {
+    public var signal: Signal<Value, Failure> { signal(replayingLatest: false) }
+
+    /// ``signal``, whose observers also get the latest value that the connection's subject
+    /// kept first, when `replayingLatest` is true (see ``Subject/init(keepingLatest:)``).
+    @inlinable
+    public func signal(replayingLatest: Bool) -> Signal<Value, Failure> {
         Signal { [self] observer in
-            currentSubject().attach(observer)
+            currentSubject().attach(observer, replayingLatest)
         }
     }
 

@@ -36,8 +36,15 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
         Signal { [self] observer in subscribe(observer) }
     }
 
+    /// ``signal`` whose observers also get the subject's latest kept value first (see
+    /// ``Subject/init(keepingLatest:)``).
     @inlinable
-    func subscribe(_ observer: Observer<Value, Failure>) -> Disposable {
+    var latestFirst: Signal<Value, Failure> {
+        Signal { [self] observer in subscribe(observer, replayingLatest: true) }
+    }
+
+    @inlinable
+    func subscribe(_ observer: Observer<Value, Failure>, replayingLatest: Bool = false) -> Disposable {
         var cancelledTimer: Disposable?
         var attachment: Disposable?
         // Decide "first observer", count this one and, for a new period, attach it and queue
@@ -52,15 +59,16 @@ final class RefCount<Value: Sendable, Failure: Error>: Sendable {
             }
             state.period += 1
             state.count = 1
-            // A fresh subject has no replay and no observers: attaching runs no user code.
-            let prepared = connection.prepareConnect { attachment = $0.attach(observer) }
+            // A fresh subject has no replay, no latest value and no observers: attaching runs
+            // no user code.
+            let prepared = connection.prepareConnect { attachment = $0.attach(observer, replayingLatest) }
             state.periodGeneration = prepared.generation
             state.periodTicket = prepared.ticket
             return (state.period, nil, prepared.ticket)
         }
         cancelledTimer?.dispose()
         // Later observers attach outside the lock: a replay runs their handlers.
-        if let joined { attachment = joined.attach(observer) }
+        if let joined { attachment = joined.attach(observer, replayingLatest) }
         // Every observer returns once the upstream of its period is connected.
         if let ticket { connection.operations.complete(through: ticket) }
         return BlockDisposable { [weak self, attachment] in
@@ -131,15 +139,21 @@ extension MulticastConnection {
     }
 }
 
-/// A ``MulticastConnection/refCount(linger:on:)`` signal, and what ends its linger early.
-package struct LingeringSignal<Value: Sendable, Failure: Error>: Sendable {
-    /// The shared signal.
+/// A connection shared by reference counting (``MulticastConnection/refCount()``, with a
+/// linger or not) as two signals over the same subject and periods: the live events, and the
+/// subject's latest kept value then the live events (see ``Subject/init(keepingLatest:)``);
+/// and what ends a linger early.
+package struct SharedSignals<Value: Sendable, Failure: Error>: Sendable {
+    /// The live events.
     package let signal: Signal<Value, Failure>
+    /// The latest kept value of the current connection, if any, then the live events.
+    package let latestFirst: Signal<Value, Failure>
     private let refCount: RefCount<Value, Failure>
 
     init(_ refCount: RefCount<Value, Failure>) {
         self.refCount = refCount
         signal = refCount.signal
+        latestFirst = refCount.latestFirst
     }
 
     /// Disconnects now if the last observer has left and the linger runs (a program that
@@ -148,9 +162,9 @@ package struct LingeringSignal<Value: Sendable, Failure: Error>: Sendable {
 }
 
 extension MulticastConnection {
-    /// ``refCount(linger:on:)`` with a handle that can end the linger early.
-    package func lingeringRefCount(linger: Duration, on scheduler: some Scheduler) -> LingeringSignal<Value, Failure> {
-        LingeringSignal(RefCount(connection: self, linger: (linger, scheduler)))
+    /// ``refCount()``, or ``refCount(linger:on:)`` when `linger` is given, as ``SharedSignals``.
+    package func sharedSignals(linger: (duration: Duration, scheduler: any Scheduler)? = nil) -> SharedSignals<Value, Failure> {
+        SharedSignals(RefCount(connection: self, linger: linger))
     }
 }
 

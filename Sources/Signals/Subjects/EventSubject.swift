@@ -12,7 +12,9 @@ extension Subject: EventSubject {}
 @usableFromInline
 struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let send: @Sendable (Event<Value, Failure>) -> Void
-    @usableFromInline let attach: @Sendable (Observer<Value, Failure>) -> Disposable?
+    /// Attaches an observer; `true` to give it the subject's latest kept value first (only the
+    /// library's own ``Subject`` keeps one, see ``Subject/init(keepingLatest:)``).
+    @usableFromInline let attach: @Sendable (Observer<Value, Failure>, Bool) -> Disposable?
     /// The lock that the library's own ``Subject`` delivers under (`nil` for other subjects):
     /// an observer whose events all go to this subject may deliver under it too.
     @usableFromInline let lock: Lock?
@@ -23,10 +25,10 @@ struct SubjectHandle<Value: Sendable, Failure: Error>: Sendable {
     init<S: EventSubject>(_ subject: S) where S.Value == Value, S.Failure == Failure {
         send = { subject.on($0) }
         if let known = subject as? Subject<Value, Failure> {
-            attach = { known.attach($0, exclusive: true) }
+            attach = { known.attach($0, exclusive: true, replayingLatest: $1) }
             lock = known.lock
         } else {
-            attach = { subject.signal.observe($0) }
+            attach = { observer, _ in subject.signal.observe(observer) }
             lock = nil
         }
     }

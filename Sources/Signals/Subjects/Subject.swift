@@ -11,6 +11,11 @@ import Platform
 /// replays them to each new observer before live events. Replay and live delivery happen
 /// under the same lock, so an observer sees the values in the order they were sent, with
 /// none missing or repeated between the replayed and the live ones.
+///
+/// A subject made with `Subject(keepingLatest:)` keeps, as state, the latest value its test
+/// accepts, and gives it only to the observers that ask for it (``signal(replayingLatest:)``),
+/// under the same lock: one subject serves observers that want the latest value first and
+/// observers that want live events only.
 public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let lock = Lock(recursive: true)
     /// How many values are kept for replay (0, a plain subject, keeps none).
@@ -20,15 +25,30 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
     @exclusivity(unchecked) @usableFromInline var buffer: [Value] = []
     @exclusivity(unchecked) @usableFromInline var observers = ObserverList<Value, Failure>()
     @exclusivity(unchecked) @usableFromInline var terminal: Event<Value, Failure>?
+    /// Which values are kept as the latest (`nil`: none is).
+    @usableFromInline let keepsLatest: (@Sendable (Value) -> Bool)?
+    @exclusivity(unchecked) @usableFromInline var latest: Value?
 
     /// Creates a subject with no observers, that replays nothing.
     @inlinable
-    public init() { replayCapacity = 0 }
+    public init() {
+        replayCapacity = 0
+        keepsLatest = nil
+    }
 
     /// Creates a subject that replays up to `capacity` values (`Int.max` for all of them).
     public init(capacity: Int) {
         precondition(capacity >= 0, "a replay capacity cannot be negative")
         replayCapacity = capacity
+        keepsLatest = nil
+    }
+
+    /// Creates a subject that keeps the latest value for which `isKept` is true and gives it
+    /// first to each observer of ``signal(replayingLatest:)`` (with `true`); it replays nothing
+    /// to the others. `isKept` runs on every value sent, under the subject's lock: keep it cheap.
+    public init(keepingLatest isKept: @escaping @Sendable (Value) -> Bool) {
+        replayCapacity = 0
+        keepsLatest = isKept
     }
 
     /// The subject as a signal: each subscription gets the replay, if any, then live events.
@@ -37,12 +57,25 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         Signal { [self] observer in attach(observer, exclusive: true) }
     }
 
-    /// Replays to `observer`, then adds it; `exclusive` when this subject is its only sender
-    /// (see ``ObserverList``).
+    /// ``signal``, whose subscriptions also get the latest kept value first when
+    /// `replayingLatest` is true (see ``init(keepingLatest:)``; nothing for a subject made
+    /// without it).
     @inlinable
-    func attach(_ observer: Observer<Value, Failure>, exclusive: Bool) -> Disposable? {
+    public func signal(replayingLatest: Bool) -> Signal<Value, Failure> {
+        Signal { [self] observer in attach(observer, exclusive: true, replayingLatest: replayingLatest) }
+    }
+
+    /// The latest value kept (see ``init(keepingLatest:)``); `nil` before one, and always for
+    /// a subject made without it.
+    public var latestValue: Value? { lock.withLock { latest } }
+
+    /// Replays to `observer`, then adds it; `exclusive` when this subject is its only sender
+    /// (see ``ObserverList``); `replayingLatest` to give it the latest kept value first.
+    @inlinable
+    func attach(_ observer: Observer<Value, Failure>, exclusive: Bool, replayingLatest: Bool = false) -> Disposable? {
         lock.lock()
         defer { lock.unlock() }
+        if replayingLatest, let latest { observer.next(latest) }
         for value in buffer { observer.next(value) }
         if let terminal {
             observer.on(terminal)
@@ -61,6 +94,7 @@ public final class Subject<Value: Sendable, Failure: Error>: @unchecked Sendable
         guard terminal == nil else { return }
         switch event {
         case .next(let value):
+            if let keepsLatest, keepsLatest(value) { latest = value }
             if replayCapacity > 0 {
                 if buffer.count == replayCapacity { buffer.removeFirst() }
                 buffer.append(value)
