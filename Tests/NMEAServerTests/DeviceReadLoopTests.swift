@@ -20,6 +20,7 @@ struct DeviceReadLoopTests {
             var failure: GPSError?
         }
         private let seen = Protected(Seen())
+        private let changes = ChangeNotifier()
         /// Called on each fix, on the reader's queue.
         let onFix: @Sendable (NMEAReader) -> Void
 
@@ -29,16 +30,25 @@ struct DeviceReadLoopTests {
         var fixesOffLoop: Int { seen.withLock { $0.fixesOffLoop } }
         var failure: GPSError? { seen.withLock { $0.failure } }
 
+        /// Waits until `condition` holds, asked now and after each fix or failure, at most `seconds`.
+        func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+            changes.wait(seconds: seconds, until: condition)
+        }
+
         func reader(_ reader: NMEAReader, didUpdate fix: Fix) {
             let onLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
             seen.withLock { seen in
                 seen.fixes += 1
                 if !onLoop { seen.fixesOffLoop += 1 }
             }
+            changes.changed()
             onFix(reader)
         }
 
-        func reader(_ reader: NMEAReader, didFailWith error: GPSError) { seen.withLock { $0.failure = error } }
+        func reader(_ reader: NMEAReader, didFailWith error: GPSError) {
+            seen.withLock { $0.failure = error }
+            changes.changed()
+        }
     }
 
     /// A started reader of a new pseudo-terminal, read on `group`'s loop; returns once the
@@ -60,7 +70,7 @@ struct DeviceReadLoopTests {
         let recorder = Recorder()
         let (terminal, reader) = try startReading(on: group, recorder)
         terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1) + SyntheticEpochs.epoch(2))
-        #expect(eventually { recorder.fixes >= 2 })
+        #expect(recorder.wait { recorder.fixes >= 2 })
         #expect(recorder.fixesOffLoop == 0)
         reader.stop()
         #expect(openDescriptorCount(terminal.devicePath) == 0, "closed when stop returns")
@@ -74,9 +84,9 @@ struct DeviceReadLoopTests {
         let recorder = Recorder()
         let (terminal, reader) = try startReading(on: group, recorder)
         terminal.write(SyntheticEpochs.epoch(0) + SyntheticEpochs.epoch(1))
-        #expect(eventually { recorder.fixes >= 1 })
+        #expect(recorder.wait { recorder.fixes >= 1 })
         terminal.closeMaster()
-        #expect(eventually {
+        #expect(recorder.wait {
             if case .deviceLost? = recorder.failure { return true }
             return false
         })

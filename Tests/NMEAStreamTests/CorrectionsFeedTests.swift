@@ -16,11 +16,14 @@ import TestSupport
 @Suite("Corrections feed", .mayBlock, .serialized, .enabled(if: RTKLIBCaster.isInstalled, "rtklib (str2str) is not installed"))
 struct CorrectionsFeedTests {
     final class Recorder: @unchecked Sendable {
-        private let lock = Lock()
-        private var stored: [CorrectionsEvent] = []
+        private let stored = Watched<[CorrectionsEvent]>([])
 
-        func take(_ event: CorrectionsEvent) { lock.withLock { stored.append(event) } }
-        var events: [CorrectionsEvent] { lock.withLock { stored } }
+        func take(_ event: CorrectionsEvent) { stored.change { $0.append(event) } }
+        var events: [CorrectionsEvent] { stored.current }
+        /// Waits until `condition` holds, asked again after each event, at most `seconds`.
+        func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+            stored.wait(seconds: seconds) { _ in condition() }
+        }
         var streamings: Int { events.count { if case .streaming = $0 { true } else { false } } }
         var interruptions: [NetworkInterruption] { events.compactMap { if case .interrupted(let what) = $0 { what } else { nil } } }
         var refusals: [DeviceWriteRefusal] { events.compactMap { if case .notWritten(_, let why) = $0 { why } else { nil } } }
@@ -68,7 +71,7 @@ struct CorrectionsFeedTests {
 
         var watcher: Disposable? = monitor.fixes.observe { _ in }
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(recorder.wait(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         let frames = (100..<400).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(frames, through: input, to: terminal))
         #expect(feed.status.frameCount == frames.count && feed.status.bytesWritten == frames.joined().count)
@@ -86,7 +89,7 @@ struct CorrectionsFeedTests {
         // A new watcher: connected again; what the caster sends from then on is written.
         watcher = monitor.fixes.observe { _ in }
         defer { watcher?.dispose() }
-        try #require(eventually { recorder.streamings == 2 }, "\(recorder.events)")
+        try #require(recorder.wait { recorder.streamings == 2 }, "\(recorder.events)")
         #expect(Self.relay((500..<520).map(RTCM3TestFrames.numbered), through: input, to: terminal))
     }
 
@@ -99,12 +102,12 @@ struct CorrectionsFeedTests {
         let monitor = GPSMonitor(source: .serial(path: terminal.devicePath, speed: .bitsPerSecond(9600)), corrections: feed)
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
-        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(recorder.wait(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         let before = (0..<50).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(before, through: try LineClient(port: caster.input), to: terminal))
 
         try caster.restart()
-        try #require(eventually(seconds: 15) { recorder.streamings == 2 }, "\(recorder.events)")
+        try #require(recorder.wait(seconds: 15) { recorder.streamings == 2 }, "\(recorder.events)")
         #expect(!recorder.interruptions.isEmpty)
         let after = (50..<100).map(RTCM3TestFrames.numbered)
         #expect(Self.relay(after, through: try LineClient(port: caster.input), to: terminal))
@@ -122,7 +125,7 @@ struct CorrectionsFeedTests {
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(recorder.wait(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         for second in 0..<4 {
             terminal.write(SyntheticEpochs.epoch(second))
             usleep(250_000)
@@ -145,7 +148,7 @@ struct CorrectionsFeedTests {
         let monitor = GPSMonitor(source: .serial(path: terminal.devicePath, speed: .bitsPerSecond(9600)), corrections: feed)
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
-        #expect(eventually { recorder.interruptions.contains { $0.reason == "the caster sent nothing for 0.5 s" } }, "\(recorder.events)")
+        #expect(recorder.wait { recorder.interruptions.contains { $0.reason == "the caster sent nothing for 0.5 s" } }, "\(recorder.events)")
         #expect(eventually { server.acceptedCount >= 2 })
     }
 
@@ -160,7 +163,7 @@ struct CorrectionsFeedTests {
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
         try #require(terminal.waitUntilConfigured())
-        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(recorder.wait(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         let reader = try #require(monitor.currentReader)
         let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
         reader.executor.schedule {
@@ -189,7 +192,7 @@ struct CorrectionsFeedTests {
         let monitor = GPSMonitor(source: .serial(path: terminal.devicePath, speed: .bitsPerSecond(9600)), corrections: feed)
         let watcher = monitor.fixes.observe { _ in }
         defer { watcher.dispose() }
-        try #require(eventually(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(recorder.wait(seconds: 20) { recorder.streamings == 1 }, "\(recorder.events)")
         // Nobody reads the terminal's other side: its buffer fills, then the writer's backlog.
         let frames = (0..<2000).map(RTCM3TestFrames.numbered)
         Self.send(frames, to: input)

@@ -27,9 +27,8 @@ struct GPSMonitorTests {
         // Line noise first: it is reported when the next sentence starts.
         terminal.write(Array("\u{1}noise\r\n".utf8) + bytes)
         // Each subscriber is called on a queue of its own: wait for every one of them.
-        #expect(eventually {
-            fixes.values.count == expected.count && !views.values.isEmpty && !rejects.values.isEmpty && !sentences.values.isEmpty
-        })
+        #expect(fixes.wait { fixes.values.count == expected.count } && views.wait { !views.values.isEmpty }
+            && rejects.wait { !rejects.values.isEmpty } && sentences.wait { !sentences.values.isEmpty })
         #expect(openDescriptorCount(terminal.devicePath) == 1, "four signals, one open device")
         #expect(fixes.values == expected)
         #expect(sentences.values.first?.text.hasPrefix("$") == true)
@@ -48,7 +47,7 @@ struct GPSMonitorTests {
         #expect(terminal.waitUntilConfigured())
         #expect(again.values.isEmpty, "no fix from before the reconnect is replayed")
         terminal.write(bytes)
-        #expect(eventually { !again.values.isEmpty })
+        #expect(again.wait { !again.values.isEmpty })
         subscription.dispose()
         #expect(openDescriptorCount(terminal.devicePath) == 0)
         #expect(fixes.error == nil && again.error == nil)
@@ -65,10 +64,10 @@ struct GPSMonitorTests {
         #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.write(bytes)
-        #expect(eventually { first.values.count == expected.count })
+        #expect(first.wait { first.values.count == expected.count })
         let late = SignalRecorder<Fix>()
         let subscription = late.observe(gps.fixes)
-        #expect(eventually { !late.values.isEmpty })
+        #expect(late.wait { !late.values.isEmpty })
         #expect(late.values == [expected[expected.count - 1]], "the latest fix, and no older one")
         subscription.dispose()
         keep.dispose()
@@ -92,16 +91,16 @@ struct GPSMonitorTests {
         terminal.write(bytes)
         // The fast one reaches the last fix while the slow one is still stuck in its first; with
         // a backlog of two it may itself have skipped some in the burst, but never reordered.
-        #expect(eventually { fast.values.last == expected.last })
+        #expect(fast.wait { fast.values.last == expected.last })
         #expect(fast.values.allSatisfy(expected.contains))
         #expect(fast.values.compactMap(\.time) == fast.values.compactMap(\.time).sorted())
         // The slow one is still in its first fix (whichever the burst left it: older ones may
         // have been pushed out before it started; its queue may not have taken it yet when the
         // fast one is done). Released, it gets the two newest only.
-        #expect(eventually { slow.values.count == 1 })
+        #expect(slow.wait { slow.values.count == 1 })
         #expect(slow.values.count == 1)
         for _ in 0..<3 { gate.signal() }
-        #expect(eventually { slow.values.last == expected.last })
+        #expect(slow.wait { slow.values.last == expected.last })
         #expect(slow.values.count <= 3)
         #expect(Array(slow.values.dropFirst()) == Array(expected.suffix(slow.values.count - 1)))
         // Every fix a subscriber skipped is counted, in the monitor's total.
@@ -119,7 +118,7 @@ struct GPSMonitorTests {
         #expect(waitForDescriptors(on: terminal.devicePath, count: 1))
         #expect(terminal.waitUntilConfigured())
         terminal.closeMaster()
-        #expect(eventually { fixes.ended && views.ended })
+        #expect(fixes.wait { fixes.ended } && views.wait { views.ended })
         guard case .deviceLost? = fixes.error, case .deviceLost? = views.error else {
             Issue.record("expected a lost device, got \(String(describing: fixes.error)), \(String(describing: views.error))")
             return
@@ -265,7 +264,7 @@ extension GPSMonitorTests {
         var count = 1
         while try await iterator.next() != nil { count += 1 }
         #expect(count == 200 * expected.count)
-        #expect(eventually { other.values.count == 200 * expected.count })
+        #expect(other.wait { other.values.count == 200 * expected.count })
         #expect(gps.dropped.count == 0)
     }
 }

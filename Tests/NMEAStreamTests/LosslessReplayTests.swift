@@ -32,7 +32,7 @@ struct LosslessReplayTests {
             for log in Self.logs {
                 let recorder = SignalRecorder<Fix>()
                 let subscription = recorder.observe(GPSMonitor(source: .log(path: log.path)).fixes)
-                #expect(eventually { recorder.ended })
+                #expect(recorder.wait { recorder.ended })
                 #expect(recorder.completed)
                 #expect(recorder.values == log.fixes, "run \(run): \(log.path): \(recorder.values.count) of \(log.fixes.count) fixes")
                 subscription.dispose()
@@ -50,7 +50,7 @@ struct LosslessReplayTests {
                 recorder.observe(gps.fixes) { _ in if index % 2 == 0 { usleep(10) } }
             }
             let connection = gps.connect()
-            #expect(eventually(seconds: 60) { recorders.allSatisfy(\.ended) })
+            #expect(recorders.allSatisfy { recorder in recorder.wait(seconds: 60) { recorder.ended } })
             let short = recorders.filter { $0.values != log.fixes }
             #expect(short.isEmpty, "\(log.path): \(short.count) subscribers short, e.g. \(short.first?.values.count ?? 0) of \(log.fixes.count)")
             #expect(gps.dropped.count == 0)
@@ -67,7 +67,7 @@ struct LosslessReplayTests {
                 let recorder = ReaderRecorder()
                 reader.delegate = recorder
                 reader.start()
-                #expect(eventually { recorder.finished })
+                #expect(recorder.waitForEnd())
                 #expect(recorder.fixes == log.fixes, "run \(run): \(log.path)")
                 reader.stop()
             }

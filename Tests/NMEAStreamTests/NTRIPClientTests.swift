@@ -15,11 +15,14 @@ import TestSupport
 struct NTRIPClientTests {
     /// What a client was told.
     final class Recorder: @unchecked Sendable {
-        private let lock = Lock()
-        private var stored: [NTRIPClient.Event] = []
+        private let stored = Watched<[NTRIPClient.Event]>([])
 
-        func take(_ event: NTRIPClient.Event) { lock.withLock { stored.append(event) } }
-        var events: [NTRIPClient.Event] { lock.withLock { stored } }
+        func take(_ event: NTRIPClient.Event) { stored.change { $0.append(event) } }
+        var events: [NTRIPClient.Event] { stored.current }
+        /// Waits until `condition` holds, asked again after each event, at most `seconds`.
+        func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+            stored.wait(seconds: seconds) { _ in condition() }
+        }
         var frames: [[UInt8]] { events.compactMap { if case .frame(let frame) = $0 { frame.bytes } else { nil } } }
         var streamings: Int { events.count { if case .streaming = $0 { true } else { false } } }
         var refusals: [NTRIPRefusal] { events.compactMap { if case .refused(let refusal) = $0 { refusal } else { nil } } }
@@ -46,7 +49,7 @@ struct NTRIPClientTests {
         let (client, recorder) = Self.client(caster, version: version)
         client.start()
         defer { client.stop() }
-        try #require(eventually { recorder.streamings == 1 }, "\(recorder.events)")
+        try #require(recorder.wait { recorder.streamings == 1 }, "\(recorder.events)")
         let sender = try LineClient(port: caster.input)
         let frames = (0..<200).map(RTCM3TestFrames.numbered)
         var corrupt = RTCM3TestFrames.numbered(7)
@@ -55,7 +58,7 @@ struct NTRIPClientTests {
             sender.send(bytes: frame + (index == 100 ? Array("$GPGGA,noise\r\n".utf8) + corrupt : []))
             if index % 20 == 0 { usleep(10_000) }
         }
-        #expect(eventually { recorder.frames.count >= frames.count })
+        #expect(recorder.wait { recorder.frames.count >= frames.count })
         #expect(recorder.frames == frames)
         #expect(client.counts.frameCount == frames.count && client.counts.badChecksums >= 1 && client.counts.bytesSkipped > 0)
         #expect(recorder.refusals.isEmpty && recorder.interruptions.isEmpty)
@@ -67,14 +70,14 @@ struct NTRIPClientTests {
         defer { caster.stop() }
         let (wrong, told) = Self.client(caster, password: "wrong", version: .v1)
         wrong.start()
-        #expect(eventually { !told.refusals.isEmpty })
+        #expect(told.wait { !told.refusals.isEmpty })
         wrong.stop()
         #expect(told.refusals.first == .unauthorized(user: "me"))
         #expect(told.refusals.first?.description == "the caster refused the password of me")
         #expect(told.streamings == 0)
         let (unknown, answered) = Self.client(caster, mount: "NOPE", version: .v1)
         unknown.start()
-        #expect(eventually { !answered.refusals.isEmpty })
+        #expect(answered.wait { !answered.refusals.isEmpty })
         unknown.stop()
         #expect(answered.refusals.first == .noSuchMountpoint("NOPE", available: ["MOUNT"]))
         #expect(answered.refusals.first?.description == "the caster has no mountpoint NOPE; it has MOUNT")
@@ -91,7 +94,7 @@ struct NTRIPClientTests {
         let (client, recorder) = Self.client(port: peer.port, version: .v2)
         client.start()
         defer { client.stop() }
-        #expect(eventually { !recorder.refusals.isEmpty })
+        #expect(recorder.wait { !recorder.refusals.isEmpty })
         // Time for a second connection, were it tried at the first wait (1 s).
         usleep(2_500_000)
         #expect(peer.acceptedCount == 1)
@@ -112,16 +115,17 @@ struct NTRIPClientTests {
         let (client, recorder) = Self.client(caster, version: .v2)
         client.start()
         defer { client.stop() }
-        try #require(eventually { recorder.streamings == 1 })
+        try #require(recorder.wait { recorder.streamings == 1 })
         let sender = try LineClient(port: caster.input)
         // 16 KiB at a time until the client gives up on the stream: the caster relays only
         // what comes after it has taken the input's connection, whenever that is.
         let garbage = Array(repeating: [UInt8]([0xD3, 0x03]), count: 8192).flatMap { $0 }
-        #expect(eventually(seconds: 30) {
-            if recorder.refusals.isEmpty { sender.send(bytes: garbage) }
-            usleep(50_000)
-            return !recorder.refusals.isEmpty
-        }, "\(recorder.events.count) events")
+        var refused = false
+        for _ in 0..<600 where !refused {
+            sender.send(bytes: garbage)
+            refused = recorder.wait(seconds: 0.05) { !recorder.refusals.isEmpty }
+        }
+        #expect(refused, "\(recorder.events.count) events")
         #expect(recorder.refusals.map(\.description) == ["no RTCM 3 frame in the stream's last 64 KiB"])
         #expect(recorder.frames.isEmpty)
     }
@@ -133,18 +137,18 @@ struct NTRIPClientTests {
         let (client, recorder) = Self.client(caster, version: .v2)
         client.start()
         defer { client.stop() }
-        try #require(eventually { recorder.streamings == 1 })
+        try #require(recorder.wait { recorder.streamings == 1 })
         var sender = try LineClient(port: caster.input)
         let before = (0..<20).map(RTCM3TestFrames.numbered)
         for frame in before { sender.send(bytes: frame) }
-        #expect(eventually { recorder.frames.count == before.count })
+        #expect(recorder.wait { recorder.frames.count == before.count })
         try caster.restart()
-        #expect(eventually(seconds: 20) { recorder.streamings == 2 }, "\(recorder.events)")
+        #expect(recorder.wait(seconds: 20) { recorder.streamings == 2 }, "\(recorder.events)")
         #expect(!recorder.interruptions.isEmpty)
         sender = try LineClient(port: caster.input)
         let after = (20..<40).map(RTCM3TestFrames.numbered)
         for frame in after { sender.send(bytes: frame) }
-        #expect(eventually { recorder.frames.count == before.count + after.count })
+        #expect(recorder.wait { recorder.frames.count == before.count + after.count })
         #expect(recorder.frames == before + after)
     }
 
@@ -154,10 +158,10 @@ struct NTRIPClientTests {
         let (client, recorder) = Self.client(port: port, version: .v1)
         client.start()
         defer { client.stop() }
-        #expect(eventually { recorder.interruptions.count >= 1 })
+        #expect(recorder.wait { recorder.interruptions.count >= 1 })
         #expect(recorder.interruptions.first?.description == "ntrip://me@127.0.0.1:\(port)/MOUNT: connection refused; trying again in 1 s")
         let caster = try RTKLIBCaster(input: input, port: port)
         defer { caster.stop() }
-        #expect(eventually(seconds: 15) { recorder.streamings == 1 })
+        #expect(recorder.wait(seconds: 15) { recorder.streamings == 1 })
     }
 }

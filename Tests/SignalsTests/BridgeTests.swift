@@ -87,12 +87,12 @@ struct BridgeTests {
 struct BoundedValuesTests {
     /// A signal that sends `1...count` from a thread of its own, counting what it sent, and
     /// signalling `finished` when it has sent them all.
-    static func sender(_ count: Int, sent: Protected<Int>, finished: DispatchSemaphore? = nil) -> Signal<Int, Never> {
+    static func sender(_ count: Int, sent: Watched<Int>, finished: DispatchSemaphore? = nil) -> Signal<Int, Never> {
         Signal { observer in
             let thread = Thread {
                 for value in 1...count {
                     observer.next(value)
-                    sent.withLock { $0 += 1 }
+                    sent.change { $0 += 1 }
                 }
                 observer.completed()
                 finished?.signal()
@@ -104,13 +104,13 @@ struct BoundedValuesTests {
 
     @Test("lossless: a sender on a thread of its own waits while `capacity` values wait, and every value arrives in order")
     func losslessWaits() async throws {
-        let sent = Protected(0), finished = DispatchSemaphore(value: 0)
+        let sent = Watched(0), finished = DispatchSemaphore(value: 0)
         var iterator = Self.sender(1000, sent: sent, finished: finished).values(bufferingPolicy: .lossless(capacity: 8)).makeAsyncIterator()
         #expect(await iterator.next() == 1)
         // The consumer is busy: the sender fills the buffer and waits, and so never finishes.
-        #expect(eventually { sent.withLock { $0 } >= 8 })
+        #expect(sent.wait { $0 >= 8 })
         #expect(finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
-        #expect(sent.withLock { $0 } <= 10, "sent \(sent.withLock { $0 }) while 8 may wait")
+        #expect(sent.current <= 10, "sent \(sent.current) while 8 may wait")
         var received = [1]
         while let value = await iterator.next() { received.append(value) }
         #expect(received == Array(1...1000))
@@ -118,12 +118,12 @@ struct BoundedValuesTests {
 
     @Test("the default is bounded: 256 values wait, then the sender waits")
     func defaultBounded() async throws {
-        let sent = Protected(0), finished = DispatchSemaphore(value: 0)
+        let sent = Watched(0), finished = DispatchSemaphore(value: 0)
         var iterator = Self.sender(10_000, sent: sent, finished: finished).values.makeAsyncIterator()
         #expect(await iterator.next() == 1)
-        #expect(eventually { sent.withLock { $0 } >= 256 })
+        #expect(sent.wait { $0 >= 256 })
         #expect(finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
-        #expect(sent.withLock { $0 } <= 258, "sent \(sent.withLock { $0 }) while 256 may wait")
+        #expect(sent.current <= 258, "sent \(sent.current) while 256 may wait")
         var count = 1
         while await iterator.next() != nil { count += 1 }
         #expect(count == 10_000)
@@ -138,11 +138,11 @@ struct BoundedValuesTests {
 
     @Test("newest: the sender never waits; the oldest are pushed out and counted; the end is kept")
     func newestDrops() async throws {
-        let sent = Protected(0)
+        let sent = Watched(0)
         let dropped = DropCounter()
         var iterator = Self.sender(1000, sent: sent).values(bufferingPolicy: .newest(capacity: 4), dropped: dropped).makeAsyncIterator()
         // No one takes a value until the sender is done: it never waited.
-        #expect(eventually(seconds: 10) { sent.withLock { $0 } == 1000 })
+        #expect(sent.wait(seconds: 10) { $0 == 1000 })
         var received: [Int] = []
         while let value = await iterator.next() { received.append(value) }
         #expect(received == Array(997...1000))
@@ -151,15 +151,15 @@ struct BoundedValuesTests {
 
     @Test("leaving the loop frees a sender waiting for room, and disposes the subscription")
     func leavingFreesSender() async throws {
-        let sent = Protected(0)
-        let ended = Protected(false)
+        let sent = Watched(0)
+        let ended = Watched(false)
         let signal = Signal<Int, Never> { observer in
             let thread = Thread {
                 for value in 1...1000 {
                     observer.next(value)
-                    sent.withLock { $0 += 1 }
+                    sent.change { $0 += 1 }
                 }
-                ended.withLock { $0 = true }
+                ended.change { $0 = true }
             }
             thread.start()
             return nil
@@ -168,14 +168,14 @@ struct BoundedValuesTests {
             for await value in signal.values(bufferingPolicy: .lossless(capacity: 2)) where value == 3 { break }
         }
         // The sender is not left waiting for a consumer that is gone.
-        #expect(eventually(seconds: 10) { ended.withLock { $0 } })
+        #expect(ended.wait(seconds: 10) { $0 })
     }
 }
 
 extension BoundedValuesTests {
     @Test("a sender in a Swift task is never made to wait (it would hold a thread of the cooperative pool): its values are kept past the bound")
     func taskSenderNeverWaits() async throws {
-        let sent = Protected(0)
+        let sent = Watched(0)
         // The task runs on a queue of its own: the cooperative pool (two threads on a
         // two-core machine) may be held by other tests' blocking waits.
         let executor = QueueTaskExecutor()
@@ -183,14 +183,14 @@ extension BoundedValuesTests {
             Task(executorPreference: executor) {
                 for value in 1...1000 {
                     observer.next(value)
-                    sent.withLock { $0 += 1 }
+                    sent.change { $0 += 1 }
                 }
                 observer.completed()
             }
             return nil
         }
         var iterator = signal.values(bufferingPolicy: .lossless(capacity: 8)).makeAsyncIterator()
-        #expect(eventually(seconds: 10) { sent.withLock { $0 } == 1000 })
+        #expect(sent.wait(seconds: 10) { $0 == 1000 })
         var received: [Int] = []
         while let value = await iterator.next() { received.append(value) }
         #expect(received == Array(1...1000))

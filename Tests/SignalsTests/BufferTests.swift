@@ -96,7 +96,7 @@ struct BufferTests {
         let subject = Subject<Int, Never>()
         let recorder = Recorder<Int, Never>()
         let gate = DispatchSemaphore(value: 0)
-        let sent = Atomic<Int>(0)
+        let sent = Watched(0)
         _ = subject.signal.buffer(.lossless(capacity: 2), on: QueueScheduler()).observe { event in
             if event.value == 1 { gate.wait() }
             recorder.record(event)
@@ -105,7 +105,7 @@ struct BufferTests {
         DispatchQueue.global().async {
             for value in 1...50 {
                 subject.next(value)
-                sent.add(1, ordering: .relaxed)
+                sent.change { $0 += 1 }
             }
             subject.completed()
             done.signal()
@@ -115,13 +115,13 @@ struct BufferTests {
         // returned). It stays there: given time (a sender that never waited would be through
         // all 50 long before), the count is 3 or 4. (Whether 3 or 4 depends on how many values
         // the observer's queue took out with the first, so the count is not sampled earlier.)
-        #expect(eventually { sent.load(ordering: .relaxed) >= 3 })
+        #expect(sent.wait { $0 >= 3 })
         #expect(done.wait(timeout: .now() + .milliseconds(200)) == .timedOut, "the sender waits")
-        #expect((3...4).contains(sent.load(ordering: .relaxed)))
+        #expect((3...4).contains(sent.current))
         #expect(recorder.values.isEmpty)
         gate.signal()
         #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(eventually { recorder.isCompleted })
+        #expect(recorder.wait { recorder.isCompleted })
         #expect(recorder.values == Array(1...50))
     }
 

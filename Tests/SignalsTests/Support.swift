@@ -3,6 +3,7 @@ import Glibc
 import Platform
 #endif
 import Signals
+import TestSupport
 
 /// Collects what an observer receives (thread-safe).
 final class Recorder<Value: Sendable, Failure: Error>: @unchecked Sendable {
@@ -14,7 +15,17 @@ final class Recorder<Value: Sendable, Failure: Error>: @unchecked Sendable {
     var isCompleted: Bool { events.contains { if case .completed = $0 { true } else { false } } }
     var terminalCount: Int { events.filter(\.isTerminal).count }
 
-    func record(_ event: Event<Value, Failure>) { lock.withLock { storage.append(event) } }
+    private let changes = ChangeNotifier()
+
+    func record(_ event: Event<Value, Failure>) {
+        lock.withLock { storage.append(event) }
+        changes.changed()
+    }
+
+    /// Waits until `condition` holds, asked now and after each event, at most `seconds`.
+    func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+        changes.wait(seconds: seconds, until: condition)
+    }
 
     func observe(_ signal: Signal<Value, Failure>) -> Disposable {
         signal.observe { [self] in record($0) }

@@ -10,6 +10,7 @@ final class SignalRecorder<Value: Sendable>: @unchecked Sendable {
     private var storedError: GPSError?
     private var storedCompleted = false
     private var storedThreads = Set<String>()
+    private let changes = ChangeNotifier()
 
     var values: [Value] { lock.withLock { storedValues } }
     var error: GPSError? { lock.withLock { storedError } }
@@ -26,6 +27,12 @@ final class SignalRecorder<Value: Sendable>: @unchecked Sendable {
             case .failed(let error): lock.withLock { storedError = error }
             case .completed: lock.withLock { storedCompleted = true }
             }
+            changes.changed()
         }
+    }
+
+    /// Waits until `condition` holds, asked now and after each event, at most `seconds`.
+    func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+        changes.wait(seconds: seconds, until: condition)
     }
 }
