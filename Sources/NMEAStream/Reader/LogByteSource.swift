@@ -5,11 +5,9 @@ import Dispatch
 final class LogByteSource: ByteSource, @unchecked Sendable {
     let log: RecordedLog
     let released = DispatchGroup()
+    // Confined to the reader's executor.
     private var file: LogFile?
-    /// Confined to the reader's executor: paused (``pause()``), and the step that waits for
-    /// ``resume()``.
-    private var isPaused = false
-    private var parked: (@Sendable () -> Void)?
+    private var pausing = SourcePause()
 
     init(path: String) { log = RecordedLog(path: path) }
 
@@ -27,10 +25,7 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
     private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         guard file?.isOpen == true else { return }
-        guard !isPaused else {
-            parked = { self.step(on: executor, deliver: deliver, end: end) }
-            return
-        }
+        guard !pausing.parks({ self.step(on: executor, deliver: deliver, end: end) }) else { return }
         let failure: RecordedLogError?
         do throws(RecordedLogError) {
             let chunk = try file!.read()
@@ -48,17 +43,11 @@ final class LogByteSource: ByteSource, @unchecked Sendable {
     }
 
     func stop() {
-        parked = nil
+        pausing.cancel()
         if file?.close() == true { released.leave() }
     }
 
-    func pause() { isPaused = true }
+    func pause() { pausing.pause() }
 
-    func resume() {
-        isPaused = false
-        if let step = parked {
-            parked = nil
-            step()
-        }
-    }
+    func resume() { pausing.resume()?() }
 }

@@ -10,8 +10,7 @@ final class MemoryByteSource: ByteSource, @unchecked Sendable {
     // Confined to the reader's executor.
     private var offset = 0
     private var isStopped = false
-    private var isPaused = false
-    private var parked: (@Sendable () -> Void)?
+    private var pausing = SourcePause()
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -23,10 +22,7 @@ final class MemoryByteSource: ByteSource, @unchecked Sendable {
     private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         guard !isStopped else { return }
-        guard !isPaused else {
-            parked = { self.step(on: executor, deliver: deliver, end: end) }
-            return
-        }
+        guard !pausing.parks({ self.step(on: executor, deliver: deliver, end: end) }) else { return }
         guard offset < bytes.count else {
             isStopped = true
             return end(nil)
@@ -41,16 +37,10 @@ final class MemoryByteSource: ByteSource, @unchecked Sendable {
 
     func stop() {
         isStopped = true
-        parked = nil
+        pausing.cancel()
     }
 
-    func pause() { isPaused = true }
+    func pause() { pausing.pause() }
 
-    func resume() {
-        isPaused = false
-        if let step = parked {
-            parked = nil
-            step()
-        }
-    }
+    func resume() { pausing.resume()?() }
 }

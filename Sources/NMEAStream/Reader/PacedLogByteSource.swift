@@ -16,9 +16,8 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     private var offset = 0
     /// When each unit is due; confined to the reader's executor too.
     private var clock: LogClock
-    /// Paused (``pause()``), and the step that waits for ``resume()``.
-    private var isPaused = false
-    private var parked: (@Sendable () -> Void)?
+    /// Paused, and the step that waits for the resume; confined to the reader's executor too.
+    private var pausing = SourcePause()
 
     /// Bytes already in memory, when the log is not read from a file.
     private let preloaded: [UInt8]?
@@ -56,10 +55,7 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
     private func step(on executor: any ReceiverExecutor, deliver: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
                       end: @escaping @Sendable (GPSError?) -> Void) {
         while !isStopped {
-            if isPaused {
-                parked = { [self] in step(on: executor, deliver: deliver, end: end) }
-                return
-            }
+            if pausing.parks({ [self] in step(on: executor, deliver: deliver, end: end) }) { return }
             if atEnd, offset == pending.count {
                 stop()
                 return end(nil)
@@ -108,19 +104,13 @@ final class PacedLogByteSource: ByteSource, @unchecked Sendable {
         return clock.due(time, now: now) - now
     }
 
-    func pause() { isPaused = true }
+    func pause() { pausing.pause() }
 
-    func resume() {
-        isPaused = false
-        if let step = parked {
-            parked = nil
-            step()
-        }
-    }
+    func resume() { pausing.resume()?() }
 
     func stop() {
         isStopped = true
-        parked = nil
+        pausing.cancel()
         guard isOpen else { return }
         isOpen = false
         if descriptor >= 0, descriptor != Syscall.standardInput { Syscall.close(descriptor) }
