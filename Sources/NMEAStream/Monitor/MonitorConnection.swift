@@ -23,26 +23,16 @@ final class MonitorConnection: Sendable {
     /// Holds the reader paused while a subscriber's lossless buffer is full (a recorded log's
     /// subscribers: see ``GPSMonitor``), instead of making the reader's thread wait.
     let pause: SenderPause
-    /// Whether ``pause`` holds the reader: read for each event the forwarder sends.
-    private let held: HeldFlag
-
-    private final class HeldFlag: Sendable {
-        let value = Atomic<Bool>(false)
-    }
 
     init() {
         let readerNow = Protected(WeakReader())
-        let held = HeldFlag()
         self.readerNow = readerNow
-        self.held = held
-        pause = SenderPause { paused in
-            held.value.store(paused, ordering: .relaxed)
-            readerNow.withLock { $0.reader }?.pauseChanged(paused)
-        }
+        pause = SenderPause { paused in readerNow.withLock { $0.reader }?.pauseChanged(paused) }
     }
 
     /// Whether a subscriber's full buffer holds the reader now: the events not yet sent wait.
-    var isHeld: Bool { held.value.load(ordering: .relaxed) }
+    /// Read for each event the forwarder sends (no lock).
+    var isHeld: Bool { pause.isPaused }
     /// A network source's connections made and lost.
     let networkConnections = Subject<NetworkConnectionEvent, Never>()
 

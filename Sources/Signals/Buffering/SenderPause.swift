@@ -1,4 +1,5 @@
 import Platform
+import Synchronization
 
 /// A sender that can stop producing for a while (a recorded log, read at its own pace), held
 /// back by its lossless buffers without a thread made to wait: a buffer that is full keeps
@@ -11,6 +12,9 @@ import Platform
 @usableFromInline
 package final class SenderPause: Sendable {
     private let holds = Protected(0)
+    /// Whether `holds` is above zero, set under the lock with it: read without the lock (a
+    /// reader asks for every event it sends).
+    private let paused = Atomic<Bool>(false)
     private let changed: @Sendable (_ paused: Bool) -> Void
 
     /// A pause that tells `changed` when the sender is to pause (`true`, at the first hold)
@@ -18,8 +22,8 @@ package final class SenderPause: Sendable {
     /// calls keep their order: it must only hand the change on.
     package init(_ changed: @escaping @Sendable (_ paused: Bool) -> Void) { self.changed = changed }
 
-    /// Whether some buffer holds the sender now.
-    package var isPaused: Bool { holds.withLock { $0 > 0 } }
+    /// Whether some buffer holds the sender now (no lock taken).
+    package var isPaused: Bool { paused.load(ordering: .relaxed) }
 
     /// Tells `body` whether the sender is paused now, in order with the changes told (a new
     /// sender learns where things stand, and no change overtakes it). `body` must only hand
@@ -33,7 +37,10 @@ package final class SenderPause: Sendable {
     package func hold() {
         holds.withLock { holds in
             holds += 1
-            if holds == 1 { changed(true) }
+            if holds == 1 {
+                paused.store(true, ordering: .relaxed)
+                changed(true)
+            }
         }
     }
 
@@ -42,7 +49,10 @@ package final class SenderPause: Sendable {
     package func release() {
         holds.withLock { holds in
             holds -= 1
-            if holds == 0 { changed(false) }
+            if holds == 0 {
+                paused.store(false, ordering: .relaxed)
+                changed(false)
+            }
         }
     }
 }
