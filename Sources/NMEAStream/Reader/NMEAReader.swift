@@ -90,13 +90,20 @@ public final class NMEAReader: @unchecked Sendable {
     public var statistics: NMEAStatistics {
         if executor.isCurrent { return decoder?.statistics ?? finalStatistics }
         let result = Protected(NMEAStatistics())
-        let done = DispatchSemaphore(value: 0)
-        executor.schedule { [self] in
-            result.withLock { $0 = decoder?.statistics ?? finalStatistics }
-            done.signal()
+        Self.wait { done in
+            executor.schedule { [self] in
+                result.withLock { $0 = decoder?.statistics ?? finalStatistics }
+                done()
+            }
         }
-        done.wait()
         return result.withLock { $0 }
+    }
+
+    /// Starts `work`, hands it what to call when it is done, and returns once it has called it.
+    private static func wait(for work: (_ done: @escaping @Sendable () -> Void) -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        work { done.signal() }
+        done.wait()
     }
 
     /// How long ``SerialSpeed/automatic`` gives each speed (shorter in tests).
@@ -138,8 +145,9 @@ public final class NMEAReader: @unchecked Sendable {
 
     deinit {
         // A reader dropped while running stops its source, on the executor the source runs
-        // on; the device closes there.
-        if let bytes { executor.schedule { bytes.stop() } }
+        // on, where the device closes; here once that executor runs no more jobs (its release
+        // must still be told).
+        if let bytes, !executor.scheduleWhileRunning({ bytes.stop() }) { bytes.stop() }
     }
 
     /// Adds a delegate (held weakly; adding one twice has no effect).
@@ -231,10 +239,7 @@ public final class NMEAReader: @unchecked Sendable {
     /// from the main thread): it would wait for that queue, which is busy calling it.
     public func stop() {
         if executor.isCurrent { return halt() }
-        let mayWait = ReceiverWaiting.mayWait
-        let done = DispatchSemaphore(value: 0)
-        stop { if mayWait { done.signal() } }
-        if mayWait { done.wait() }
+        if ReceiverWaiting.mayWait { Self.wait { done in stop(then: done) } } else { stop {} }
     }
 
     /// Stops reading without waiting: `released` runs once the source is closed (at once when
@@ -245,7 +250,9 @@ public final class NMEAReader: @unchecked Sendable {
             halt()
             if let group = release { group.notify(queue: .global(), execute: released) } else { released() }
         }
-        if executor.isCurrent { halting() } else { executor.schedule(halting) }
+        // Once the executor's loops have shut down nothing runs there any more, and the
+        // release must still be told: the stop runs here.
+        if executor.isCurrent || !executor.scheduleWhileRunning(halting) { halting() }
     }
 
     /// Writes `bytes` to the open device, whole and after earlier ones; on the reader's

@@ -27,15 +27,18 @@ public struct EventLoopExecutor: ReceiverExecutor {
 
     public var now: Duration { .nanoseconds(Int64((NIODeadline.now() - origin).nanoseconds)) }
 
-    /// Runs `action` on the loop; once the loops have shut down (``EventLoopLifetime``), on the
-    /// calling thread instead: nothing else runs on that loop any more, and what is asked then
-    /// is a stop, whose release must still be told.
+    /// Runs `action` on the loop; dropped once the loops have shut down (``EventLoopLifetime``).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable {
         let disposable = SimpleDisposable()
-        let scheduled = whileRunning { loop.execute { if disposable.claim() { action() } } }
-        if !scheduled, disposable.claim() { action() }
+        whileRunning { loop.execute { if disposable.claim() { action() } } }
         return disposable
+    }
+
+    /// Runs `action` on the loop, unless the loops have shut down: then it is dropped, and the
+    /// result is `false`.
+    public func scheduleWhileRunning(_ action: @escaping @Sendable () -> Void) -> Bool {
+        whileRunning { loop.execute(action) }
     }
 
     /// Runs `action` on the loop once `delay` has passed; dropped once the loops have shut down.

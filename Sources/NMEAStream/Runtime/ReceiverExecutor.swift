@@ -17,11 +17,22 @@ public protocol ReceiverExecutor: Scheduler {
     /// The event loop it is, when it is one: a device read for it is read on that loop, and
     /// its bytes are decoded where they were read. `nil` for a Dispatch queue.
     var eventLoop: (any EventLoop)? { get }
+
+    /// Runs `action` as ``Scheduler/schedule(_:)`` does, and says whether it will run: `false`
+    /// once the executor runs no more jobs (its event loops shut down by their owner), and then
+    /// `action` is dropped, as every job given to it from then on is.
+    func scheduleWhileRunning(_ action: @escaping @Sendable () -> Void) -> Bool
 }
 
 extension ReceiverExecutor {
     /// Not an event loop.
     public var eventLoop: (any EventLoop)? { nil }
+
+    /// Always runs.
+    public func scheduleWhileRunning(_ action: @escaping @Sendable () -> Void) -> Bool {
+        schedule(action)
+        return true
+    }
 }
 
 /// The one rule for waiting on a receiver: a thread that runs receivers' work (a reader's
