@@ -1,5 +1,6 @@
 import Dispatch
 import Platform
+import Signals
 import Testing
 import TestSupport
 @testable import NMEAStream
@@ -18,46 +19,29 @@ struct PausedReaderTests {
         let sent = Protected(0)
         let counting = gps.eventsOnReaderQueue(epochs: true, sentences: false, bytes: false)
             .observe(next: { event in if event.fix != nil { sent.withLock { $0 += 1 } } })
-        let gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0), inGate = DispatchSemaphore(value: 0)
-        let received = Protected<[Fix]>([])
-        let watcher = gps.fixes.observe { event in
-            switch event {
-            case .next(let fix):
-                if received.withLock({ $0.isEmpty }) {
-                    inGate.signal()
-                    gate.wait()
-                }
-                received.withLock { $0.append(fix) }
-            case .completed, .failed: done.signal()
-            }
-        }
+        let subscriber = GatedSubscriber(gps)
         let connection = gps.connect()
         defer {
-            watcher.dispose()
+            subscriber.dispose()
             counting.dispose()
             connection.dispose()
         }
         // The subscriber holds its first fix (with the batch taken out with it); its buffer
         // fills again (`capacity` more), and then the reader is held.
-        #expect(inGate.wait(timeout: .now() + 10) == .success)
+        #expect(subscriber.waitUntilHolding())
         #expect(eventually { gps.isReaderHeld })
         #expect(sent.withLock { $0 } > capacity)
         let reader = try #require(gps.currentReader)
         // Its executor runs a job meanwhile: no thread of the reader's waits for the subscriber
         // (one that waited on a semaphore would run it only once the subscriber took).
-        let ran = DispatchSemaphore(value: 0)
-        reader.executor.schedule { ran.signal() }
-        #expect(ran.wait(timeout: .now() + 10) == .success, "the reader's executor is free while its subscriber stalls")
+        #expect(Self.runsAJob(reader), "the reader's executor is free while its subscriber stalls")
         let stalled = sent.withLock { $0 }
         // A second job, once the first ran: whatever was under way before it has ended.
-        reader.executor.schedule { ran.signal() }
-        #expect(ran.wait(timeout: .now() + 10) == .success)
+        #expect(Self.runsAJob(reader))
         #expect(sent.withLock { $0 } == stalled, "paused: nothing more is sent while the subscriber stalls")
         #expect(stalled <= 2 * capacity + 2, "the reader sent \(stalled) fixes into a buffer of \(capacity) that stalled")
         #expect(stalled < 200 * expected.count)
-        gate.signal()
-        #expect(done.wait(timeout: .now() + 60) == .success)
-        let all = received.withLock { $0 }
+        let all = try #require(subscriber.openAndWaitForEnd())
         #expect(all.count == 200 * expected.count)
         #expect(all.prefix(expected.count).map(\.time) == expected.map(\.time))
         #expect(all.suffix(expected.count).map(\.time) == expected.map(\.time))
@@ -76,9 +60,7 @@ struct PausedReaderTests {
         #expect(first?.time == expected.first?.time)
         let reader = try #require(gps.currentReader)
         // The consumer is away (this task does not take); the reader's executor still runs.
-        let ran = Protected(false)
-        reader.executor.schedule { ran.withLock { $0 = true } }
-        #expect(eventually { ran.withLock { $0 } })
+        #expect(Self.runsAJob(reader))
         var times = [first?.time]
         while let fix = try await iterator.next() { times.append(fix.time) }
         #expect(times.count == 100 * expected.count)
@@ -91,33 +73,65 @@ struct PausedReaderTests {
         let expected = Fixtures.expectedFixes(bytes)
         let gps = GPSMonitor(source: .kind(Unpausable(chunk: bytes, count: 100)), delivery: .lossless(capacity: 8),
                              opening: .onConnect)
-        let gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        let received = Protected<[Fix]>([])
-        let watcher = gps.fixes.observe { event in
+        let subscriber = GatedSubscriber(gps)
+        let connection = gps.connect()
+        defer {
+            subscriber.dispose()
+            connection.dispose()
+        }
+        #expect(subscriber.waitUntilHolding())
+        let reader = try #require(gps.currentReader)
+        // The source delivers all its chunks meanwhile (it ignores the pause); the reader's
+        // executor is free, and then everything arrives.
+        #expect(Self.runsAJob(reader))
+        let all = try #require(subscriber.openAndWaitForEnd())
+        #expect(all.count == 100 * expected.count)
+        #expect(all.map(\.time) == Array(repeating: expected.map(\.time), count: 100).flatMap { $0 })
+    }
+}
+
+extension PausedReaderTests {
+    /// Whether the reader's executor runs a job given to it now (within 10 s).
+    static func runsAJob(_ reader: NMEAReader) -> Bool {
+        let ran = DispatchSemaphore(value: 0)
+        reader.executor.schedule { ran.signal() }
+        return ran.wait(timeout: .now() + 10) == .success
+    }
+}
+
+/// A subscriber of a monitor's fixes that stalls in its first fix until it is let go, then
+/// takes every fix to the end.
+private final class GatedSubscriber: Sendable {
+    private let gate = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let received = Protected<[Fix]>([])
+    private let subscription = SerialDisposable()
+
+    init(_ gps: GPSMonitor) {
+        subscription.inner = gps.fixes.observe { [gate, holding, done, received] event in
             switch event {
             case .next(let fix):
-                if received.withLock({ $0.isEmpty }) { gate.wait() }
+                if received.withLock({ $0.isEmpty }) {
+                    holding.signal()
+                    gate.wait()
+                }
                 received.withLock { $0.append(fix) }
             case .completed, .failed: done.signal()
             }
         }
-        let connection = gps.connect()
-        defer {
-            watcher.dispose()
-            connection.dispose()
-        }
-        let reader = try #require(eventually { gps.currentReader != nil } ? gps.currentReader : nil)
-        // The source delivers all its chunks meanwhile (it ignores the pause); the reader's
-        // executor is free, and then everything arrives.
-        let ran = DispatchSemaphore(value: 0)
-        reader.executor.schedule { ran.signal() }
-        #expect(ran.wait(timeout: .now() + 10) == .success)
-        gate.signal()
-        #expect(done.wait(timeout: .now() + 60) == .success)
-        let all = received.withLock { $0 }
-        #expect(all.count == 100 * expected.count)
-        #expect(all.map(\.time) == Array(repeating: expected.map(\.time), count: 100).flatMap { $0 })
     }
+
+    /// Whether it came to its first fix and holds it (within 10 s).
+    func waitUntilHolding() -> Bool { holding.wait(timeout: .now() + 10) == .success }
+
+    /// Lets it go on; every fix it took, once the stream ended (`nil` if it did not within 60 s).
+    func openAndWaitForEnd() -> [Fix]? {
+        gate.signal()
+        guard done.wait(timeout: .now() + 60) == .success else { return nil }
+        return received.withLock { $0 }
+    }
+
+    func dispose() { subscription.dispose() }
 }
 
 /// A recorded source whose bytes come in `count` chunks, one turn each, and that has no
