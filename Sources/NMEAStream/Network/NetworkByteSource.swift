@@ -109,7 +109,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         let attempt = self.attempt
         released.enter()
         pending = .connecting(
-            to: target, timeout: Self.connectTimeout, readLoop: socketLoop, executor: executor,
+            to: target, timeout: Self.connectTimeout, readLoop: readLoop.socketReadLoop, executor: executor,
             settled: { [weak self] failure in
                 self?.settle(attempt: attempt, failure) { [weak self] error in self?.connectNext(lastError: error) }
             },
@@ -137,7 +137,7 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         let attempt = self.attempt
         released.enter()
         pending = .listening(
-            on: target, joining: group == nil ? nil : target, readLoop: socketLoop, executor: executor,
+            on: target, joining: group == nil ? nil : target, readLoop: readLoop.socketReadLoop, executor: executor,
             settled: { [weak self] failure in
                 self?.settle(attempt: attempt, failure) { [weak self] error in
                     self?.failed("cannot listen on \(address): \(lowercasedFirst(error.description))")
@@ -161,12 +161,6 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
         if case .tcp = endpoint { connection = channel }
         reading = channel.reading
         channel.start(greeting: greeting)
-    }
-
-    /// The loops network receivers are read on: the read loop's own, or SwiftNIO's shared
-    /// loops for a read loop of another kind.
-    private var socketLoop: EventLoopDeviceReadLoop {
-        readLoop as? EventLoopDeviceReadLoop ?? EventLoopDeviceReadLoop()
     }
 
     /// `address` as SwiftNIO takes it (numeric: nothing is looked up).

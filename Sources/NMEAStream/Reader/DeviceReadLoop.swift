@@ -29,6 +29,11 @@ public protocol DeviceReadLoop: Sendable {
     /// The executor a new reader of this loop's devices runs on: a serial queue named `label`
     /// that targets `target` (the default), or an event loop of the read loop's.
     func makeExecutor(label: String, target: DispatchQueue?) -> any ReceiverExecutor
+
+    /// What reads a network receiver's sockets (its TCP connection or UDP socket) for a reader
+    /// of this loop: the loop itself when it reads on event loops, SwiftNIO's shared loops by
+    /// default.
+    var socketReadLoop: EventLoopDeviceReadLoop { get }
 }
 
 extension DeviceReadLoop {
@@ -36,6 +41,9 @@ extension DeviceReadLoop {
     public func makeExecutor(label: String, target: DispatchQueue?) -> any ReceiverExecutor {
         SerialQueueExecutor(label: label, target: target)
     }
+
+    /// SwiftNIO's shared loops (the default).
+    public var socketReadLoop: EventLoopDeviceReadLoop { EventLoopDeviceReadLoop() }
 }
 
 /// A device being read by a ``DeviceReadLoop``.

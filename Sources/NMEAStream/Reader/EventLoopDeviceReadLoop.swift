@@ -56,6 +56,9 @@ public final class EventLoopDeviceReadLoop: DeviceReadLoop {
         return EventLoopExecutor(nextLoop(), lifetime: lifetime)
     }
 
+    /// Its own loops read network receivers' sockets too.
+    public var socketReadLoop: EventLoopDeviceReadLoop { self }
+
     /// Reads the next device opened, and runs its reader, on `loop`.
     package func prefer(_ loop: any EventLoop) { preferred.withLock { $0 = loop } }
 
