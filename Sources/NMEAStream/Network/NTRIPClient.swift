@@ -69,7 +69,7 @@ public final class NTRIPClient: @unchecked Sendable {
     private var sinceLastFrame = 0
     /// While connected: when the caster last sent something (uptime, nanoseconds).
     private var lastHeard: UInt64?
-    private var silenceTimer: DispatchSourceTimer?
+    private var silenceTimer: Disposable?
 
     /// A client of `endpoint` (with its password, if any, already in it), speaking `version`;
     /// `events` is told what happens.
@@ -113,7 +113,7 @@ public final class NTRIPClient: @unchecked Sendable {
     public func stop() {
         let halt = { [self] () -> DispatchGroup? in
             guard isStarted else { return nil }
-            silenceTimer?.cancel()
+            silenceTimer?.dispose()
             silenceTimer = nil
             source.stop()
             return source.released
@@ -141,22 +141,20 @@ public final class NTRIPClient: @unchecked Sendable {
 
     // MARK: On the client's queue
 
-    /// Checks a few times per ``silenceLimit`` whether the connection has gone quiet.
+    /// Checks a few times per ``silenceLimit`` whether the connection has gone quiet, on the
+    /// client's executor.
     private func watchForSilence() {
         let limit = silenceLimit.clampedNanoseconds
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [weak self] in
-            guard let self, let lastHeard else { return }
-            let quiet = DispatchTime.now().uptimeNanoseconds &- lastHeard
-            guard quiet >= limit else { return }
-            self.lastHeard = nil
-            let tenths = limit / 100_000_000
-            source.drop("the caster sent nothing for \(tenths / 10)\(tenths % 10 == 0 ? "" : ".\(tenths % 10)") s")
+        let period = Duration.nanoseconds(Int64(max(limit / 4, 10_000_000)))
+        silenceTimer = executor.schedule(after: period) { [weak self] in
+            guard let self, silenceTimer != nil else { return }
+            if let lastHeard, DispatchTime.now().uptimeNanoseconds &- lastHeard >= limit {
+                self.lastHeard = nil
+                let tenths = limit / 100_000_000
+                source.drop("the caster sent nothing for \(tenths / 10)\(tenths % 10 == 0 ? "" : ".\(tenths % 10)") s")
+            }
+            watchForSilence()
         }
-        let period = DispatchTimeInterval.nanoseconds(Int(max(limit / 4, 10_000_000)))
-        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
-        silenceTimer = timer
-        timer.resume()
     }
 
     private func connectionMade() {
