@@ -37,6 +37,38 @@ struct MulticastDelegateTests {
         #expect(b.pings == ["1", "2"])
     }
 
+    @Test("the primary is called first, in a slot of its own that setting replaces; the change count moves with every change, and live() is the list at that count")
+    func primaryAndChanges() {
+        let delegates = MulticastDelegate<any PingDelegate>()
+        let a = PingListener("a"), b = PingListener("b"), first = PingListener("first"), second = PingListener("second")
+        let start = delegates.changeCount
+        delegates.add(a)
+        delegates.primary = first
+        delegates.add(b)
+        #expect(delegates.changeCount == start + 3)
+        #expect(delegates.live().map { ($0 as! PingListener).name } == ["first", "a", "b"])
+        #expect(delegates.count == 3)
+        #expect(delegates.contains(first))
+        var order: [String] = []
+        delegates.callAll { order.append(($0 as! PingListener).name) }
+        #expect(order == ["first", "a", "b"])
+        delegates.primary = second
+        #expect(!delegates.contains(first))
+        #expect((delegates.primary as? PingListener) === second)
+        delegates.remove(a)
+        #expect(delegates.changeCount == start + 5)
+        #expect(delegates.live().map { ($0 as! PingListener).name } == ["second", "b"])
+        delegates.primary = nil
+        #expect(delegates.primary == nil)
+        #expect(delegates.live().map { ($0 as! PingListener).name } == ["b"])
+        do {
+            let gone = PingListener("gone")
+            delegates.primary = gone
+        }
+        #expect(delegates.primary == nil, "held weakly")
+        #expect(delegates.count == 1)
+    }
+
     @Test("the list does not keep delegates alive; dead entries are pruned")
     func weak() {
         let delegates = MulticastDelegate<any PingDelegate>()

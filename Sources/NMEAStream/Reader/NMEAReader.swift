@@ -27,34 +27,22 @@ public final class NMEAReader: @unchecked Sendable {
     /// The one delegate, for the common case of one listener (held weakly); more can be added
     /// with ``addDelegate(_:)``.
     public var delegate: (any NMEAReaderDelegate)? {
-        get { registry.withLock { $0.single.object } }
-        set { changeDelegates { $0.single = WeakDelegate(object: newValue) } }
-    }
-
-    private struct WeakDelegate {
-        weak var object: (any NMEAReaderDelegate)?
+        get { delegates.primary }
+        set { delegates.primary = newValue }
     }
 
     /// Who listens: the one ``delegate`` and the added ones, changed from any thread.
-    private struct Registry {
-        var single = WeakDelegate(object: nil)
-        var added: [WeakDelegate] = []
-    }
-
-    private let registry = Protected(Registry())
+    private let delegates = MulticastDelegate<any NMEAReaderDelegate>()
     /// Told every event first; set at creation, called on the reader's executor only.
     private let observer: ((Event) -> Void)?
-    /// Bumped by every change of the registry, so that the reader's executor sees a change at its
-    /// next event without taking the lock for every event.
-    private let registryVersion = Atomic<Int>(0)
-    // Confined to `executor`: while a chunk is decoded, the live delegates as of
-    // `listenersVersion`, held strongly (so, kept alive until the chunk is done); empty, and
+    // Confined to `executor`: while a chunk is decoded, the live delegates as of the
+    // delegates' change count `listenersVersion`, held strongly (so, kept alive until the chunk is done); empty, and
     // version -1, between chunks.
     private var listeners: [Listener] = []
     private var listenersVersion = -1
 
     /// A delegate held for a chunk, as a closure that calls it. A delegate is also referenced
-    /// weakly (by the registry), so it has a side table, where each retain and release takes
+    /// weakly (by the delegate list), so it has a side table, where each retain and release takes
     /// the runtime's slow path; called out of an array, it was retained and released for every
     /// event. Captured by a closure, it is borrowed from the closure's context, and only the
     /// context (no side table) is retained: the reader's own cost fell by a third (pipeline
@@ -151,26 +139,11 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     /// Adds a delegate (held weakly; adding one twice has no effect).
-    public func addDelegate(_ delegate: any NMEAReaderDelegate) {
-        changeDelegates { registry in
-            registry.added.removeAll { $0.object == nil }
-            if !registry.added.contains(where: { $0.object === delegate }) { registry.added.append(WeakDelegate(object: delegate)) }
-        }
-    }
+    public func addDelegate(_ delegate: any NMEAReaderDelegate) { delegates.add(delegate) }
 
     /// Removes a delegate; safe from inside a delegate call (it gets no call after the one
     /// under way).
-    public func removeDelegate(_ delegate: any NMEAReaderDelegate) {
-        changeDelegates { $0.added.removeAll { $0.object == nil || $0.object === delegate } }
-    }
-
-    private func changeDelegates(_ change: (inout Registry) -> Void) {
-        registry.withLock { registry in
-            change(&registry)
-            // Inside the lock: a reader that sees the new version reads the new registry.
-            registryVersion.add(1, ordering: .releasing)
-        }
-    }
+    public func removeDelegate(_ delegate: any NMEAReaderDelegate) { delegates.remove(delegate) }
 
     /// Opens the source and starts reading, on the reader's executor; a failure to open arrives
     /// as ``NMEAReaderDelegate/reader(_:didFailWith:)``. Does nothing when already started.
@@ -358,19 +331,14 @@ public final class NMEAReader: @unchecked Sendable {
     }
 
     /// Tells the observer, then every live delegate: the delegate, then the added ones in the
-    /// order they came. On every event: one atomic load, then the delegates as the chunk's
-    /// decoding last saw them (read again under the lock after a change, so a delegate removed
-    /// in a call gets no further one).
+    /// order they came. On every event: one atomic load (the delegates' change count), then
+    /// the delegates as the chunk's decoding last saw them (read again after a change, so a
+    /// delegate removed in a call gets no further one).
     func send(_ event: Event) {
         observer?(event)
-        let version = registryVersion.load(ordering: .acquiring)
+        let version = delegates.changeCount
         if version != listenersVersion {
-            listeners = registry.withLock { registry in
-                var live: [Listener] = []
-                if let single = registry.single.object { live.append(Self.listener(single)) }
-                for entry in registry.added { if let delegate = entry.object { live.append(Self.listener(delegate)) } }
-                return live
-            }
+            listeners = delegates.live().map(Self.listener)
             listenersVersion = version
         }
         for listener in listeners { listener(self, event) }
