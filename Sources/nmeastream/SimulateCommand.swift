@@ -108,7 +108,8 @@ struct SimulateCommand: ParsableCommand {
             let track = SyntheticTrack(multiConstellation: multiGNSS)
             let condition = Protected(SyntheticTrack.Condition())
             if control { Self.readControl(into: condition) }
-            receiver.play(.everySecond { index in Array(track.epoch(index, condition: condition.withLock { $0 }).utf8) })
+            // Each epoch labelled with the second it is sent in, as a receiver keeps true time.
+            receiver.play(.eachSecond { second in Array(track.epoch(atSecond: second, condition: condition.withLock { $0 }).utf8) })
         }
         let signals = stopOnSignals { done.signal() }
         done.wait()

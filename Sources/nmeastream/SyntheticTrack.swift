@@ -54,6 +54,12 @@ struct SyntheticTrack: Sendable {
         }
     }
 
+    /// The sentences of the epoch of `second` (POSIX seconds: ``start`` is epoch 0), under
+    /// `condition`.
+    func epoch(atSecond second: Int64, condition: Condition = Condition()) -> String {
+        epoch(Int(second - start), condition: condition)
+    }
+
     /// The sentences of epoch `index` (0 is the first), with checksums and CR LF endings, under
     /// `condition`.
     func epoch(_ index: Int, condition: Condition = Condition()) -> String {

@@ -1,5 +1,7 @@
 import Dispatch
+import NMEA
 import Platform
+import Signals
 
 /// A receiver that is not there: a pseudo-terminal whose device side any program can open as
 /// if it were a serial GPS (nmeastream, gpsd, minicom…), fed with NMEA by this object.
@@ -33,7 +35,7 @@ public final class VirtualReceiver: @unchecked Sendable {
     private var input: DispatchSourceRead?
     private var inputHandler: (@Sendable ([UInt8]) -> Void)?
     private var player: (any ByteSource)?
-    private var timer: DispatchSourceTimer?
+    private var timer: Disposable?
     private var isClosed = false
 
     /// Creates the pseudo-terminal, and a symbolic link to its device side at `link` when given
@@ -104,8 +106,17 @@ public final class VirtualReceiver: @unchecked Sendable {
         /// A log in memory, paced as asked.
         case bytes([UInt8], pace: LogPace)
         /// One epoch a second, for ever, the first at once: `epoch(n)` gives the bytes of the
-        /// n-th (from 0), such as a made-up track's.
+        /// epoch `n` seconds after the first (from 0), such as a made-up track's. Epoch `n` is
+        /// sent in the n-th second after the first epoch's (UTC), as ``eachSecond(epoch:)``
+        /// sends its epochs: after a stall, the next one is the present second's.
         case everySecond(epoch: @Sendable (Int) -> [UInt8])
+        /// One epoch a second, for ever, the first at once: `epoch(second)` gives the bytes of
+        /// the epoch of `second` (POSIX seconds, UTC), which is the second it is sent in, as a
+        /// receiver that keeps true time labels its reports. After the first, each goes out a
+        /// tenth of a second into its second; after a stall (the process stopped, a loaded
+        /// machine), the next goes out at once, labelled with the present second, and the pace
+        /// is kept from there. A second never comes twice.
+        case eachSecond(epoch: @Sendable (_ second: Int64) -> [UInt8])
     }
 
     /// Starts playing `feed` into the terminal (replacing what was playing); `loop` starts it
@@ -115,12 +126,15 @@ public final class VirtualReceiver: @unchecked Sendable {
             guard !isClosed else { return }
             player?.stop()
             player = nil
-            timer?.cancel()
+            timer?.dispose()
             timer = nil
             let source: any ByteSource
             switch feed {
             case .everySecond(let epoch):
-                return startTimer(epoch)
+                let first = UTCTime.now.posixTime.seconds
+                return sendEachSecond(after: first - 1) { second in epoch(Int(second - first)) }
+            case .eachSecond(let epoch):
+                return sendEachSecond(after: UTCTime.now.posixTime.seconds - 1, epoch)
             case .log(let path, .asFastAsPossible): source = LogByteSource(path: path)
             case .log(let path, .recorded(let speed, let keepingGaps)):
                 source = PacedLogByteSource(path: path, speed: speed, keepingGaps: keepingGaps)
@@ -140,26 +154,30 @@ public final class VirtualReceiver: @unchecked Sendable {
         }
     }
 
-    /// One epoch a second, the first at once; epoch `n` is the one `n` seconds after the first,
-    /// as a receiver keeps true time: after a pause (the process stopped and continued), it
-    /// reports the present second, not the next of its own count.
-    private func startTimer(_ epoch: @escaping @Sendable (Int) -> [UInt8]) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let started = DispatchTime.now().uptimeNanoseconds
-        var next = 0
-        timer.setEventHandler { [weak self] in
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            let index = max(next, Int(elapsed.rounded()))
-            next = index + 1
-            let bytes = epoch(index)
-            bytes.withUnsafeBytes { self?.write($0) }
+    /// Sends the epoch of the present second now, unless it is not past `last`, then waits for
+    /// a tenth of a second into the next (see ``Feed/eachSecond(epoch:)``). The wait is asked of
+    /// the wall clock each time, so a stall shifts nothing after it.
+    private func sendEachSecond(after last: Int64, _ epoch: @escaping @Sendable (_ second: Int64) -> [UInt8]) {
+        guard !isClosed else { return }
+        let now = UTCTime.now.posixTime
+        // A wake a little early (a clock slewed) sends nothing twice: the same second waits.
+        var sent = last
+        if now.seconds > last {
+            sent = now.seconds
+            let bytes = epoch(sent)
+            bytes.withUnsafeBytes { write($0) }
         }
-        // A receiver's reports keep to the second: Dispatch's default leeway for a repeating
-        // timer lets it drift by up to a tenth of the interval on a busy machine.
-        timer.schedule(deadline: .now(), repeating: .seconds(1), leeway: .milliseconds(1))
-        self.timer = timer
-        timer.resume()
+        let due = (sent + 1 - now.seconds) * 1_000_000_000 + Self.phase - now.nanoseconds
+        let latest = sent
+        timer = executor.schedule(after: .nanoseconds(max(due, 1_000_000))) { [weak self] in
+            self?.sendEachSecond(after: latest, epoch)
+        }
     }
+
+    /// How far into its second an epoch goes out, nanoseconds: a tenth of a second, as many
+    /// receivers send theirs, and far enough from the second's edge that a late wake-up stays
+    /// inside it.
+    private static let phase: Int64 = 100_000_000
 
     /// Writes bytes into the terminal now, as the receiver's output.
     public func send(_ bytes: [UInt8]) {
@@ -178,7 +196,7 @@ public final class VirtualReceiver: @unchecked Sendable {
         isClosed = true
         player?.stop()
         player = nil
-        timer?.cancel()
+        timer?.dispose()
         timer = nil
         if let linkPath { try? Syscall.remove(linkPath) }
         inputHandler = nil
