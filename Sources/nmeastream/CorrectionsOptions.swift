@@ -16,7 +16,7 @@ struct CorrectionsOptions: ParsableArguments {
     @Option(name: .customLong("corrections-password-file"), help: "A file whose first line is the caster's password.")
     var passwordFile: String?
 
-    @Option(name: .customLong("corrections-ntrip-version"), help: "The NTRIP revision to speak to the caster: 1 or 2.")
+    @Option(name: .customLong("corrections-ntrip-version"), parsing: .unconditional, help: "The NTRIP revision to speak to the caster: 1 or 2.")
     var version: Int = 2
 
     @Option(name: .customLong("gga-interval"),

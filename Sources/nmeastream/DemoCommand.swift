@@ -23,7 +23,7 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var limit: CountOption
 
-    @Option(help: "How many times faster than real time (1 is one epoch a second).")
+    @Option(parsing: .unconditional, help: "How many times faster than real time (1 is one epoch a second).")
     var speed: Double = 1
 
     func validate() throws {

@@ -33,7 +33,7 @@ struct NTRIPCommand: ParsableCommand {
 
     @OptionGroup var passwordSource: PasswordSource
 
-    @Option(name: .customLong("ntrip-version"), help: "The NTRIP revision to speak: 1 or 2.")
+    @Option(name: .customLong("ntrip-version"), parsing: .unconditional, help: "The NTRIP revision to speak: 1 or 2.")
     var version: Int = 2
 
     @Option(help: "How long to watch a mountpoint, in seconds (its sourcetable is read once).")

@@ -11,7 +11,7 @@ struct OutputOptions: ParsableArguments {
 
 /// `--count`, for the commands that read a live source.
 struct CountOption: ParsableArguments {
-    @Option(help: "Stop after this many fixes.")
+    @Option(parsing: .unconditional, help: "Stop after this many fixes.")
     var count: Int?
 
     func validate() throws {

@@ -48,7 +48,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "A recorded NMEA log to publish instead of a receiver.")
     var log: String?
 
-    @Option(help: "With --log: at the pace of its timestamps, this many times faster (as fast as possible without).")
+    @Option(parsing: .unconditional, help: "With --log: at the pace of its timestamps, this many times faster (as fast as possible without).")
     var speed: Double?
 
     @Option(help: "The vehicle's name: its topic level and \"device\" (default: the host name).")

@@ -48,7 +48,7 @@ struct ReadCommand: ParsableCommand {
     @Option(name: .customLong("device"), help: "The serial device (the same as the argument).")
     var deviceOption: String?
 
-    @Option(name: [.customLong("speed"), .customLong("baud")],
+    @Option(name: [.customLong("speed"), .customLong("baud")], parsing: .unconditional,
             help: "The speed in bits per second (4800 to 921600), or auto to find it (default: 9600 for a named device, auto otherwise).")
     var speed: SpeedArgument?
 
@@ -62,7 +62,7 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "With no device named: wait for a receiver to be plugged in, and carry on with the next one when it is unplugged.")
     var watch = false
 
-    @Option(help: "Give up, with exit code 75, when no fix (of --min-mode) has come after this many seconds.")
+    @Option(parsing: .unconditional, help: "Give up, with exit code 75, when no fix (of --min-mode) has come after this many seconds.")
     var timeout: Seconds?
 
     @Option(help: "Only fixes at least this good are printed and counted: 2d or 3d.")
@@ -81,6 +81,7 @@ struct ReadCommand: ParsableCommand {
             throw ValidationError("name the device once: as the argument or with --device")
         }
         if let timeout, timeout.value == 0 { throw ValidationError("--timeout must be above 0") }
+        if let devicePath, UnknownCommand.isOne(devicePath) { throw ValidationError(UnknownCommand.message(devicePath)) }
         if device != nil, watch {
             throw ValidationError("--watch follows the best receiver plugged in; leave the device out")
         }

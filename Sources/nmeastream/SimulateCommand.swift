@@ -25,10 +25,14 @@ struct SimulateCommand: ParsableCommand {
             dB-Hz); normal (all of them back). To try failover between receivers and the \
             integrity checks (see the README: Several receivers).
 
+            gpsd started beside it (the third example) opens the receiver when its first \
+            client comes, by when the link exists: with -n it would open it at once, and \
+            could come before the link.
+
             Examples:
               nmeastream simulate
               nmeastream simulate --link /tmp/gps0 drive.nmea
-              nmeastream simulate --link /tmp/gps0 & gpsd -N -n /tmp/gps0
+              nmeastream simulate --link /tmp/gps0 & gpsd -N /tmp/gps0
               nmeastream simulate --link /tmp/gps0 --record-input written.bin
               nmeastream simulate --control --link /tmp/gps1    # then type: no-fix
             """
@@ -40,7 +44,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Also make a symbolic link to the device at this path (removed at the end).")
     var link: String?
 
-    @Option(help: "How many times faster than recorded (1 is real time); logs only.")
+    @Option(parsing: .unconditional, help: "How many times faster than recorded (1 is real time); logs only.")
     var speed: Double = 1
 
     @Flag(help: "Wait out pauses of more than 5 s in the log's times (up to a minute) instead of shortening them to one cycle; logs only.")

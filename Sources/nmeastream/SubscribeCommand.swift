@@ -35,7 +35,7 @@ struct SubscribeCommand: ParsableCommand {
     @Option(help: "Output format: text (a line per fix, the vehicle first), json (the TPV lines as published), csv (a device column first), gpx (the vehicle in each point's name).")
     var format: SubscribeFormat = .text
 
-    @Option(help: "Stop after this many fixes.")
+    @Option(parsing: .unconditional, help: "Stop after this many fixes.")
     var count: Int?
 
     enum SubscribeFormat: String, ExpressibleByArgument, CaseIterable { case text, json, csv, gpx }

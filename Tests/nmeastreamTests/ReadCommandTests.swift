@@ -189,10 +189,32 @@ struct ReadCommandTests {
         #expect(result.error.contains("/dev/ttyNMEASTREAM-none"))
     }
 
+    @Test("a mistyped command is said to be one, with the closest command's name, not taken for a device that is not plugged in")
+    func mistypedCommand() throws {
+        let result = try Command.run(["sevre"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("'sevre' is not a command (did you mean 'serve'?)"), "\(result.error)")
+        #expect(!result.error.contains("plugged in"), "\(result.error)")
+        let unlike = try Command.run(["xyzzy"])
+        #expect(unlike.status == 64)
+        #expect(unlike.error.contains("'xyzzy' is not a command, nor a device"), "\(unlike.error)")
+        // A path is a device, as before.
+        let path = try Command.run(["/dev/nmeastream-no-such-device"])
+        #expect(path.status == 69, "\(path.error)")
+    }
+
     @Test("--speed takes a supported speed or auto, and nothing else")
     func speedOption() throws {
         let result = try Command.run(["read", "--speed", "1234", "/dev/null"])
         #expect(result.status == 64)
+        // A negative number is a value refused, not a missing one (taken for an option).
+        for arguments in [["read", "--speed", "-1", "/dev/null"], ["serve", "--speed", "-1"], ["replay", "--speed", "-2", "x.nmea"],
+                          ["read", "--count", "-3", "/dev/null"], ["read", "--timeout", "-1", "/dev/null"]] {
+            let negative = try Command.run(arguments)
+            #expect(negative.status == 64, "\(arguments)")
+            #expect(!negative.error.contains("Missing value"), "\(arguments): \(negative.error)")
+            #expect(negative.error.contains(arguments[1]), "\(arguments): \(negative.error)")
+        }
     }
 
     /// Waits until this process has `path` open (the command is a child, so its descriptors are

@@ -70,7 +70,7 @@ struct ServeCommand: ParsableCommand {
     @Argument(help: "The serial devices to serve, or network receivers' URLs (tcp://, udp://, gpsd://; see `nmeastream read --help`); every receiver plugged in when left out.")
     var devices: [String] = []
 
-    @Option(name: [.customLong("speed"), .customLong("baud")], help: "The speed in bits per second, or auto to find it.")
+    @Option(name: [.customLong("speed"), .customLong("baud")], parsing: .unconditional, help: "The speed in bits per second, or auto to find it.")
     var speed: SpeedArgument = SpeedArgument(speed: .automatic)
 
     @Option(name: .customLong("listen"), parsing: .singleValue,
@@ -96,7 +96,7 @@ struct ServeCommand: ParsableCommand {
           help: "Write each receiver's time to ntpd's shared-memory segments (NTP0 and NTP1 for the first, as gpsd does), for ntpd, ntpsec or chronyd.")
     var ntpSHM = false
 
-    @Option(name: .customLong("ntp-shm-unit"),
+    @Option(name: .customLong("ntp-shm-unit"), parsing: .unconditional,
             help: "With --ntp-shm: the first unit to use (default 0 as root, else 2), when another program holds the first ones.")
     var ntpSHMUnit: Int?
 
@@ -117,10 +117,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How long a device stays open after its last watcher left, in seconds.")
     var linger = Seconds(0)
 
-    @Option(help: "How long a device, connection or upstream may send nothing before it is closed, its clients told (DEVICE with activated 0) and it is opened again, in seconds; 0: never (default: five of the receiver's cycles, at least 2 s, and 10 s until its rate is known).")
+    @Option(parsing: .unconditional, help: "How long a device, connection or upstream may send nothing before it is closed, its clients told (DEVICE with activated 0) and it is opened again, in seconds; 0: never (default: five of the receiver's cycles, at least 2 s, and 10 s until its rate is known).")
     var stale: Seconds?
 
-    @Option(name: .customLong("request-timeout"),
+    @Option(name: .customLong("request-timeout"), parsing: .unconditional,
             help: "How long a client may take to send a request, in seconds: a gpsd client that watches nothing (default 60, gpsd's is 180) and the live page (default 10). Bytes that make no request do not count.")
     var requestTimeout: Seconds?
 
