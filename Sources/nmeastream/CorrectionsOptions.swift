@@ -92,11 +92,11 @@ struct CorrectionsOptions: ParsableArguments {
     static func summary(_ status: CorrectionsStatus) -> String? {
         guard status.frameCount > 0 || status.framesDropped > 0 || status.framesCorrupt > 0 else { return nil }
         let types = status.framesWritten.keys.sorted().map { "\($0): \(status.framesWritten[$0] ?? 0)" }.joined(separator: ", ")
-        var line = "corrections: \(status.frameCount) frames, \(status.bytesWritten) bytes written"
+        var line = "corrections: \(counted(status.frameCount, "frame")), \(counted(status.bytesWritten, "byte")) written"
         if !types.isEmpty { line += " (\(types))" }
         if status.framesDropped > 0 { line += "; \(status.framesDropped) not written" }
         if status.framesCorrupt > 0 { line += "; \(status.framesCorrupt) failed their checksum" }
-        if status.positionsSent > 0 { line += "; \(status.positionsSent) positions sent" }
+        if status.positionsSent > 0 { line += "; \(counted(status.positionsSent, "position")) sent" }
         return line
     }
 }

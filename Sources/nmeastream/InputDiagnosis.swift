@@ -64,7 +64,6 @@ enum InputDiagnosis: Equatable {
              : "the receiver had none while it was recorded"
     }
 
-    private func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// The exit code of a replay that ends so: 65 (data error) for input with no NMEA and no
     /// UBX navigation message at all; `nil` (success) for either without a fix, which is what

@@ -16,8 +16,6 @@ struct IntegrityLimit: ExpressibleByArgument, Sendable {
         self.setting = setting
         self.value = value
     }
-
-    static var allValueStrings: [String] { IntegrityThresholds.settings.map { "\($0.name)=N" } }
 }
 
 /// The limits of the integrity checks, as the command line sets them.
@@ -27,7 +25,9 @@ struct IntegrityLimitOptions: ParsableArguments {
                                discussion: IntegrityThresholds.settings.map { setting in
                                    "\(setting.name) (\(setting.summary); \(Self.figure(setting.value(in: IntegrityThresholds()))))"
                                }.joined(separator: ", "),
-                               valueName: "key=value"))
+                               valueName: "key=value"),
+            // The keys for shell completion; the help lists them once, with their meanings.
+            completion: .list(IntegrityThresholds.settings.map { "\($0.name)=" }))
     var limits: [IntegrityLimit] = []
 
     /// Refuses limits that are each allowed but make no sense together (a usage error).

@@ -119,7 +119,7 @@ struct NTRIPCommand: ParsableCommand {
             let counts = client.counts
             guard counts.frameCount > 0 || counts.badChecksums > 0 else { continue }
             let types = counts.frames.keys.sorted().map { "\($0): \(counts.frames[$0] ?? 0)" }.joined(separator: ", ")
-            print("\(counts.frameCount) frames (\(types))" + (counts.badChecksums > 0 ? "; \(counts.badChecksums) failed their checksum" : ""))
+            print("\(counted(counts.frameCount, "frame")) (\(types))" + (counts.badChecksums > 0 ? "; \(counts.badChecksums) failed their checksum" : ""))
         }
     }
 

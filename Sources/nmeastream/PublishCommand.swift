@@ -155,7 +155,7 @@ struct PublishCommand: ParsableCommand {
             printError(error.message)
             throw nmeastream.exitCode(for: error)
         }
-        var said = "\(status.acknowledged) messages acknowledged by the broker"
+        var said = "\(counted(status.acknowledged, "message")) acknowledged by the broker"
         if status.dropped > 0 { said += ", \(status.dropped) dropped (the queue was full)" }
         let stored = status.queued - status.unstored
         if !drained, stored > 0 { said += ", \(stored) still queued in \(folder)" }

@@ -22,9 +22,11 @@ enum StatisticsReport {
         for (kind, count) in statistics.ubxFrames.sorted(by: { $0.key < $1.key }) {
             lines.append("ubx \(kind) \(count)")
         }
-        for reason in RejectReason.allCases {
-            let count = statistics.rejects[reason] ?? 0
-            lines.append("reject \(reason) \(count) (\(statistics.rejectedBytes[reason] ?? 0) bytes)")
+        // The reasons that happened, in the list's order; one line when none did.
+        let happened = RejectReason.allCases.filter { (statistics.rejects[$0] ?? 0) > 0 }
+        if happened.isEmpty { lines.append("rejects 0") }
+        for reason in happened {
+            lines.append("reject \(reason) \(statistics.rejects[reason] ?? 0) (\(statistics.rejectedBytes[reason] ?? 0) bytes)")
         }
         if let latency, latency.median.magnitude > Self.liveClockBound {
             // Not a delay: the receiver's clock is elsewhere (a recording played into a port,
@@ -35,7 +37,7 @@ enum StatisticsReport {
         } else if let latency {
             // Milliseconds, with the chrony setting they imply.
             func ms(_ value: Double) -> String { fixedPoint(value * 1000, decimals: 1) }
-            lines.append("latency \(latency.count) fixes: min \(ms(latency.minimum)) ms, median \(ms(latency.median)) ms, "
+            lines.append("latency \(counted(latency.count, "fix", plural: "fixes")): min \(ms(latency.minimum)) ms, median \(ms(latency.median)) ms, "
                          + "p95 \(ms(latency.p95)) ms, max \(ms(latency.maximum)) ms "
                          + "(first byte's arrival minus the receiver's UTC time; chrony: offset \(fixedPoint(latency.median, decimals: 3)))")
         }

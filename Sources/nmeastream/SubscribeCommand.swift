@@ -115,7 +115,7 @@ struct SubscribeCommand: ParsableCommand {
             throw ExitCode.unavailable
         }
         if counts.malformed > 0 || counts.repeats > 0 {
-            printError("\(counts.repeats) repeats dropped, \(counts.malformed) malformed messages skipped")
+            printError("\(counted(counts.repeats, "repeat")) dropped, \(counted(counts.malformed, "malformed message")) skipped")
         }
         if let outputFailure { throw outputFailed(outputFailure, format: format == .gpx ? .gpx : nil) }
     }

@@ -1,4 +1,5 @@
 import NIOCore
+import Platform
 
 extension GPSDServer {
     /// An address that could not be listened on (taken, not this machine's, not allowed), or a
@@ -28,11 +29,19 @@ extension GPSDServer {
 
         public var description: String {
             switch listener {
-            case .gpsd: "cannot listen on \(address): \(reason)"
-            case .page: "cannot listen on \(address) for the live page: \(reason)"
-            case .nmeaFeed: "cannot listen on \(address) for the NMEA feed: \(reason)"
-            case .nmeaDatagrams: "cannot send NMEA datagrams to \(address): \(reason)"
+            case .gpsd: "cannot listen on \(address): \(why)"
+            case .page: "cannot listen on \(address) for the live page: \(why)"
+            case .nmeaFeed: "cannot listen on \(address) for the NMEA feed: \(why)"
+            case .nmeaDatagrams: "cannot send NMEA datagrams to \(address): \(why)"
             }
+        }
+
+        /// The reason in words: a system call's error as the system says it ("address already
+        /// in use"), not SwiftNIO's description of the call it made.
+        private var why: String {
+            guard let error = reason as? IOError else { return "\(reason)" }
+            let said = Errno(rawValue: error.errnoCode).description
+            return said.prefix(1).lowercased() + said.dropFirst()
         }
     }
 

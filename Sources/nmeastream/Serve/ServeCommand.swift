@@ -103,7 +103,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Also say when each device is opened for its first watcher and closed after its last, and when samples start reaching chronyd. Failures are always said, when they happen.")
     var verbose = false
 
-    @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are (default /run).")
+    @Option(name: .customLong("chrony-dir"), help: "Where chronyd's SOCK sockets are.")
     var chronyDirectory = "/run"
 
     @Option(help: "Where the one DEVICE named has its pulse per second: a kernel PPS device (/dev/pps0), or dcd for its own line's DCD pin (as root). Sent as PPS to clients that watch with pps, and to chrony or ntpd with --chrony or --ntp-shm.")

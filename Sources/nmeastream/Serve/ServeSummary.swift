@@ -10,7 +10,7 @@ struct ServeSummary {
 
     func say() {
         let dropped = server.reportsDroppedForSlowClients
-        if dropped > 0 { printError("dropped \(dropped) reports that clients did not read") }
+        if dropped > 0 { printError("dropped \(counted(dropped, "report")) that clients did not read") }
         let silent = server.silentStreamsClosed
         if silent > 0 { printError("closed \(silent) time\(silent == 1 ? "" : "s") a receiver that sent nothing (--stale), and opened it again while clients watched") }
         let datagramCounts = server.datagramCounts

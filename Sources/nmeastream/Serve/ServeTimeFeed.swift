@@ -35,8 +35,8 @@ struct ChronyServeFeed: ServeTimeFeed {
             feed.stop()
             // What chronyd got: a user whose chrony shows no NMEA source sees why.
             let counts = feed.counts
-            var said = "chrony \(path): \(counts.serialSent) samples sent to \(feed.serialSocketPath)"
-            if pulses != nil { said += ", \(counts.pulseSent) pulse samples to \(feed.pulseSocketPath)" }
+            var said = "chrony \(path): \(counted(counts.serialSent, "sample")) sent to \(feed.serialSocketPath)"
+            if pulses != nil { said += ", \(counted(counts.pulseSent, "pulse sample")) to \(feed.pulseSocketPath)" }
             if counts.unsent > 0 {
                 let remedy = Self.remedy(counts.lastRefusal)
                 let why: String = if let refusal = counts.lastRefusal {
@@ -96,7 +96,7 @@ struct NTPSHMServeFeed: ServeTimeFeed {
         return BlockDisposable { [pulses] in
             feed.stop()
             let counts = feed.counts
-            var said = "ntp-shm \(path): \(counts.serialWritten) samples written to NTP\(feed.serialUnit)"
+            var said = "ntp-shm \(path): \(counted(counts.serialWritten, "sample")) written to NTP\(feed.serialUnit)"
             if let pulses {
                 said += counts.ppsFailed ? "; the pulses (\(pulses)) could not be read"
                     : ", \(counts.pulseWritten) pulse samples to NTP\(feed.pulseUnit)"
