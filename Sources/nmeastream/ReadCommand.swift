@@ -14,8 +14,9 @@ struct ReadCommand: ParsableCommand {
             --speed auto the speed is found by listening (nothing is written to the receiver).
 
             A receiver over the network is named by a URL: tcp://HOST:PORT (an NMEA server, \
-            such as a boat's multiplexer), udp://[GROUP]:PORT (NMEA datagrams, a multicast group \
-            joined when given) or gpsd://HOST[:PORT][/DEVICE] (an upstream gpsd, whose receiver's \
+            such as a boat's multiplexer), udp://[ADDRESS]:PORT (NMEA datagrams: sent to any of \
+            this machine's addresses, or to the one given, or to a multicast group, joined) or \
+            gpsd://HOST[:PORT][/DEVICE] (an upstream gpsd, whose receiver's \
             own bytes nmeastream decodes). A connection that fails or drops is tried again, with \
             a wait growing from 1 s to 30 s; each is said on standard error.
 

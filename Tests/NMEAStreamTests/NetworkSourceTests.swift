@@ -12,8 +12,8 @@ struct NetworkSourceTests {
     func endpoints() throws {
         #expect(try NetworkEndpoint(parsing: "tcp://192.168.1.20:10110") == .tcp(host: "192.168.1.20", port: 10110))
         #expect(try NetworkEndpoint(parsing: "tcp://[::1]:2000") == .tcp(host: "::1", port: 2000))
-        #expect(try NetworkEndpoint(parsing: "udp://:10110") == .udp(group: nil, port: 10110))
-        #expect(try NetworkEndpoint(parsing: "udp://239.192.0.1:10110") == .udp(group: "239.192.0.1", port: 10110))
+        #expect(try NetworkEndpoint(parsing: "udp://:10110") == .udp(address: nil, port: 10110))
+        #expect(try NetworkEndpoint(parsing: "udp://239.192.0.1:10110") == .udp(address: "239.192.0.1", port: 10110))
         #expect(try NetworkEndpoint(parsing: "gpsd://pi.local") == .gpsd(host: "pi.local", port: 2947, device: nil))
         #expect(try NetworkEndpoint(parsing: "gpsd://pi.local:2948/dev/ttyACM0") == .gpsd(host: "pi.local", port: 2948, device: "/dev/ttyACM0"))
         for url in ["tcp://[::1]:2000", "udp://:10110", "udp://239.192.0.1:10110", "gpsd://pi.local:2948/dev/ttyACM0"] {
@@ -23,20 +23,21 @@ struct NetworkSourceTests {
             ("tcp://host", "no port"), ("tcp://:10110", "no host"), ("tcp://host:70000", "from 1 to 65535"),
             ("tcp://::1:2000", "brackets"), ("ftp://host:21", "unknown scheme"), ("gpsd://", "no host"),
             ("tcp://[::1:2000", "closing ]"), ("udp://:10110/x", "no path"),
-            ("udp://192.168.1.5:10110", "192.168.1.5 is not a multicast group: udp://:10110 receives"),
-            ("udp://[fe80::1]:10110", "is not a multicast group"),
             // A line feed in a device name would end gpsd's request and start another.
             ("gpsd://pi.local/dev/ttyACM0\n?WATCH={\"raw\":1}", "a control character (U+000A) in the URL"),
             ("tcp://ho\u{7F}st:10110", "a control character (U+007F)"),
         ]
-        #expect(try NetworkEndpoint(parsing: "udp://[ff02::1]:10110") == .udp(group: "ff02::1", port: 10110))
-        #expect(try NetworkEndpoint(parsing: "udp://gps-group.local:10110") == .udp(group: "gps-group.local", port: 10110))
+        #expect(try NetworkEndpoint(parsing: "udp://[ff02::1]:10110") == .udp(address: "ff02::1", port: 10110))
+        // A local address, as gpsd(8) documents udp://127.0.0.1:5000.
+        #expect(try NetworkEndpoint(parsing: "udp://127.0.0.1:5000") == .udp(address: "127.0.0.1", port: 5000))
+        #expect(try NetworkEndpoint(parsing: "udp://[::1]:5000").description == "udp://[::1]:5000")
+        #expect(try NetworkEndpoint(parsing: "udp://gps-group.local:10110") == .udp(address: "gps-group.local", port: 10110))
         for (url, reason) in wrong {
             #expect(throws: NetworkEndpointError.self) { try NetworkEndpoint(parsing: url) }
             do { _ = try NetworkEndpoint(parsing: url) } catch { #expect(error.reason.contains(reason), "\(url): \(error.reason)") }
         }
         #expect(try GPSSource.named("/dev/ttyACM0", speed: .automatic) == .serial(path: "/dev/ttyACM0", speed: .automatic))
-        #expect(try GPSSource.named("udp://:10110", speed: .automatic) == .network(.udp(group: nil, port: 10110)))
+        #expect(try GPSSource.named("udp://:10110", speed: .automatic) == .network(.udp(address: nil, port: 10110)))
     }
 
     @Test("the wait before trying again: 1 s, doubling to 30 s, 1 s again once data came")
@@ -154,7 +155,7 @@ struct NetworkSourceTests {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
         let expected = Fixtures.expectedFixes(bytes)
         let port = freeLoopbackPort(datagram: true)
-        let reader = NMEAReader(source: .network(.udp(group: nil, port: port)))
+        let reader = NMEAReader(source: .network(.udp(address: nil, port: port)))
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()
@@ -182,7 +183,7 @@ struct NetworkSourceTests {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
         let expected = Fixtures.expectedFixes(bytes)
         let port = freeLoopbackPort(datagram: true)
-        let reader = NMEAReader(source: .network(.udp(group: "239.255.42.99", port: port)))
+        let reader = NMEAReader(source: .network(.udp(address: "239.255.42.99", port: port)))
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()
@@ -197,15 +198,38 @@ struct NetworkSourceTests {
         #expect(fixes == Array((recorder.quietCount == 0 ? expected : recorder.fixesFromTape).prefix(fixes.count)))
     }
 
-    @Test("udp with a group whose name resolves to no multicast group: said, and tried again (a literal address is refused when read)")
-    func udpNotAGroup() throws {
-        let reader = NMEAReader(source: .network(.udp(group: "127.0.0.1", port: freeLoopbackPort(datagram: true))))
+    @Test("udp with a local address, as gpsd(8) documents udp://127.0.0.1:5000: the datagrams sent to it make the fixes udp://:PORT makes")
+    func udpLocalAddress() throws {
+        let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let lines = bytes.split(separator: 0x0A).map { Array($0) + [0x0A] }
+        var fixes: [[Fix]] = []
+        for address in [nil, "127.0.0.1"] as [String?] {
+            let port = freeLoopbackPort(datagram: true)
+            let reader = NMEAReader(source: .network(.udp(address: address, port: port)))
+            let recorder = ReaderRecorder()
+            reader.delegate = recorder
+            reader.start()
+            defer { reader.stop() }
+            #expect(recorder.wait { recorder.connections == ["udp://\(address ?? ""):\(port)"] })
+            sendDatagrams(lines, toPort: port)
+            #expect(recorder.wait { recorder.sentences == lines.count }, "\(address ?? "any"): \(recorder.sentences) of \(lines.count)")
+            reader.stop()
+            fixes.append(recorder.quietCount == 0 ? recorder.fixes : recorder.fixesFromTape)
+        }
+        #expect(!fixes[0].isEmpty)
+        #expect(fixes[1] == fixes[0])
+    }
+
+    @Test("udp with an address that is not this machine's: the failure to listen is said, and tried again")
+    func udpForeignAddress() throws {
+        // 192.0.2.1: TEST-NET-1 (RFC 5737), no machine's.
+        let reader = NMEAReader(source: .network(.udp(address: "192.0.2.1", port: freeLoopbackPort(datagram: true))))
         let recorder = ReaderRecorder()
         reader.delegate = recorder
         reader.start()
         defer { reader.stop() }
         #expect(recorder.wait { !recorder.interruptions.isEmpty })
-        #expect(recorder.interruptions.first?.reason.contains("is not a multicast group") == true, "\(recorder.interruptions)")
+        #expect(recorder.interruptions.first?.reason.contains("cannot listen on 192.0.2.1") == true, "\(recorder.interruptions)")
         #expect(recorder.connections.isEmpty)
     }
 

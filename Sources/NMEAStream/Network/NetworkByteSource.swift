@@ -94,8 +94,8 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
                 return failed("cannot resolve \(host): \(error.message)")
             }
             connectNext(lastError: nil)
-        case .udp(let group, let port):
-            listen(group: group, port: port)
+        case .udp(let address, let port):
+            listen(address: address, port: port)
         }
     }
 
@@ -117,27 +117,27 @@ final class NetworkByteSource: ByteSource, @unchecked Sendable {
             ended: { [weak self] failure in self?.ended(failure, attempt: attempt) })
     }
 
-    private func listen(group: String?, port: Int) {
+    /// Receives datagrams on `port`: sent to `address` (a multicast group, joined, or an
+    /// address of this machine), or to any address of this machine when it is `nil`.
+    private func listen(address named: String?, port: Int) {
         guard let executor else { return }
         let addresses: [ResolvedAddress]
         do throws(ResolveFailure) {
-            addresses = try Syscall.resolve(group, port: port, datagram: true)
+            addresses = try Syscall.resolve(named, port: port, datagram: true)
         } catch {
-            return failed("cannot resolve \(group ?? "the local address"): \(error.message)")
+            return failed("cannot resolve \(named ?? "the local address"): \(error.message)")
         }
-        // With no group: IPv4 first, where broadcasts arrive.
+        // With no address: IPv4 first, where broadcasts arrive.
         guard let address = addresses.first(where: { $0.isIPv4 }) ?? addresses.first,
               let target = Self.socketAddress(address) else {
             return failed("no address to listen on")
         }
-        if group != nil, !address.isMulticast {
-            return failed("\(address) is not a multicast group (udp://:PORT receives unicast and broadcast)")
-        }
+        let group = named != nil && address.isMulticast ? target : nil
         attempt += 1
         let attempt = self.attempt
         released.enter()
         pending = .listening(
-            on: target, joining: group == nil ? nil : target, readLoop: readLoop.socketReadLoop, executor: executor,
+            on: target, joining: group, readLoop: readLoop.socketReadLoop, executor: executor,
             settled: { [weak self] failure in
                 self?.settle(attempt: attempt, failure) { [weak self] error in
                     self?.failed("cannot listen on \(address): \(lowercasedFirst(error.description))")

@@ -5,8 +5,10 @@ import NTRIP
 /// Written as a URL wherever a device path is taken:
 /// - `tcp://HOST:PORT`: a client of a server that sends NMEA (a boat's multiplexer, an ESP32
 ///   or Bluetooth bridge, `serve --nmea`);
-/// - `udp://[ADDRESS]:PORT`: NMEA datagrams received on `PORT` (unicast or broadcast); with a
-///   multicast `ADDRESS`, that group is joined;
+/// - `udp://[ADDRESS]:PORT`: NMEA datagrams received on `PORT`: without an address, those
+///   sent to any address of this machine (unicast or broadcast); with a multicast group, that
+///   group is joined; with an address of this machine, those sent to it (as gpsd reads
+///   `udp://127.0.0.1:5000`);
 /// - `gpsd://HOST[:PORT][/DEVICE]`: an upstream gpsd (or `nmeastream serve`), port 2947 by
 ///   default, watched with `raw:2` so that the receiver's own bytes, NMEA and UBX, arrive and
 ///   nmeastream's decoder makes the fixes; `DEVICE` picks one of its receivers.
@@ -15,9 +17,10 @@ import NTRIP
 public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// A TCP server that sends NMEA.
     case tcp(host: String, port: Int)
-    /// NMEA datagrams received on `port`; `group` is a multicast group to join, `nil` for
+    /// NMEA datagrams received on `port`. `address` is a multicast group to join, or an
+    /// address of this machine to receive on (the datagrams sent to it only); `nil` for
     /// datagrams sent to any address of this machine (unicast or broadcast).
-    case udp(group: String?, port: Int)
+    case udp(address: String?, port: Int)
     /// An upstream gpsd; `device` is the path of one of its receivers, `nil` for all.
     case gpsd(host: String, port: Int, device: String?)
 
@@ -58,10 +61,7 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         case "udp":
             guard path == nil else { throw NetworkEndpointError(text, "a UDP endpoint has no path") }
             guard let port else { throw NetworkEndpointError(text, "no port (NMEA datagrams often come to 10110)") }
-            if let host, Self.isUnicastLiteral(host) {
-                throw NetworkEndpointError(text, "\(host) is not a multicast group: udp://:\(port) receives the datagrams sent to this machine (unicast or broadcast)")
-            }
-            self = .udp(group: host.flatMap { $0.isEmpty ? nil : $0 }, port: port)
+            self = .udp(address: host.flatMap { $0.isEmpty ? nil : $0 }, port: port)
         case "gpsd":
             guard let host, !host.isEmpty else { throw NetworkEndpointError(text, "no host") }
             let device = path.flatMap { $0 == "/" ? nil : $0 }
@@ -71,21 +71,16 @@ public enum NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether `host` is an address written out (not a name) that is no multicast group:
-    /// IPv4 outside 224.0.0.0/4, IPv6 outside ff00::/8. A name is only known once resolved.
-    static func isUnicastLiteral(_ host: String) -> Bool {
-        if host.contains(":") { return !host.lowercased().hasPrefix("ff") }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }), let first = UInt8(octets[0]) else { return false }
-        return !(224...239).contains(first)
-    }
+    /// ``udp(address:port:)``, which names a multicast group or a local address alike.
+    @available(*, deprecated, renamed: "udp(address:port:)")
+    public static func udp(group: String?, port: Int) -> NetworkEndpoint { .udp(address: group, port: port) }
 
     /// The endpoint as a URL, as it is read.
     public var description: String {
         func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
         switch self {
         case .tcp(let host, let port): return "tcp://\(bracketed(host)):\(port)"
-        case .udp(let group, let port): return "udp://\(group.map(bracketed) ?? ""):\(port)"
+        case .udp(let address, let port): return "udp://\(address.map(bracketed) ?? ""):\(port)"
         case .gpsd(let host, let port, let device): return "gpsd://\(bracketed(host)):\(port)\(device ?? "")"
         }
     }
