@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             // The page's files, carried in the binary by the EmbedPage plugin.
-            exclude: ["Web/Page/index.html", "Web/Page/style.css", "Web/Page/app.js"],
+            exclude: ["Web/Page/index.html", "Web/Page/style.css", "Web/Page/app.js", "Web/Page/favicon.svg"],
             plugins: ["EmbedPage"]
         ),
         // Text files as Swift string constants, at build time (the page's HTML, CSS and JS).

@@ -12,6 +12,9 @@ page, and prints one JSON object of what it saw, for the Swift test to judge:
   `data-used`), once it shows a fix, and the SKY and TPV that a gpsd client of the same server
   gets at the same time;
 - whether the page has no horizontal scrolling at a phone's width;
+- at each of the widths people use (a phone's 360 px to a desktop's 1920), whether the page
+  scrolls sideways, and which values do not lie inside their card (a value cut or spilling
+  over its card's edge);
 - whether the fix went grey (stale) once the server was gone, and whether the page
   reconnected by itself when the server came back on the same port.
 
@@ -19,7 +22,8 @@ With --sky-only, once the page shows a fix it only watches the sky plot for SECO
 reports the fewest and most marks it drew and what it said of the satellites and dilutions
 (for a receiver that sends GSV only every few epochs: SKYs with dilutions alone come between).
 
-Screenshots (desktop.png, phone.png) go to ARTEFACTS.
+Screenshots (desktop.png, phone.png, stale.png, and width-W.png for each width) go to
+ARTEFACTS.
 """
 import json
 import os
@@ -119,6 +123,37 @@ def page_state(driver):
     return driver.execute_script(PAGE_STATE)
 
 
+# Each value's box against its card's, and the text against its own box (text that spills
+# out of a box that does not grow is cut, or runs over its neighbour).
+LAYOUT = """
+const clipped = [];
+for (const element of document.querySelectorAll("[data-field], .panel h2, #device-picker, #connection")) {
+  const card = element.closest(".panel, header");
+  if (!card) continue;
+  const box = element.getBoundingClientRect(), edge = card.getBoundingClientRect();
+  const outside = box.left < edge.left - 0.5 || box.right > edge.right + 0.5;
+  const spills = element.scrollWidth > element.clientWidth + 1;
+  if (outside || spills) clipped.push(element.dataset.field || element.id || element.textContent.trim());
+}
+return {overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        width: window.innerWidth, clipped};
+"""
+
+WIDTHS = (360, 768, 1024, 1280, 1440, 1920)
+
+
+def layouts(driver, artefacts):
+    """The layout at each of WIDTHS, a screenshot of each kept."""
+    seen = {}
+    for width in WIDTHS:
+        driver.set_window_size(width, 900)
+        time.sleep(0.4)
+        seen[str(width)] = driver.execute_script(LAYOUT)
+        driver.save_screenshot(os.path.join(artefacts, f"width-{width}.png"))
+    driver.set_window_size(1280, 900)
+    return seen
+
+
 def main():
     arguments = sys.argv[1:]
     sky_only = None
@@ -165,6 +200,7 @@ def main():
         wait_for(lambda: len(page_state(driver)["marks"]) == len((sky or {}).get("satellites", [])), 10)
         report["page"] = page_state(driver)
         driver.save_screenshot(os.path.join(artefacts, "desktop.png"))
+        report["layouts"] = layouts(driver, artefacts)
 
         driver.set_window_size(390, 844)
         time.sleep(0.5)

@@ -48,6 +48,13 @@ struct WebPageTests {
         #expect(script.status == "HTTP/1.1 200 OK")
         for hook in ["data-prn", "data-gnss", "data-used", "/feed"] { #expect(script.body.contains(hook)) }
         #expect(try request(web, "/style.css").status == "HTTP/1.1 200 OK")
+        // The icon the page names, and where a browser looks for one (no 404 in its console).
+        #expect(page.body.contains(#"href="/favicon.svg""#))
+        for icon in ["/favicon.svg", "/favicon.ico"] {
+            let answer = try request(web, icon)
+            #expect(answer.status == "HTTP/1.1 200 OK", "\(icon)")
+            #expect(answer.body.hasPrefix("<svg"), "\(icon)")
+        }
         #expect(try request(web, "/", method: "HEAD").status == "HTTP/1.1 200 OK")
         #expect(try request(web, "/app.js?v=2").status == "HTTP/1.1 200 OK", "a query is not part of the path")
         for path in ["/nothing", "/../etc/passwd", "/%2e%2e/etc/passwd", "//etc/passwd", "/style.css/..", "/Package.swift"] {

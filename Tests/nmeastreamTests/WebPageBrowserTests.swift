@@ -57,6 +57,15 @@ struct WebPageBrowserTests {
         #expect(marks.count { $0["used"] as? String == "true" } == 12, "the fixture's 12 used of 14")
 
         #expect(report["phoneOverflow"] as? Int == 0, "no sideways scrolling on a phone")
+        // At every width people use, every value lies inside its card, and nothing scrolls
+        // sideways (screenshots: width-W.png).
+        let layouts = try #require(report["layouts"] as? [String: [String: Any]])
+        for width in ["360", "768", "1024", "1280", "1440", "1920"] {
+            let layout = try #require(layouts[width], "\(width) px measured")
+            #expect(layout["overflow"] as? Int == 0, "\(width) px: sideways scrolling \(layout)")
+            #expect((layout["clipped"] as? [String])?.isEmpty == true, "\(width) px: values cut or over their card's edge: \(layout)")
+            #expect(FileManager.default.fileExists(atPath: Self.artefacts + "/width-\(width).png"), "width-\(width).png kept")
+        }
         #expect(report["sawReconnecting"] as? Bool == true, "the page says when the server is gone")
         #expect(report["staleWhenGone"] as? Bool == true, "and greys what it shows")
         #expect(report["reconnected"] as? Bool == true, "it reconnects by itself when the server is back")

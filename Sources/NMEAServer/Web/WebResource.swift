@@ -9,12 +9,15 @@ struct WebResource: Sendable {
     /// HTML (with the hooks kept for tests and scripts: the text of `[data-field="lat"]` and
     /// `[data-field="lon"]` in decimal degrees, one element per satellite in `#skyplot` with
     /// `data-prn`, `data-gnss` and `data-used`), the style sheet, and the script that reads
-    /// the feed and builds the page with DOM calls only.
+    /// the feed and builds the page with DOM calls only, and its icon.
     static let byPath: [String: WebResource] = [
         "/": WebResource(contentType: "text/html; charset=utf-8", body: PageFiles.indexHtml),
         "/index.html": WebResource(contentType: "text/html; charset=utf-8", body: PageFiles.indexHtml),
         "/app.js": WebResource(contentType: "text/javascript; charset=utf-8", body: PageFiles.appJs),
         "/style.css": WebResource(contentType: "text/css; charset=utf-8", body: PageFiles.styleCss),
+        // The page names it; /favicon.ico is where a browser looks when a page names none.
+        "/favicon.svg": WebResource(contentType: "image/svg+xml", body: PageFiles.faviconSvg),
+        "/favicon.ico": WebResource(contentType: "image/svg+xml", body: PageFiles.faviconSvg),
     ]
 
     /// The path of the live feed (a WebSocket).
