@@ -42,6 +42,11 @@ public final class ChronyFeed: Sendable {
         /// The pulses (`device`: a PPS device's path, or `DCD`) could not be read: no pulse
         /// samples will be sent.
         case ppsUnavailable(device: String)
+        /// The receiver cannot be read (missing, gone, silent: the error says why), so no sample is
+        /// made; it is tried again every second. Told again only when the reason changes.
+        case receiverUnavailable(GPSError)
+        /// The receiver gives fixes again, after ``receiverUnavailable(_:)``.
+        case receiverReading
     }
 
     private struct State {
@@ -89,6 +94,12 @@ public final class ChronyFeed: Sendable {
             ppsUnavailable: { [weak self] in
                 self?.state.withLock { $0.counts.ppsFailed = true }
                 if let pulses { self?.events?(.ppsUnavailable(device: pulses.description)) }
+            },
+            receiverChanged: { [weak self] change in
+                switch change {
+                case .unavailable(let error): self?.events?(.receiverUnavailable(error))
+                case .reading: self?.events?(.receiverReading)
+                }
             })
         self.source.withLock { $0 = source }
     }

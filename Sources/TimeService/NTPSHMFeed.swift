@@ -32,6 +32,18 @@ public final class NTPSHMFeed: Sendable {
     private let state = Protected(Counts())
     private let source = Protected<TimeSampleSource?>(nil)
 
+    /// A change in what the feed can write, told as it happens (not per sample).
+    public enum Event: Sendable, Equatable {
+        /// The pulses (`device`: a PPS device's path, or `DCD`) could not be read: no pulse
+        /// samples will be written.
+        case ppsUnavailable(device: String)
+        /// The receiver cannot be read (missing, gone, silent: the error says why), so no sample is
+        /// written; it is tried again every second. Told again only when the reason changes.
+        case receiverUnavailable(GPSError)
+        /// The receiver gives fixes again, after ``receiverUnavailable(_:)``.
+        case receiverReading
+    }
+
     /// How many samples were written.
     public struct Counts: Sendable, Equatable {
         /// Serial-time samples.
@@ -45,8 +57,11 @@ public final class NTPSHMFeed: Sendable {
     /// A feed of `monitor`'s receiver, at `devicePath`, into the next two free units of
     /// `units`; with `pulses` (a kernel PPS device, or the line's DCD), its pulses in the
     /// second. Nothing is read or written until ``start()``; the units are taken now, and given back when the feed ends.
+    ///
+    /// `events`, when given, is told each change in what can be written as it happens, on the
+    /// feed's threads: return at once.
     public init(monitor: GPSMonitor, devicePath: String, units: NTPSHMUnits, pulses: PulseInput? = nil,
-                requiredValidFixes: Int = 3) throws(NTPSHMError) {
+                requiredValidFixes: Int = 3, events: (@Sendable (Event) -> Void)? = nil) throws(NTPSHMError) {
         self.devicePath = devicePath
         self.units = units
         guard let serialUnit = units.take() else { throw NTPSHMError(unit: nil, errno: nil) }
@@ -73,7 +88,16 @@ public final class NTPSHMFeed: Sendable {
         let source = TimeSampleSource(
             monitor: monitor, devicePath: devicePath, pulses: pulses, requiredValidFixes: requiredValidFixes,
             samples: { [weak self] sample, kind in self?.write(sample, kind) },
-            ppsUnavailable: { [weak self] in self?.state.withLock { $0.ppsFailed = true } })
+            ppsUnavailable: { [weak self] in
+                self?.state.withLock { $0.ppsFailed = true }
+                if let pulses { events?(.ppsUnavailable(device: pulses.description)) }
+            },
+            receiverChanged: { change in
+                switch change {
+                case .unavailable(let error): events?(.receiverUnavailable(error))
+                case .reading: events?(.receiverReading)
+                }
+            })
         self.source.withLock { $0 = source }
     }
 

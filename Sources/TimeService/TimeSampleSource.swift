@@ -27,24 +27,39 @@ final class TimeSampleSource: Sendable {
     private let state: Protected<State>
     private let samples: @Sendable (TimeSample, Kind) -> Void
     private let ppsUnavailable: @Sendable () -> Void
+    private let receiverChanged: @Sendable (ReceiverChange) -> Void
+
+    /// Whether the receiver gives fixes, told when it changes.
+    enum ReceiverChange: Sendable, Equatable {
+        /// It cannot be read (missing, gone, silent): the error says why. Told again only
+        /// when the error changes.
+        case unavailable(GPSError)
+        /// It gives fixes again, after it could not be read.
+        case reading
+    }
 
     private struct State {
         var sampling: TimeSampling
         var subscription: Disposable?
         var pulses: PulseReader?
         var running = false
+        /// Why the receiver cannot be read, while it cannot.
+        var unavailable: GPSError?
     }
 
     /// Samples of `monitor`'s receiver (at `devicePath`), and of its `pulses`, told to
     /// `samples` (on a reader's or the pulse reader's thread: return at once); `ppsUnavailable`
     /// is told when the pulses cannot be read. Nothing is read until ``start()``.
+    /// `receiverChanged` is told when the receiver cannot be read, and when it is read again.
     init(monitor: GPSMonitor, devicePath: String, pulses: PulseInput?, requiredValidFixes: Int,
-         samples: @escaping @Sendable (TimeSample, Kind) -> Void, ppsUnavailable: @escaping @Sendable () -> Void = {}) {
+         samples: @escaping @Sendable (TimeSample, Kind) -> Void, ppsUnavailable: @escaping @Sendable () -> Void = {},
+         receiverChanged: @escaping @Sendable (ReceiverChange) -> Void = { _ in }) {
         self.monitor = monitor
         self.devicePath = devicePath
         self.pulses = pulses
         self.samples = samples
         self.ppsUnavailable = ppsUnavailable
+        self.receiverChanged = receiverChanged
         state = Protected(State(sampling: TimeSampling(requiredValidFixes: requiredValidFixes)))
     }
 
@@ -77,8 +92,14 @@ final class TimeSampleSource: Sendable {
     private func subscribe() {
         let subscription = monitor.fixes(delivery: .newest(capacity: 4)).observe(
             next: { [weak self] fix in self?.take(fix) },
-            failed: { [weak self] _ in self?.resubscribeLater() },
-            completed: { [weak self] in self?.resubscribeLater() })
+            failed: { [weak self] error in
+                self?.noteUnavailable(error)
+                self?.resubscribeLater()
+            },
+            completed: { [weak self, devicePath] in
+                self?.noteUnavailable(.deviceLost(path: devicePath, errno: nil))
+                self?.resubscribeLater()
+            })
         let keep = state.withLock { state -> Bool in
             guard state.running else { return false }
             state.subscription = subscription
@@ -94,8 +115,24 @@ final class TimeSampleSource: Sendable {
         }
     }
 
+    /// Tells `reason` unless it was the last told.
+    private func noteUnavailable(_ reason: GPSError) {
+        let changed = state.withLock { state -> Bool in
+            guard state.running, state.unavailable != reason else { return false }
+            state.unavailable = reason
+            return true
+        }
+        if changed { receiverChanged(.unavailable(reason)) }
+    }
+
     private func take(_ fix: Fix) {
-        let (serial, pulse) = state.withLock { $0.sampling.take(fix) }
+        let (serial, pulse, back) = state.withLock { state in
+            let back = state.unavailable != nil
+            state.unavailable = nil
+            let (serial, pulse) = state.sampling.take(fix)
+            return (serial, pulse, back)
+        }
+        if back { receiverChanged(.reading) }
         if let serial { samples(serial, .serial) }
         if let pulse { samples(pulse.sample, .pulse) }
     }

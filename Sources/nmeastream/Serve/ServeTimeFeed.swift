@@ -73,6 +73,10 @@ struct ChronyServeFeed: ServeTimeFeed {
                        + ": no pulse samples will be sent")
         case .delivering(let socket):
             if verbose { printError("chrony \(device): samples reach \(socket)") }
+        case .receiverUnavailable(let error):
+            printError("chrony \(device): no samples: \(error.message); tried again every second")
+        case .receiverReading:
+            printError("chrony \(device): reading the receiver again")
         }
     }
 }
@@ -86,7 +90,9 @@ struct NTPSHMServeFeed: ServeTimeFeed {
     func start(path: String, monitor: GPSMonitor) -> Disposable {
         let feed: NTPSHMFeed
         do throws(NTPSHMError) {
-            feed = try NTPSHMFeed(monitor: monitor, devicePath: path, units: units, pulses: pulses)
+            feed = try NTPSHMFeed(monitor: monitor, devicePath: path, units: units, pulses: pulses) { event in
+                Self.say(event, device: path)
+            }
         } catch {
             printError("ntp-shm \(path): \(error)")
             return BlockDisposable {}
@@ -102,6 +108,19 @@ struct NTPSHMServeFeed: ServeTimeFeed {
                     : ", \(counts.pulseWritten) pulse samples to NTP\(feed.pulseUnit)"
             }
             printError(said)
+        }
+    }
+
+    /// What can be written, as it changes.
+    static func say(_ event: NTPSHMFeed.Event, device: String) {
+        switch event {
+        case .ppsUnavailable(let pps):
+            printError("ntp-shm \(device): " + (pps == PulseInput.carrierDetect.description ? "its line's DCD cannot be watched" : "the PPS device \(pps) cannot be opened")
+                       + ": no pulse samples will be written")
+        case .receiverUnavailable(let error):
+            printError("ntp-shm \(device): no samples: \(error.message); tried again every second")
+        case .receiverReading:
+            printError("ntp-shm \(device): reading the receiver again")
         }
     }
 }
