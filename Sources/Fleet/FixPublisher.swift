@@ -38,6 +38,10 @@ public final class FixPublisher: Sendable {
         /// Told once, with the reason, if the broker cannot be reached at start (it is tried
         /// again with the backoff while messages wait in the queue).
         public var waiting: (@Sendable (String) -> Void)?
+        /// Told with the reason when the broker, once reached, is lost (messages wait in the
+        /// queue, and it is tried again with the backoff), and with `nil` when it is reached
+        /// again: once each way.
+        public var connection: (@Sendable (_ lost: String?) -> Void)?
         /// Told when writing the queue folder fails (with the reason), and when it works
         /// again (`nil`): not for each message.
         public var storage: (@Sendable (String?) -> Void)?
@@ -139,6 +143,10 @@ public final class FixPublisher: Sendable {
         handlers.published = { messageID in later.owner?.acknowledged(messageID) }
         handlers.fatal = { text in later.owner?.refused(text) }
         if let waiting = configuration.waiting { handlers.waiting = waiting }
+        if let told = configuration.connection {
+            handlers.lost = { reason in told(reason) }
+            handlers.regained = { told(nil) }
+        }
         do throws(MQTTError) {
             connection = try MQTTConnection(.init(url: configuration.url, clientID: nil, cleanSession: true,
                                                   password: configuration.password, caFile: configuration.caFile), handlers: handlers)

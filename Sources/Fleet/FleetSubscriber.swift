@@ -68,9 +68,12 @@ public final class FleetSubscriber: Sendable {
 
     /// A subscriber of `url`; with `clientID`, a persistent session. `skies` also takes the
     /// `SKY` reports. `deliver` is called on libmosquitto's network thread; `waiting` once,
-    /// with the reason, if the broker cannot be reached at start (it is tried again).
+    /// with the reason, if the broker cannot be reached at start (it is tried again);
+    /// `connection` with the reason when the broker, once reached, is lost (tried again), and
+    /// with `nil` when it is reached again.
     public init(url: MQTTURL, clientID: String?, password: String? = nil, caFile: String? = nil, skies: Bool = false,
                 waiting: @escaping @Sendable (String) -> Void = { _ in },
+                connection changed: @escaping @Sendable (_ lost: String?) -> Void = { _ in },
                 deliver: @escaping @Sendable (Report) -> Void) throws(MQTTError) {
         filters = url.hasWildcards ? [url.topic] : [url.topic + "/+/tpv"] + (skies ? [url.topic + "/+/sky"] : [])
         self.deliver = deliver
@@ -80,6 +83,8 @@ public final class FleetSubscriber: Sendable {
         handlers.disconnected = { later.owner?.state.withLock { $0.counts.connected = false } }
         handlers.message = { topic, payload in later.owner?.received(topic: topic, payload: payload) }
         handlers.waiting = waiting
+        handlers.lost = { reason in changed(reason) }
+        handlers.regained = { changed(nil) }
         handlers.fatal = { text in
             guard let owner = later.owner else { return }
             owner.state.withLock { $0.counts.refusal = text }

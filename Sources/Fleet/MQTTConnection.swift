@@ -39,11 +39,17 @@ final class MQTTConnection: @unchecked Sendable {
         var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
         /// The first connection failed (why), told once: it is tried again with the backoff.
         var waiting: @Sendable (String) -> Void = { _ in }
+        /// A connection made was lost (why), told once per loss: it is tried again with the
+        /// backoff.
+        var lost: @Sendable (String) -> Void = { _ in }
+        /// Connected again after a loss.
+        var regained: @Sendable () -> Void = {}
     }
 
     private let handle: OpaquePointer
-    /// Whether it has connected once, and whether a fatal failure was told.
-    private let history = Protected((connected: false, fatalTold: false))
+    /// Whether it has connected once, whether a fatal failure was told, and whether a
+    /// connection made is lost now.
+    private let history = Protected((connected: false, fatalTold: false, lost: false))
     private let handlers: Handlers
     private let options: Options
     /// Where the first connection is tried; its retries, until made or stopped.
@@ -179,8 +185,13 @@ final class MQTTConnection: @unchecked Sendable {
             if code == 4 || code == 5 { tellFatal("the broker refused the connection: " + String(cString: mosquitto_connack_string(code))) }
             return
         }
-        history.withLock { $0.connected = true }
+        let regained = history.withLock { history -> Bool in
+            history.connected = true
+            defer { history.lost = false }
+            return history.lost
+        }
         handlers.connected()
+        if regained { handlers.regained() }
     }
 
     private func disconnected(_ code: Int32) {
@@ -188,6 +199,17 @@ final class MQTTConnection: @unchecked Sendable {
             failedBeforeConnecting("TLS failed (\(String(cString: mosquitto_strerror(code))))")
         }
         handlers.disconnected()
+        // 0: closed by this side (stop); anything else, a connection made that was lost, once.
+        let stopped = attempts.withLock { $0.stopped }
+        let lost = code != 0 && !stopped && history.withLock { history -> Bool in
+            guard history.connected, !history.lost else { return false }
+            history.lost = true
+            return true
+        }
+        if lost {
+            let reason = code == MOSQ_ERR_ERRNO.rawValue ? Errno.current.description : String(cString: mosquitto_strerror(code))
+            handlers.lost("lost the broker at \(options.url.host):\(options.url.port): \(reason.prefix(1).lowercased() + reason.dropFirst())")
+        }
     }
 
     /// A TLS failure is fatal only before the first connection: later, it is a network's.

@@ -107,6 +107,9 @@ struct PublishCommand: ParsableCommand {
         configuration.queueCapacity = queueSize.bytes
         if homeAssistant { configuration.homeAssistant = HomeAssistantDiscovery(prefix: homeAssistantPrefix ?? "homeassistant") }
         configuration.waiting = { reason in printError("\(reason); the messages wait in the queue until the broker is reachable") }
+        configuration.connection = { lost in
+            printError(lost.map { "\($0); the messages wait in the queue until it is back" } ?? "the broker is back; sending what waited")
+        }
         let folder = queue ?? ""
         configuration.storage = { failure in
             if let failure {

@@ -82,6 +82,9 @@ struct SubscribeCommand: ParsableCommand {
         do throws(MQTTError) {
             subscriber = try FleetSubscriber(url: url, clientID: id, password: password, caFile: broker.caFile,
                                              waiting: { reason in printError("\(reason); waiting for the broker") },
+                                             connection: { lost in
+                                                 printError(lost.map { "\($0); waiting for it" } ?? "the broker is back; receiving again")
+                                             },
                                              deliver: deliver)
         } catch {
             throw unavailable(error)

@@ -138,6 +138,34 @@ struct FleetCommandTests {
         #expect(Self.queued(in: queue).count == 0, "the queue drained")
     }
 
+    @Test("the broker lost mid-run and back: publish and subscribe each say so when it goes and when it comes, once each way",
+          .enabled(if: hasBroker, "mosquitto is not installed"))
+    func brokerLostAndBack() throws {
+        let broker = try Broker()
+        let output = broker.folder + "/received"
+        let subscriber = try Self.subscribe(broker, id: "watching", count: 1_000, output: output)
+        defer { if subscriber.isRunning { subscriber.terminate(); _ = subscriber.waitForExit() } }
+        // 20 epochs a second apart at real time: it is still publishing when the broker goes.
+        let publisher = try ChildProcess(Command.executable.path, ["publish", "mqtt://127.0.0.1:\(broker.port)/fleet", "--log", Command.fixture("sirf-cycle.nmea"),
+                                                                   "--speed", "1", "--id", "van4", "--queue", broker.folder + "/queue"],
+                                         errorPath: broker.folder + "/publisher.err")
+        defer { if publisher.isRunning { publisher.terminate(); _ = publisher.waitForExit() } }
+        func said(_ file: String) -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+        let publisherSaid = { said(broker.folder + "/publisher.err") }, subscriberSaid = { said(output + ".err") }
+        #expect(waitForChanges(to: broker.folder) { !said(output).isEmpty }, "a fix went through: \(publisherSaid())")
+        broker.kill()
+        let lost = "lost the broker at 127.0.0.1:\(broker.port)"
+        #expect(waitForChanges(to: broker.folder) { publisherSaid().contains(lost) && subscriberSaid().contains(lost) },
+                "publisher: \(publisherSaid()) subscriber: \(subscriberSaid())")
+        #expect(publisherSaid().contains(lost + ": ") && publisherSaid().contains("the messages wait in the queue until it is back"), "\(publisherSaid())")
+        try broker.start()
+        #expect(waitForChanges(to: broker.folder, seconds: 40) {
+            publisherSaid().contains("the broker is back; sending what waited") && subscriberSaid().contains("the broker is back; receiving again")
+        }, "publisher: \(publisherSaid()) subscriber: \(subscriberSaid())")
+        #expect(publisherSaid().components(separatedBy: lost).count == 2, "said once: \(publisherSaid())")
+        #expect(subscriberSaid().components(separatedBy: lost).count == 2, "said once: \(subscriberSaid())")
+    }
+
     @Test("bad input: a bad URL, wrong credentials, a TLS failure: one clear line each; a malformed message is counted and skipped",
           .enabled(if: hasBroker, "mosquitto is not installed"))
     func badInput() throws {
