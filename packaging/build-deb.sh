@@ -79,6 +79,8 @@ doc="$stage/usr/share/doc/nmeastream"
 install -d "$doc"
 gzip -9n < README.md > "$doc/README.md.gz"
 install -m 0644 packaging/copyright "$doc/copyright"
+# The drop-in a time service needs (/etc/default/nmeastream says how to install it).
+install -D -m 0644 systemd/time-service.conf "$doc/examples/time-service.conf"
 date="$(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
 printf 'nmeastream (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- nmeastream developers <nmeastream@users.noreply.github.com>  %s\n' \
   "$version" "$version" "$date" | gzip -9n > "$doc/changelog.gz"

@@ -25,6 +25,15 @@ trap 'dpkg --purge nmeastream >/dev/null 2>&1 || true' EXIT
 # The units, as installed (their ExecStart must exist for systemd-analyze).
 systemd-analyze verify /usr/lib/systemd/system/nmeastream.socket /usr/lib/systemd/system/nmeastream.service \
   || fail "systemd-analyze verify failed"
+# And with the time service's drop-in installed as /etc/default/nmeastream says.
+dropin=/etc/systemd/system/nmeastream.service.d
+[ -f /usr/share/doc/nmeastream/examples/time-service.conf ] || fail "no time-service.conf drop-in"
+[ -e "$dropin" ] && fail "$dropin exists already: not touching it"
+install -D -m 0644 /usr/share/doc/nmeastream/examples/time-service.conf "$dropin/time-service.conf"
+verified=0
+systemd-analyze verify /usr/lib/systemd/system/nmeastream.service && verified=1
+rm -rf "$dropin"
+[ "$verified" = 1 ] || fail "systemd-analyze verify failed with the time-service drop-in"
 
 [ "$(/usr/bin/nmeastream --version)" = "$version" ] || fail "/usr/bin/nmeastream --version is not $version"
 fixes="$(/usr/bin/nmeastream demo --count 3 --speed 4 2>/dev/null | wc -l)"
