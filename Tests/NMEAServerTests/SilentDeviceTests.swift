@@ -30,15 +30,23 @@ struct SilentDeviceTests {
         for cycle in 0..<cycles {
             // Talking: an epoch every 50 ms until a fix comes through (what is written while
             // the device is being opened again may be flushed by the opening).
-            var fixed = false
+            var fixed = false, announced = false
+            var seen: [String] = []
             let deadline = Date().addingTimeInterval(20)
             while !fixed, Date() < deadline {
                 terminal.write(SyntheticEpochs.epoch(epoch))
                 epoch += 1
                 mostOpen = max(mostOpen, openDescriptorCount(path))
-                while let line = client.readLine(seconds: 0.05) { if line.contains("\"class\":\"TPV\"") { fixed = true } }
+                while let line = client.readLine(seconds: 0.05) {
+                    if line.contains("DEVICE") { seen.append(line) }
+                    // Back: announced as gpsd announces a device activated again, before its
+                    // first report.
+                    if !fixed, line.contains("\"class\":\"DEVICE\",\"path\":\"\(path)\""), line.contains("\"activated\":\"") { announced = true }
+                    if line.contains("\"class\":\"TPV\"") { fixed = true }
+                }
             }
             try #require(fixed, "cycle \(cycle): no fix")
+            #expect(cycle == 0 || announced, "cycle \(cycle): a DEVICE with its new activation time before its first TPV: \(seen)")
             // Silent: told, closed, opened again.
             let notice = client.readLine(containing: "\"class\":\"DEVICE\"", seconds: 10)
             try #require(notice?.contains("\"path\":\"\(path)\",\"activated\":0") == true, "cycle \(cycle): \(notice ?? "no notice")")

@@ -17,17 +17,22 @@ extension ServedDevice {
     /// An epoch: its sky (its views as one SKY, as gpsd sends it) then its TPV, in one write;
     /// kept for `?POLL`.
     func publish(_ epoch: Epoch) {
-        let (recovered, source) = state.withLock { state in
+        let (recovered, source) = state.withLock { state -> ([any DeviceWatcher]?, String?) in
             state.latest.take(epoch)
             if epoch.fix != nil {
                 state.seenNMEA = true
                 state.watch.heard()
             }
-            guard state.failure != nil else { return (false, state.source) }
+            guard state.failure != nil else { return (nil, state.source) }
             state.failure = nil
-            return (true, state.source)
+            return (state.watch.watchers, state.source)
         }
-        if recovered { events?(.deviceRecovered(path: path)) }
+        if let watchers = recovered {
+            // Back after a failure or a silence: announced as gpsd announces a device
+            // activated again, with the time it was opened again.
+            events?(.deviceRecovered(path: path))
+            announce(to: watchers)
+        }
         let watchers = watchers(sent: .reports)
         guard !watchers.isEmpty else { return }
         var lines = ByteBufferAllocator().buffer(capacity: 2048)

@@ -124,8 +124,7 @@ final class ServedDevice: Sendable {
                 return (true, state.watch.watchers)
             }
             events?(.networkConnected(path: path, reconnected: reconnected))
-            let line = Array(ServerReply.device(description).line.utf8)
-            notify(watchers, line)
+            announce(to: watchers)
         case .interrupted(let interruption):
             let (tell, watchers) = state.withLock { state -> (Bool, [any DeviceWatcher]) in
                 let first = state.interruption == nil
@@ -214,6 +213,11 @@ final class ServedDevice: Sendable {
             },
             failed: { [weak self] error in self?.lose(subscription, error: error) },
             completed: { [weak self] in self?.lose(subscription) })
+    }
+
+    /// Tells `watchers` the device as it is now (`DEVICE`, with its activation time).
+    func announce(to watchers: [any DeviceWatcher]) {
+        notify(watchers, Array(ServerReply.device(description).line.utf8))
     }
 
     /// Tells `watchers` `line` (a `DEVICE` notice), unless the server's loops have shut down

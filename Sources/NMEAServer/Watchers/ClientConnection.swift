@@ -170,8 +170,9 @@ final class ClientConnection: DeviceWatcher, @unchecked Sendable {
     /// feed's.
     func notify(_ line: [UInt8]) {
         guard role != .nmeaFeed else { return }
-        let buffer = channel.allocator.buffer(bytes: line)
-        channel.eventLoop.execute { [self] in deliver(buffer) }
+        // deliver(_:) hops to the loop when called off it: in this call when on it, so that
+        // a notice keeps its place before the reports that follow it.
+        deliver(channel.allocator.buffer(bytes: line))
     }
 
     /// A report for the client, on its event loop. While NIO holds more than the backlog for
