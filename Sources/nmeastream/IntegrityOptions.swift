@@ -16,18 +16,28 @@ struct IntegrityLimit: ExpressibleByArgument, Sendable {
         self.setting = setting
         self.value = value
     }
+
+    /// `argument` as a limit, or a usage error that lists the keys.
+    static func parse(_ argument: String) throws -> IntegrityLimit {
+        guard let limit = IntegrityLimit(argument: argument) else {
+            let keys = IntegrityThresholds.settings.map { "\($0.name)=N" }.joined(separator: ", ")
+            throw ValidationError("KEY=VALUE, with a value the key allows; the keys: \(keys)")
+        }
+        return limit
+    }
 }
 
 /// The limits of the integrity checks, as the command line sets them.
 struct IntegrityLimitOptions: ParsableArguments {
     @Option(name: .customLong("integrity-limit"), parsing: .singleValue,
-            help: ArgumentHelp("A limit of the integrity checks, KEY=VALUE (repeatable; see the README: Integrity checks).",
+            help: ArgumentHelp("A limit of the integrity checks, KEY=VALUE (repeatable; see Documentation/several-receivers.md: Integrity checks).",
                                discussion: IntegrityThresholds.settings.map { setting in
                                    "\(setting.name) (\(setting.summary); \(Self.figure(setting.value(in: IntegrityThresholds()))))"
                                }.joined(separator: ", "),
                                valueName: "key=value"),
             // The keys for shell completion; the help lists them once, with their meanings.
-            completion: .list(IntegrityThresholds.settings.map { "\($0.name)=" }))
+            completion: .list(IntegrityThresholds.settings.map { "\($0.name)=" }),
+            transform: IntegrityLimit.parse)
     var limits: [IntegrityLimit] = []
 
     /// Refuses limits that are each allowed but make no sense together (a usage error).

@@ -14,8 +14,8 @@ struct PageFilesTests {
     @Test("each file of the page folder is served at its path, byte for byte, with its type; / is the HTML")
     func servedAsWritten() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
-        #expect(names == ["app.js", "index.html", "style.css"])
-        let types = ["html": "text/html", "js": "text/javascript", "css": "text/css"]
+        #expect(names == ["app.js", "favicon.svg", "index.html", "style.css"])
+        let types = ["html": "text/html", "js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"]
         for name in names {
             let file = try Data(contentsOf: Self.folder.appendingPathComponent(name))
             let served = try #require(WebResource.byPath["/" + name], "\(name) is not served")

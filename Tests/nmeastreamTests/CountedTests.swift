@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import nmeastream
 
-@Suite("Counts in messages")
+@Suite("Counts in messages", .mayBlock)
 struct CountedTests {
     @Test("one is singular, every other count plural: '1 repeat dropped', '0 samples', '2 fixes'")
     func plurals() {

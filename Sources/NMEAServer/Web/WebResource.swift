@@ -16,8 +16,8 @@ struct WebResource: Sendable {
         "/app.js": WebResource(contentType: "text/javascript; charset=utf-8", body: PageFiles.appJs),
         "/style.css": WebResource(contentType: "text/css; charset=utf-8", body: PageFiles.styleCss),
         // The page names it; /favicon.ico is where a browser looks when a page names none.
-        "/favicon.svg": WebResource(contentType: "image/svg+xml", body: PageFiles.faviconSvg),
-        "/favicon.ico": WebResource(contentType: "image/svg+xml", body: PageFiles.faviconSvg),
+        "/favicon.svg": WebResource(contentType: "image/svg+xml; charset=utf-8", body: PageFiles.faviconSvg),
+        "/favicon.ico": WebResource(contentType: "image/svg+xml; charset=utf-8", body: PageFiles.faviconSvg),
     ]
 
     /// The path of the live feed (a WebSocket).
