@@ -73,11 +73,14 @@ install -D -m 0644 packaging/default/nmeastream "$stage/etc/default/nmeastream"
 install -d "$stage/usr/lib/udev/rules.d"
 "$binary" udev-rules > "$stage/usr/lib/udev/rules.d/60-nmeastream.rules"
 
-# Documentation: the README, the copyright (the project's, and the Swift runtime's linked in),
+# Documentation: the README and its guides, the copyright (the project's, and the Swift runtime's linked in),
 # and the changelog (a native package's).
 doc="$stage/usr/share/doc/nmeastream"
 install -d "$doc"
 gzip -9n < README.md > "$doc/README.md.gz"
+# The guides the README and the man pages point to.
+install -d "$doc/Documentation"
+for guide in Documentation/*.md; do gzip -9n < "$guide" > "$doc/$guide.gz"; done
 install -m 0644 packaging/copyright "$doc/copyright"
 # The drop-in a time service needs (/etc/default/nmeastream says how to install it).
 install -D -m 0644 systemd/time-service.conf "$doc/examples/time-service.conf"

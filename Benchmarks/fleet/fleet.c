@@ -1,7 +1,7 @@
 // Fleet benchmark: N simulated vehicles, each a pseudo-terminal fed 10 epochs a second with
 // the current time and read by its own `nmeastream publish --device PTY`, all through one
 // local mosquitto; one subscriber (libmosquitto, QoS 1) times each TPV from the moment its
-// epoch was written to the moment it arrives. See ../README.md ("Fleets").
+// epoch was written to the moment it arrives. See ../../Documentation/fleets.md.
 //
 // usage: fleet VEHICLES SECONDS BROKER_PORT NMEASTREAM BROKER_PID
 // Prints one line of JSON: vehicles, epochs written, TPVs received, missed, latency p50/p99/max

@@ -34,7 +34,8 @@ struct PublishCommand: ParsableCommand {
 
             Examples:
               nmeastream publish mqtt://broker.local/fleet --id van-7
-              nmeastream publish mqtts://user@broker/fleet --password-env MQTT_PASSWORD --queue /var/lib/nmeastream/queue
+              nmeastream publish mqtts://user@broker/fleet --password-env MQTT_PASSWORD
+              nmeastream publish mqtt://broker/fleet --queue /var/lib/nmeastream/queue
               nmeastream publish mqtt://localhost/test --log drive.nmea --speed 10
               nmeastream publish mqtt://broker.local/fleet --id van-7 --home-assistant
             """

@@ -71,7 +71,7 @@ struct ReadCommand: ParsableCommand {
 
     @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
 
-    @Flag(help: "Check each fix's integrity (position jumps, time steps, impossible altitudes or speeds, signs of spoofing or jamming): each event on standard error, each fix flagged in the output (see the README: Integrity checks).")
+    @Flag(help: "Check each fix's integrity (position jumps, time steps, impossible altitudes or speeds, signs of spoofing or jamming): each event on standard error, each fix flagged in the output (see Documentation/several-receivers.md: Integrity checks).")
     var integrity = false
 
     @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions

@@ -26,7 +26,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Replay at the pace of the log's own timestamps, this many times faster (1 is real time), as a live receiver would send it.")
     var speed: Double?
 
-    @Flag(help: "Check each fix's integrity (position jumps, time steps, impossible altitudes or speeds, signs of spoofing or jamming): each event on standard error, each fix flagged in the output (see the README: Integrity checks).")
+    @Flag(help: "Check each fix's integrity (position jumps, time steps, impossible altitudes or speeds, signs of spoofing or jamming): each event on standard error, each fix flagged in the output (see Documentation/several-receivers.md: Integrity checks).")
     var integrity = false
 
     @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions

@@ -23,7 +23,7 @@ struct SimulateCommand: ParsableCommand {
             time-shift SECONDS (report the time that far off); signals normal, uniform (every \
             satellite at 45 dB-Hz, a spoofer's sign) or jammed (every satellite down to 12 \
             dB-Hz); normal (all of them back). To try failover between receivers and the \
-            integrity checks (see the README: Several receivers).
+            integrity checks (see Documentation/several-receivers.md).
 
             gpsd started beside it (the third example) opens the receiver when its first \
             client comes, by when the link exists: with -n it would open it at once, and \

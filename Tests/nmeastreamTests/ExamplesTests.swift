@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every example command line of the help texts and of the README's shell sessions, run as
+/// Every example command line of the help texts, the README and its guides, run as
 /// written: each must be taken as the command line it is (no usage error), whatever it then
 /// finds (no receiver here, no broker at broker.local).
 @Suite("Examples in the help and the README", .mayBlock)
@@ -27,17 +27,43 @@ struct ExamplesTests {
             .filter { !$0.hasPrefix("#") }
     }
 
-    /// The commands of the README's shell sessions: lines in code blocks that start with `$ `.
+    /// The commands of the README and its guides (`Documentation/`): in code blocks, the lines
+    /// of a shell session that start with `$ nmeastream`, and in `sh` blocks (what a reader
+    /// pastes) the lines that start with `nmeastream`.
     static func examplesInReadme() throws -> [String] {
-        let readme = try String(contentsOf: Command.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        var inBlock = false
+        let root = Command.packageRoot
+        let guides = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Documentation").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "Documentation/" + $0 }
         var found: [String] = []
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("```") { inBlock.toggle() }
-            if inBlock, text.hasPrefix("$ nmeastream") { found.append(String(text.dropFirst(2))) }
+        for file in ["README.md"] + guides {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            var language: String?
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text.hasPrefix("```") {
+                    language = language == nil ? String(text.dropFirst(3)) : nil
+                    continue
+                }
+                guard let language else { continue }
+                if text.hasPrefix("$ nmeastream") {
+                    found.append(String(text.dropFirst(2)))
+                } else if language == "sh", text.hasPrefix("nmeastream ") {
+                    found.append(text)
+                }
+            }
         }
         return found
+    }
+
+    @Test("the help's examples are never broken across lines (help is 80 columns wide when not on a terminal)")
+    func examplesFitTheTerminal() throws {
+        for subcommand in try Self.subcommands() {
+            let help = try Command.run([subcommand, "--help"]).output
+            let block = help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Examples:" }.dropFirst()
+                .prefix { !$0.isEmpty }
+            // A line of the block that does not start as an example is one cut in two.
+            #expect(block.allSatisfy { $0.hasPrefix("  ") }, "\(subcommand): \(block.joined(separator: "\n"))")
+        }
     }
 
     @Test("each example runs as written: no usage error, no option the command does not know")

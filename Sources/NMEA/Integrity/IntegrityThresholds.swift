@@ -2,7 +2,7 @@
 ///
 /// The defaults flag what no receiver on a vehicle, boat, drone or balloon should report,
 /// with margins for the noise of a good one: none of the corpus of real receiver logs trips
-/// them except where its data really is wrong (the README lists those).
+/// them except where its data really is wrong (Documentation/several-receivers.md lists those).
 public struct IntegrityThresholds: Sendable, Hashable {
     /// The fastest a receiver may go, m/s: a reported speed over it is flagged, and a receiver
     /// that reports no speed may jump no farther than this allows. 600 m/s: above any

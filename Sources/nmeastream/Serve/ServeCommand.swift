@@ -24,7 +24,7 @@ struct ServeCommand: ParsableCommand {
             when it comes back. nmeastream never writes to a receiver: requests to change a \
             device's settings are refused. The one exception is asked for: --corrections \
             writes an NTRIP caster's RTCM 3 corrections to every served receiver while it is \
-            open for a watcher (see the README: RTK corrections).
+            open for a watcher (see Documentation/rtk.md).
 
             --http serves a live page (position, sky plot, signals, track) for a browser, \
             with no internet needed: an open page watches every device, like a gpsd client.
@@ -56,13 +56,13 @@ struct ServeCommand: ParsableCommand {
               nmeastream serve
               nmeastream serve /dev/ttyACM0 --speed 9600
               nmeastream serve --listen 0.0.0.0:2947 --linger 5
-              nmeastream serve --http 8080            # the page on http://localhost:8080/
-              nmeastream serve --http 0.0.0.0:8080    # the page for the whole network
-              nmeastream serve --nmea 0.0.0.0:10110   # NMEA for chart plotters on the network
-              nmeastream serve --nmea-udp 192.168.1.255:10110   # NMEA broadcast to the boat's LAN
-              # chronyd's configuration: refclock SOCK /run/chrony.clk.ttyACM0.sock
+              nmeastream serve --http 8080            # the page, on this machine
+              nmeastream serve --http 0.0.0.0:8080    # the page, to the network
+              nmeastream serve --nmea 0.0.0.0:10110   # NMEA for chart plotters
+              nmeastream serve --nmea-udp 192.168.1.255:10110    # NMEA broadcast
+              # chrony.conf: refclock SOCK /run/chrony.clk.ttyACM0.sock
               nmeastream serve /dev/ttyACM0 --chrony
-              # ntpd's: refclock shm unit 0 refid NMEA (chronyd's: refclock SHM 0 refid NMEA)
+              # ntp.conf: refclock shm unit 0 refid NMEA
               sudo nmeastream serve /dev/ttyACM0 --ntp-shm
             """
     )
@@ -89,7 +89,7 @@ struct ServeCommand: ParsableCommand {
             help: "Also send every sentence as a UDP datagram to HOST:PORT: a unicast, broadcast or multicast address (repeatable; default off). The receivers are then read all the time.")
     var nmeaDatagrams: [HostAndPort] = []
 
-    @Flag(help: "Send chrony SOCK samples of each receiver's time (see the README: Time service).")
+    @Flag(help: "Send chrony SOCK samples of each receiver's time (see Documentation/time-service.md).")
     var chrony = false
 
     @Flag(name: .customLong("ntp-shm"),
@@ -130,11 +130,11 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "RTK corrections") var corrections: CorrectionsOptions
 
-    @Flag(help: "Also serve best:, the DEVICEs (two or more, in the order given, the first preferred) merged into one stream: at each epoch, the fix of the one ranked best, with its path in each report's source (see the README: Several receivers).")
+    @Flag(help: "Also serve best:, the DEVICEs (two or more, in the order given, the first preferred) merged into one stream: at each epoch, the fix of the one ranked best, with its path in each report's source (see Documentation/several-receivers.md).")
     var best = false
 
     @Flag(name: .customLong("no-integrity"),
-          help: "Do not check each receiver's fixes for jumps, time steps, impossible altitudes or speeds, and signs of spoofing or jamming (see the README: Integrity checks).")
+          help: "Do not check each receiver's fixes for jumps, time steps, impossible altitudes or speeds, and signs of spoofing or jamming (see Documentation/several-receivers.md: Integrity checks).")
     var noIntegrity = false
 
     @OptionGroup(title: "Integrity checks") var integrityLimits: IntegrityLimitOptions
