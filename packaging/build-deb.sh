@@ -17,12 +17,12 @@ trap 'rm -rf "$work"' EXIT
 # The release binary as packaging/build-release.sh builds it: the Swift runtime and libstdc++
 # linked in statically, its code laid out for `serve` (packaging/layout/README.md).
 binary="$(packaging/build-release.sh | tail -n 1)"
-# Man pages, one per subcommand, from the command's help: swift-argument-parser's
-# generate-manual, run on that binary.
-swift build --product generate-manual >&2
+# Man pages, nmeastream(1) and one per subcommand, nmeastream-SUB(1), from the command's own
+# description of itself (packaging/manpages.py: real sections, examples never broken).
 pages="$work/man"
 mkdir -p "$pages"
-"$(swift build --show-bin-path)/generate-manual" "$binary" --multi-page --output-directory "$pages" >&2
+python3 packaging/manpages.py "$binary" "$pages" \
+  "$(date -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" '+%B %-d, %Y')" >&2
 
 # The one version (Sources/NMEA/Release.swift), as the binary reports it.
 version="$("$binary" --version)"
@@ -34,23 +34,10 @@ stage="$work/$name"
 install -D -m 0755 "$binary" "$stage/usr/bin/nmeastream"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/nmeastream"
 
-# The pages, compressed as Debian keeps them. A subcommand's page is nmeastream-SUB(1), as
-# git's are, so that its NAME is one word matching its file (what whatis and lintian read);
-# its synopsis still shows the command as typed, `nmeastream SUB`.
+# The pages, compressed as Debian keeps them.
 install -d "$stage/usr/share/man/man1"
 for page in "$pages"/*.1; do
-  file="$(basename "$page")"
-  rename=()
-  if [ "$file" != nmeastream.1 ]; then
-    sub="${file#nmeastream.}"
-    sub="${sub%.1}"
-    file="nmeastream-$sub.1"
-    rename=(-e "s/^\.Nm \"nmeastream $sub\"\$/.Nm nmeastream-$sub/" -e "s/^\.Nm\$/.Nm \"nmeastream $sub\"/"
-            -e "s/^\.Dt NMEASTREAM\.\([A-Z-]*\) 1\$/.Dt NMEASTREAM-\1 1/")
-  fi
-  # Without the empty lines mdoc takes for paragraph breaks it was not asked for.
-  sed -e '/^$/d' -e 's/^\.Xr nmeastream\.\([a-z-]*\) 1/.Xr nmeastream-\1 1/' "${rename[@]}" "$page" \
-    | gzip -9n > "$stage/usr/share/man/man1/$file.gz"
+  gzip -9n < "$page" > "$stage/usr/share/man/man1/$(basename "$page").gz"
 done
 
 # Shell completions, from the command itself.
