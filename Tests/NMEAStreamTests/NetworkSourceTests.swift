@@ -198,11 +198,11 @@ struct NetworkSourceTests {
         #expect(fixes == Array((recorder.quietCount == 0 ? expected : recorder.fixesFromTape).prefix(fixes.count)))
     }
 
-    @Test("udp with a local address, as gpsd(8) documents udp://127.0.0.1:5000: the datagrams sent to it make the fixes udp://:PORT makes")
+    @Test("udp with a local address, as gpsd(8) documents udp://127.0.0.1:5000: the datagrams sent to it make the log's fixes, as udp://:PORT does")
     func udpLocalAddress() throws {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
+        let expected = Fixtures.expectedFixes(bytes)
         let lines = bytes.split(separator: 0x0A).map { Array($0) + [0x0A] }
-        var fixes: [[Fix]] = []
         for address in [nil, "127.0.0.1"] as [String?] {
             let port = freeLoopbackPort(datagram: true)
             let reader = NMEAReader(source: .network(.udp(address: address, port: port)))
@@ -214,10 +214,13 @@ struct NetworkSourceTests {
             sendDatagrams(lines, toPort: port)
             #expect(recorder.wait { recorder.sentences == lines.count }, "\(address ?? "any"): \(recorder.sentences) of \(lines.count)")
             reader.stop()
-            fixes.append(recorder.quietCount == 0 ? recorder.fixes : recorder.fixesFromTape)
+            // Stopped, not ended: the epoch in progress is not delivered. A pause between
+            // datagrams long enough to be a quiet line ends an epoch there: the reference is
+            // then the log decoded with the same quiets.
+            let fixes = recorder.fixes
+            #expect(fixes.count >= expected.count - 1, "\(address ?? "any")")
+            #expect(fixes == Array((recorder.quietCount == 0 ? expected : recorder.fixesFromTape).prefix(fixes.count)), "\(address ?? "any")")
         }
-        #expect(!fixes[0].isEmpty)
-        #expect(fixes[1] == fixes[0])
     }
 
     @Test("udp with an address that is not this machine's: the failure to listen is said, and tried again")
