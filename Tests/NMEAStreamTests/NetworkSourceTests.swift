@@ -150,15 +150,21 @@ struct NetworkSourceTests {
         #expect(recorder.error == nil)
     }
 
+    /// A reader of `endpoint`, started, and what it tells its delegate.
+    static func reading(_ endpoint: NetworkEndpoint) -> (NMEAReader, ReaderRecorder) {
+        let reader = NMEAReader(source: .network(endpoint))
+        let recorder = ReaderRecorder()
+        reader.delegate = recorder
+        reader.start()
+        return (reader, recorder)
+    }
+
     @Test("udp: NMEA datagrams to the port make the fixes the log makes")
     func udpDatagrams() throws {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
         let expected = Fixtures.expectedFixes(bytes)
         let port = freeLoopbackPort(datagram: true)
-        let reader = NMEAReader(source: .network(.udp(address: nil, port: port)))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
+        let (reader, recorder) = Self.reading(.udp(address: nil, port: port))
         defer { reader.stop() }
         #expect(recorder.wait { recorder.connections == ["udp://:\(port)"] })
         // One sentence a datagram, as multiplexers send them.
@@ -183,10 +189,7 @@ struct NetworkSourceTests {
         let bytes = try Fixtures.bytes("ublox-multi.nmea")
         let expected = Fixtures.expectedFixes(bytes)
         let port = freeLoopbackPort(datagram: true)
-        let reader = NMEAReader(source: .network(.udp(address: "239.255.42.99", port: port)))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
+        let (reader, recorder) = Self.reading(.udp(address: "239.255.42.99", port: port))
         defer { reader.stop() }
         #expect(recorder.wait { recorder.connections == ["udp://239.255.42.99:\(port)"] })
         let lines = bytes.split(separator: 0x0A).map { Array($0) + [0x0A] }
@@ -205,10 +208,7 @@ struct NetworkSourceTests {
         let lines = bytes.split(separator: 0x0A).map { Array($0) + [0x0A] }
         for address in [nil, "127.0.0.1"] as [String?] {
             let port = freeLoopbackPort(datagram: true)
-            let reader = NMEAReader(source: .network(.udp(address: address, port: port)))
-            let recorder = ReaderRecorder()
-            reader.delegate = recorder
-            reader.start()
+            let (reader, recorder) = Self.reading(.udp(address: address, port: port))
             defer { reader.stop() }
             #expect(recorder.wait { recorder.connections == ["udp://\(address ?? ""):\(port)"] })
             sendDatagrams(lines, toPort: port)
@@ -226,10 +226,7 @@ struct NetworkSourceTests {
     @Test("udp with an address that is not this machine's: the failure to listen is said, and tried again")
     func udpForeignAddress() throws {
         // 192.0.2.1: TEST-NET-1 (RFC 5737), no machine's.
-        let reader = NMEAReader(source: .network(.udp(address: "192.0.2.1", port: freeLoopbackPort(datagram: true))))
-        let recorder = ReaderRecorder()
-        reader.delegate = recorder
-        reader.start()
+        let (reader, recorder) = Self.reading(.udp(address: "192.0.2.1", port: freeLoopbackPort(datagram: true)))
         defer { reader.stop() }
         #expect(recorder.wait { !recorder.interruptions.isEmpty })
         #expect(recorder.interruptions.first?.reason.contains("cannot listen on 192.0.2.1") == true, "\(recorder.interruptions)")

@@ -69,14 +69,13 @@ struct ChronyServeFeed: ServeTimeFeed {
         case .notDelivering(let socket, let reason?):
             printError("chrony \(device): \(socket) refused the sample: \(reason)" + (remedy(reason).map { "; " + $0 } ?? ""))
         case .ppsUnavailable(let pps):
-            printError("chrony \(device): " + (pps == PulseInput.carrierDetect.description ? "its line's DCD cannot be watched" : "the PPS device \(pps) cannot be opened")
-                       + ": no pulse samples will be sent")
+            printError("chrony \(device): " + TimeFeedWords.pulsesUnreadable(pps) + ": no pulse samples will be sent")
         case .delivering(let socket):
             if verbose { printError("chrony \(device): samples reach \(socket)") }
         case .receiverUnavailable(let error):
-            printError("chrony \(device): no samples: \(error.message); tried again every second")
+            printError("chrony \(device): " + TimeFeedWords.receiverUnavailable(error))
         case .receiverReading:
-            printError("chrony \(device): reading the receiver again")
+            printError("chrony \(device): " + TimeFeedWords.receiverReading)
         }
     }
 }
@@ -115,12 +114,25 @@ struct NTPSHMServeFeed: ServeTimeFeed {
     static func say(_ event: NTPSHMFeed.Event, device: String) {
         switch event {
         case .ppsUnavailable(let pps):
-            printError("ntp-shm \(device): " + (pps == PulseInput.carrierDetect.description ? "its line's DCD cannot be watched" : "the PPS device \(pps) cannot be opened")
-                       + ": no pulse samples will be written")
+            printError("ntp-shm \(device): " + TimeFeedWords.pulsesUnreadable(pps) + ": no pulse samples will be written")
         case .receiverUnavailable(let error):
-            printError("ntp-shm \(device): no samples: \(error.message); tried again every second")
+            printError("ntp-shm \(device): " + TimeFeedWords.receiverUnavailable(error))
         case .receiverReading:
-            printError("ntp-shm \(device): reading the receiver again")
+            printError("ntp-shm \(device): " + TimeFeedWords.receiverReading)
         }
     }
+}
+
+/// What both time feeds say of their pulses and their receiver, in one wording.
+enum TimeFeedWords {
+    /// The pulses at `pps` (a PPS device's path, or DCD) cannot be read.
+    static func pulsesUnreadable(_ pps: String) -> String {
+        pps == PulseInput.carrierDetect.description ? "its line's DCD cannot be watched" : "the PPS device \(pps) cannot be opened"
+    }
+
+    /// The receiver cannot be read, and why.
+    static func receiverUnavailable(_ error: GPSError) -> String { "no samples: \(error.message); tried again every second" }
+
+    /// It is read again.
+    static let receiverReading = "reading the receiver again"
 }
